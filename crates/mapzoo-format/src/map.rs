@@ -1,0 +1,409 @@
+//! Occupancy maps: the map-server YAML and its PNG (DESIGN §2.1).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{FormatError, Result};
+
+/// Which pixels count as free space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FreeRule {
+    /// The YAML thresholds decide; unknown counts as occupied (ROS map_server).
+    #[default]
+    MapServer,
+    /// Every non-black pixel is free (the Race Stack's rule; its PNGs are anti-aliased).
+    Nonzero,
+}
+
+impl std::str::FromStr for FreeRule {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "map-server" => Ok(FreeRule::MapServer),
+            "nonzero" => Ok(FreeRule::Nonzero),
+            other => Err(format!(
+                "unknown free-space rule {other:?}; use \"map-server\" or \"nonzero\""
+            )),
+        }
+    }
+}
+
+/// The map-server YAML beside an occupancy PNG.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MapMeta {
+    /// Image path, relative to the YAML's folder.
+    pub image: String,
+    /// Metres per pixel, > 0.
+    pub resolution: f64,
+    /// World pose `[x, y, yaw]` of the image's bottom-left corner (metres, radians).
+    pub origin: [f64; 3],
+    /// 0: dark = occupied; 1: bright = occupied.
+    pub negate: u8,
+    /// Occupancy probability above which a pixel is occupied.
+    pub occupied_thresh: f64,
+    /// Occupancy probability below which a pixel is free.
+    pub free_thresh: f64,
+    /// Optional map-server mode (`trinary`, `scale`, `raw`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+}
+
+impl MapMeta {
+    /// Parses and validates map YAML text; `path` is used in messages only.
+    pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
+        let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).map_err(|e| {
+            FormatError::invalid(path, format!("not valid YAML: {e}; fix the syntax"))
+        })?;
+        let map = value.as_mapping().ok_or_else(|| {
+            FormatError::invalid(path, "expected a YAML mapping with keys image, resolution, origin, negate, occupied_thresh, free_thresh")
+        })?;
+        let get = |key: &str| map.get(serde_yaml_ng::Value::from(key));
+        let missing = |key: &str| {
+            FormatError::invalid(path, format!("missing field \"{key}\"; a map-server YAML needs image, resolution, origin, negate, occupied_thresh, free_thresh"))
+        };
+        let number = |key: &str| -> Result<f64> {
+            let v = get(key).ok_or_else(|| missing(key))?;
+            v.as_f64().ok_or_else(|| {
+                FormatError::invalid(path, format!("field \"{key}\" must be a number (found {})", yaml_short(v)))
+            })
+        };
+        let image = match get("image") {
+            Some(serde_yaml_ng::Value::String(s)) if !s.is_empty() => s.clone(),
+            Some(v) => {
+                return Err(FormatError::invalid(
+                    path,
+                    format!("field \"image\" must be a file name (found {})", yaml_short(v)),
+                ))
+            }
+            None => return Err(missing("image")),
+        };
+        let resolution = number("resolution")?;
+        let origin_v = get("origin").ok_or_else(|| missing("origin"))?;
+        let origin_seq = origin_v.as_sequence().filter(|s| s.len() == 3).ok_or_else(|| {
+            FormatError::invalid(path, format!("field \"origin\" must be a list of 3 numbers [x, y, yaw] (found {})", yaml_short(origin_v)))
+        })?;
+        let mut origin = [0.0; 3];
+        for (i, v) in origin_seq.iter().enumerate() {
+            origin[i] = v.as_f64().ok_or_else(|| {
+                FormatError::invalid(path, format!("field \"origin\"[{i}] must be a number (found {})", yaml_short(v)))
+            })?;
+        }
+        let negate = match get("negate") {
+            None => 0,
+            Some(v) => match v.as_i64() {
+                Some(0) => 0,
+                Some(1) => 1,
+                _ => {
+                    return Err(FormatError::invalid(
+                        path,
+                        format!("field \"negate\" must be 0 or 1 (found {})", yaml_short(v)),
+                    ))
+                }
+            },
+        };
+        let occupied_thresh = number("occupied_thresh")?;
+        let free_thresh = number("free_thresh")?;
+        let mode = match get("mode") {
+            None | Some(serde_yaml_ng::Value::Null) => None,
+            Some(serde_yaml_ng::Value::String(s)) => Some(s.clone()),
+            Some(v) => {
+                return Err(FormatError::invalid(
+                    path,
+                    format!("field \"mode\" must be trinary, scale or raw (found {})", yaml_short(v)),
+                ))
+            }
+        };
+        let meta = MapMeta {
+            image,
+            resolution,
+            origin,
+            negate,
+            occupied_thresh,
+            free_thresh,
+            mode,
+        };
+        meta.validate(path)?;
+        Ok(meta)
+    }
+
+    /// Checks the value ranges of DESIGN §2.1.
+    pub fn validate(&self, path: &Path) -> Result<()> {
+        if !(self.resolution.is_finite() && self.resolution > 0.0) {
+            return Err(FormatError::invalid(
+                path,
+                format!("field \"resolution\" must be > 0 (found {})", self.resolution),
+            ));
+        }
+        if let Some(i) = self.origin.iter().position(|v| !v.is_finite()) {
+            return Err(FormatError::invalid(
+                path,
+                format!("field \"origin\"[{i}] must be finite (found {})", self.origin[i]),
+            ));
+        }
+        let (f, o) = (self.free_thresh, self.occupied_thresh);
+        if !(0.0..=1.0).contains(&f) || !(0.0..=1.0).contains(&o) || f >= o {
+            return Err(FormatError::invalid(
+                path,
+                format!("fields \"free_thresh\" and \"occupied_thresh\" must satisfy 0 <= free_thresh < occupied_thresh <= 1 (found {f} and {o})"),
+            ));
+        }
+        if let Some(mode) = &self.mode {
+            if !matches!(mode.as_str(), "trinary" | "scale" | "raw") {
+                return Err(FormatError::invalid(
+                    path,
+                    format!("field \"mode\" must be trinary, scale or raw (found {mode:?})"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads and validates a map YAML file.
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| FormatError::io(path, e))?;
+        Self::from_yaml_str(&text, path)
+    }
+
+    /// The YAML text in the map-server layout (keys sorted as ROS writes them).
+    pub fn to_yaml_string(&self) -> String {
+        let mut s = String::new();
+        s.push_str(&format!("free_thresh: {}\n", yaml_float(self.free_thresh)));
+        s.push_str(&format!("image: {}\n", self.image));
+        if let Some(mode) = &self.mode {
+            s.push_str(&format!("mode: {mode}\n"));
+        }
+        s.push_str(&format!("negate: {}\n", self.negate));
+        s.push_str(&format!(
+            "occupied_thresh: {}\n",
+            yaml_float(self.occupied_thresh)
+        ));
+        s.push_str("origin:\n");
+        for v in self.origin {
+            s.push_str(&format!("- {}\n", yaml_float(v)));
+        }
+        s.push_str(&format!("resolution: {}\n", yaml_float(self.resolution)));
+        s
+    }
+
+    /// Writes the YAML file.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        std::fs::write(path, self.to_yaml_string()).map_err(|e| FormatError::io(path, e))
+    }
+
+    /// The image path resolved against the YAML's folder.
+    pub fn image_path(&self, yaml_path: &Path) -> PathBuf {
+        yaml_path
+            .parent()
+            .unwrap_or_else(|| Path::new(""))
+            .join(&self.image)
+    }
+}
+
+fn yaml_float(v: f64) -> String {
+    // Rust's shortest round-trip formatting; keep a decimal point so YAML reads a float.
+    let s = format!("{v:?}");
+    s
+}
+
+fn yaml_short(v: &serde_yaml_ng::Value) -> String {
+    let s = serde_yaml_ng::to_string(v).unwrap_or_default();
+    let s = s.trim();
+    if s.len() > 40 {
+        format!("{}…", &s[..s.char_indices().nth(40).map_or(s.len(), |(i, _)| i)])
+    } else {
+        s.to_string()
+    }
+}
+
+/// A classified occupancy grid in memory. Row 0 is the top of the image.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OccupancyMap {
+    /// Image width, pixels (columns).
+    pub width: usize,
+    /// Image height, pixels (rows).
+    pub height: usize,
+    /// Metres per pixel.
+    pub resolution: f64,
+    /// World pose `[x, y, yaw]` of the bottom-left pixel.
+    pub origin: [f64; 3],
+    /// Gray value 0..255 of each pixel, row-major (RGB averaged, 16-bit scaled).
+    pub gray: Vec<u8>,
+    /// Whether each pixel is free under the chosen rule, row-major.
+    pub free: Vec<bool>,
+}
+
+impl OccupancyMap {
+    /// Classifies gray pixels with the YAML's thresholds or the non-zero rule.
+    pub fn from_gray(
+        width: usize,
+        height: usize,
+        gray: Vec<u8>,
+        meta: &MapMeta,
+        rule: FreeRule,
+    ) -> Self {
+        let free = gray
+            .iter()
+            .map(|&v| is_free(v, meta, rule))
+            .collect::<Vec<_>>();
+        OccupancyMap {
+            width,
+            height,
+            resolution: meta.resolution,
+            origin: meta.origin,
+            gray,
+            free,
+        }
+    }
+
+    /// Loads the YAML at `yaml_path` and its PNG, and classifies the pixels.
+    pub fn load(yaml_path: &Path, rule: FreeRule) -> Result<(MapMeta, Self)> {
+        let meta = MapMeta::read(yaml_path)?;
+        let png = meta.image_path(yaml_path);
+        let (w, h, gray) = read_gray_png(&png)?;
+        Ok((meta.clone(), Self::from_gray(w, h, gray, &meta, rule)))
+    }
+
+    /// Whether pixel (col, row) is free; outside the image is not free.
+    pub fn is_free(&self, col: i64, row: i64) -> bool {
+        if col < 0 || row < 0 || col as usize >= self.width || row as usize >= self.height {
+            return false;
+        }
+        self.free[row as usize * self.width + col as usize]
+    }
+
+    /// World coordinates of pixel (col, row): DESIGN §2.1, no half-pixel shift.
+    pub fn pixel_to_world(&self, col: f64, row: f64) -> (f64, f64) {
+        pixel_to_world(self.origin, self.resolution, self.height, col, row)
+    }
+
+    /// Pixel coordinates (col, row), fractional, of a world point; inverse of [`Self::pixel_to_world`].
+    pub fn world_to_pixel(&self, x: f64, y: f64) -> (f64, f64) {
+        world_to_pixel(self.origin, self.resolution, self.height, x, y)
+    }
+
+    /// Whether the pixel nearest to world point (x, y) is free.
+    pub fn is_free_world(&self, x: f64, y: f64) -> bool {
+        let (c, r) = self.world_to_pixel(x, y);
+        if !(c.is_finite() && r.is_finite()) {
+            return false;
+        }
+        self.is_free(c.round() as i64, r.round() as i64)
+    }
+}
+
+/// World (x, y) of pixel (col, row) of an image with `height` rows, map origin `origin`.
+///
+/// x = origin_x + c·res, y = origin_y + (H − 1 − r)·res, rotated by the origin yaw
+/// about the origin when it is non-zero.
+pub fn pixel_to_world(
+    origin: [f64; 3],
+    resolution: f64,
+    height: usize,
+    col: f64,
+    row: f64,
+) -> (f64, f64) {
+    let lx = col * resolution;
+    let ly = (height as f64 - 1.0 - row) * resolution;
+    let (s, c) = origin[2].sin_cos();
+    (origin[0] + c * lx - s * ly, origin[1] + s * lx + c * ly)
+}
+
+/// Fractional pixel (col, row) of world (x, y); inverse of [`pixel_to_world`].
+pub fn world_to_pixel(origin: [f64; 3], resolution: f64, height: usize, x: f64, y: f64) -> (f64, f64) {
+    let (dx, dy) = (x - origin[0], y - origin[1]);
+    let (s, c) = origin[2].sin_cos();
+    let lx = c * dx + s * dy;
+    let ly = -s * dx + c * dy;
+    (lx / resolution, height as f64 - 1.0 - ly / resolution)
+}
+
+/// Classifies one gray value (DESIGN §2.1).
+pub fn is_free(v: u8, meta: &MapMeta, rule: FreeRule) -> bool {
+    match rule {
+        FreeRule::Nonzero => v != 0,
+        FreeRule::MapServer => {
+            let v = v as f64;
+            let p = if meta.negate == 1 {
+                v / 255.0
+            } else {
+                (255.0 - v) / 255.0
+            };
+            p < meta.free_thresh
+        }
+    }
+}
+
+/// Reads a PNG as 8-bit gray: RGB(A) averaged (alpha ignored), 16-bit scaled to 0..255.
+pub fn read_gray_png(path: &Path) -> Result<(usize, usize, Vec<u8>)> {
+    let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, e))?;
+    decode_gray_png(&bytes, path)
+}
+
+/// Decodes PNG bytes as in [`read_gray_png`]; `path` is used in messages only.
+pub fn decode_gray_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u8>)> {
+    let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png).map_err(|e| {
+        FormatError::invalid(path, format!("not a readable PNG image: {e}; re-export it as 8-bit gray PNG"))
+    })?;
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    if w == 0 || h == 0 {
+        return Err(FormatError::invalid(path, "the image has no pixels"));
+    }
+    use image::DynamicImage as D;
+    let gray: Vec<u8> = match img {
+        D::ImageLuma8(b) => b.into_raw(),
+        D::ImageLumaA8(b) => b.pixels().map(|p| p.0[0]).collect(),
+        D::ImageLuma16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
+        D::ImageLumaA16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
+        D::ImageRgb8(b) => b.pixels().map(|p| avg3(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32)).collect(),
+        D::ImageRgba8(b) => b.pixels().map(|p| avg3(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32)).collect(),
+        D::ImageRgb16(b) => b
+            .pixels()
+            .map(|p| avg3(scale16(p.0[0]) as u32, scale16(p.0[1]) as u32, scale16(p.0[2]) as u32))
+            .collect(),
+        D::ImageRgba16(b) => b
+            .pixels()
+            .map(|p| avg3(scale16(p.0[0]) as u32, scale16(p.0[1]) as u32, scale16(p.0[2]) as u32))
+            .collect(),
+        other => other.to_luma8().into_raw(),
+    };
+    Ok((w, h, gray))
+}
+
+fn scale16(v: u16) -> u8 {
+    ((v as u32 + 128) / 257) as u8
+}
+
+fn avg3(r: u32, g: u32, b: u32) -> u8 {
+    // Rounded mean of the three channels (not Rec.709 luma).
+    ((r + g + b + 1) / 3) as u8
+}
+
+/// Writes 8-bit gray pixels (row-major, row 0 on top) as a PNG.
+pub fn write_gray_png(path: &Path, width: usize, height: usize, gray: &[u8]) -> Result<()> {
+    let buf = image::GrayImage::from_raw(width as u32, height as u32, gray.to_vec())
+        .ok_or_else(|| FormatError::invalid(path, "pixel buffer does not match width × height"))?;
+    buf.save_with_format(path, image::ImageFormat::Png)
+        .map_err(|e| FormatError::invalid(path, format!("could not write PNG: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pixel_world_round_trip_and_convention() {
+        let origin = [-11.6, -26.5, 0.0];
+        let (x, y) = pixel_to_world(origin, 0.05, 600, 0.0, 599.0);
+        assert!((x - -11.6).abs() < 1e-12 && (y - -26.5).abs() < 1e-12);
+        let (x, y) = pixel_to_world(origin, 0.05, 600, 10.0, 0.0);
+        assert!((x - (-11.6 + 0.5)).abs() < 1e-12 && (y - (-26.5 + 599.0 * 0.05)).abs() < 1e-9);
+        for yaw in [0.0, 0.3, -2.0] {
+            let o = [1.0, 2.0, yaw];
+            let (x, y) = pixel_to_world(o, 0.1, 50, 12.5, 7.25);
+            let (c, r) = world_to_pixel(o, 0.1, 50, x, y);
+            assert!((c - 12.5).abs() < 1e-9 && (r - 7.25).abs() < 1e-9);
+        }
+    }
+}

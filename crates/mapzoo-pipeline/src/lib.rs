@@ -1,0 +1,1 @@
+//! The whole pipeline: configuration, stages wired map → file set, batches.

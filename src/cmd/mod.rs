@@ -1,0 +1,3 @@
+//! One module per subcommand; each has `Args` (clap) and `run`.
+
+pub mod validate;

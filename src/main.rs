@@ -1,0 +1,34 @@
+//! The `mapzoo` command line: one subcommand per job, exit codes 0 (ok),
+//! 1 (a check or a track failed), 2 (usage or input error).
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+
+/// Occupancy-grid race-track maps to the complete MapZoo file set.
+#[derive(Parser)]
+#[command(name = "mapzoo", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check MapZoo or Race Stack track folders against the dataset's checklist.
+    Validate(cmd::validate::Args),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Validate(args) => cmd::validate::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
