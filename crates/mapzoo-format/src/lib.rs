@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod map;
+pub mod testdata;
 pub mod waypoint;
 
 pub use error::FormatError;

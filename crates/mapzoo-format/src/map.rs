@@ -66,7 +66,10 @@ impl MapMeta {
         let number = |key: &str| -> Result<f64> {
             let v = get(key).ok_or_else(|| missing(key))?;
             v.as_f64().ok_or_else(|| {
-                FormatError::invalid(path, format!("field \"{key}\" must be a number (found {})", yaml_short(v)))
+                FormatError::invalid(
+                    path,
+                    format!("field \"{key}\" must be a number (found {})", yaml_short(v)),
+                )
             })
         };
         let image = match get("image") {
@@ -74,20 +77,38 @@ impl MapMeta {
             Some(v) => {
                 return Err(FormatError::invalid(
                     path,
-                    format!("field \"image\" must be a file name (found {})", yaml_short(v)),
+                    format!(
+                        "field \"image\" must be a file name (found {})",
+                        yaml_short(v)
+                    ),
                 ))
             }
             None => return Err(missing("image")),
         };
         let resolution = number("resolution")?;
         let origin_v = get("origin").ok_or_else(|| missing("origin"))?;
-        let origin_seq = origin_v.as_sequence().filter(|s| s.len() == 3).ok_or_else(|| {
-            FormatError::invalid(path, format!("field \"origin\" must be a list of 3 numbers [x, y, yaw] (found {})", yaml_short(origin_v)))
-        })?;
+        let origin_seq = origin_v
+            .as_sequence()
+            .filter(|s| s.len() == 3)
+            .ok_or_else(|| {
+                FormatError::invalid(
+                    path,
+                    format!(
+                        "field \"origin\" must be a list of 3 numbers [x, y, yaw] (found {})",
+                        yaml_short(origin_v)
+                    ),
+                )
+            })?;
         let mut origin = [0.0; 3];
         for (i, v) in origin_seq.iter().enumerate() {
             origin[i] = v.as_f64().ok_or_else(|| {
-                FormatError::invalid(path, format!("field \"origin\"[{i}] must be a number (found {})", yaml_short(v)))
+                FormatError::invalid(
+                    path,
+                    format!(
+                        "field \"origin\"[{i}] must be a number (found {})",
+                        yaml_short(v)
+                    ),
+                )
             })?;
         }
         let negate = match get("negate") {
@@ -111,7 +132,10 @@ impl MapMeta {
             Some(v) => {
                 return Err(FormatError::invalid(
                     path,
-                    format!("field \"mode\" must be trinary, scale or raw (found {})", yaml_short(v)),
+                    format!(
+                        "field \"mode\" must be trinary, scale or raw (found {})",
+                        yaml_short(v)
+                    ),
                 ))
             }
         };
@@ -133,13 +157,19 @@ impl MapMeta {
         if !(self.resolution.is_finite() && self.resolution > 0.0) {
             return Err(FormatError::invalid(
                 path,
-                format!("field \"resolution\" must be > 0 (found {})", self.resolution),
+                format!(
+                    "field \"resolution\" must be > 0 (found {})",
+                    self.resolution
+                ),
             ));
         }
         if let Some(i) = self.origin.iter().position(|v| !v.is_finite()) {
             return Err(FormatError::invalid(
                 path,
-                format!("field \"origin\"[{i}] must be finite (found {})", self.origin[i]),
+                format!(
+                    "field \"origin\"[{i}] must be finite (found {})",
+                    self.origin[i]
+                ),
             ));
         }
         let (f, o) = (self.free_thresh, self.occupied_thresh);
@@ -211,7 +241,10 @@ fn yaml_short(v: &serde_yaml_ng::Value) -> String {
     let s = serde_yaml_ng::to_string(v).unwrap_or_default();
     let s = s.trim();
     if s.len() > 40 {
-        format!("{}…", &s[..s.char_indices().nth(40).map_or(s.len(), |(i, _)| i)])
+        format!(
+            "{}…",
+            &s[..s.char_indices().nth(40).map_or(s.len(), |(i, _)| i)]
+        )
     } else {
         s.to_string()
     }
@@ -311,7 +344,13 @@ pub fn pixel_to_world(
 }
 
 /// Fractional pixel (col, row) of world (x, y); inverse of [`pixel_to_world`].
-pub fn world_to_pixel(origin: [f64; 3], resolution: f64, height: usize, x: f64, y: f64) -> (f64, f64) {
+pub fn world_to_pixel(
+    origin: [f64; 3],
+    resolution: f64,
+    height: usize,
+    x: f64,
+    y: f64,
+) -> (f64, f64) {
     let (dx, dy) = (x - origin[0], y - origin[1]);
     let (s, c) = origin[2].sin_cos();
     let lx = c * dx + s * dy;
@@ -344,7 +383,10 @@ pub fn read_gray_png(path: &Path) -> Result<(usize, usize, Vec<u8>)> {
 /// Decodes PNG bytes as in [`read_gray_png`]; `path` is used in messages only.
 pub fn decode_gray_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u8>)> {
     let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png).map_err(|e| {
-        FormatError::invalid(path, format!("not a readable PNG image: {e}; re-export it as 8-bit gray PNG"))
+        FormatError::invalid(
+            path,
+            format!("not a readable PNG image: {e}; re-export it as 8-bit gray PNG"),
+        )
     })?;
     let (w, h) = (img.width() as usize, img.height() as usize);
     if w == 0 || h == 0 {
@@ -356,15 +398,33 @@ pub fn decode_gray_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u
         D::ImageLumaA8(b) => b.pixels().map(|p| p.0[0]).collect(),
         D::ImageLuma16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
         D::ImageLumaA16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
-        D::ImageRgb8(b) => b.pixels().map(|p| avg3(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32)).collect(),
-        D::ImageRgba8(b) => b.pixels().map(|p| avg3(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32)).collect(),
+        D::ImageRgb8(b) => b
+            .pixels()
+            .map(|p| avg3(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32))
+            .collect(),
+        D::ImageRgba8(b) => b
+            .pixels()
+            .map(|p| avg3(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32))
+            .collect(),
         D::ImageRgb16(b) => b
             .pixels()
-            .map(|p| avg3(scale16(p.0[0]) as u32, scale16(p.0[1]) as u32, scale16(p.0[2]) as u32))
+            .map(|p| {
+                avg3(
+                    scale16(p.0[0]) as u32,
+                    scale16(p.0[1]) as u32,
+                    scale16(p.0[2]) as u32,
+                )
+            })
             .collect(),
         D::ImageRgba16(b) => b
             .pixels()
-            .map(|p| avg3(scale16(p.0[0]) as u32, scale16(p.0[1]) as u32, scale16(p.0[2]) as u32))
+            .map(|p| {
+                avg3(
+                    scale16(p.0[0]) as u32,
+                    scale16(p.0[1]) as u32,
+                    scale16(p.0[2]) as u32,
+                )
+            })
             .collect(),
         other => other.to_luma8().into_raw(),
     };
