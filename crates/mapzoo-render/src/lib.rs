@@ -1,0 +1,1 @@
+//! Pictures of track sets: one track, or a gallery of many.
