@@ -5,10 +5,16 @@
 //! with the file and the field, line or pixel that is wrong.
 
 pub mod error;
+pub mod global;
 pub mod map;
+pub mod pyfmt;
+pub mod sectors;
 pub mod testdata;
+pub mod tum;
 pub mod waypoint;
 
 pub use error::FormatError;
+pub use global::GlobalWaypoints;
 pub use map::{FreeRule, MapMeta, OccupancyMap};
+pub use sectors::{OtSectors, SpeedScaling};
 pub use waypoint::Waypoint;

@@ -1,7 +1,12 @@
 //! One waypoint of a centerline or trajectory: the 11 columns of DESIGN §2.2,
-//! and the Race Stack `Wpnt` message fields of §2.3, in the same order.
+//! and the Race Stack `Wpnt` message fields of §2.3, in the same order; and
+//! the waypoint CSV reader and writer.
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+
+use crate::error::{FormatError, Result};
 
 /// One waypoint, as in the MapZoo CSVs and the Race Stack JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
@@ -31,6 +36,23 @@ pub struct Waypoint {
 }
 
 impl Waypoint {
+    /// A waypoint from its id and the ten float fields in column order.
+    pub fn from_values(id: i64, v: [f64; 10]) -> Self {
+        Waypoint {
+            id,
+            s_m: v[0],
+            d_m: v[1],
+            x_m: v[2],
+            y_m: v[3],
+            d_right: v[4],
+            d_left: v[5],
+            psi_rad: v[6],
+            kappa_radpm: v[7],
+            vx_mps: v[8],
+            ax_mps2: v[9],
+        }
+    }
+
     /// The ten float fields in column order (all but `id`).
     pub fn values(&self) -> [f64; 10] {
         [
@@ -46,4 +68,212 @@ impl Waypoint {
             self.ax_mps2,
         ]
     }
+}
+
+/// The waypoint CSV header of DESIGN §2.2, column names in order.
+pub const CSV_COLUMNS: [&str; 11] = [
+    "id",
+    "s_m",
+    "d_m",
+    "x_m",
+    "y_m",
+    "d_right",
+    "d_left",
+    "psi_rad",
+    "kappa_radpm",
+    "vx_mps",
+    "ax_mps2",
+];
+
+/// The exact header line the MapZoo CSVs carry (`; ` between names).
+pub const CSV_HEADER: &str =
+    "id; s_m; d_m; x_m; y_m; d_right; d_left; psi_rad; kappa_radpm; vx_mps; ax_mps2";
+
+/// Reads a MapZoo waypoint CSV (centerline or racing line, DESIGN §2.2).
+pub fn read_csv(path: &Path) -> Result<Vec<Waypoint>> {
+    let text = read_text(path)?;
+    from_csv_str(&text, path)
+}
+
+/// Parses waypoint CSV text; `path` is used in messages only.
+///
+/// Accepts spaces around `;` (pandas `skipinitialspace`), `\r\n` line endings
+/// and blank lines; rejects a wrong header, a wrong column count, and any
+/// value that is not a finite number, naming the line and column.
+pub fn from_csv_str(text: &str, path: &Path) -> Result<Vec<Waypoint>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (header_no, header) = lines.next().ok_or_else(|| {
+        FormatError::invalid(
+            path,
+            format!(
+                "the file is empty; expected the header `{CSV_HEADER}` and one row per waypoint"
+            ),
+        )
+    })?;
+    check_header(header, header_no, path)?;
+    let mut out = Vec::new();
+    for (no, line) in lines {
+        out.push(parse_row(line, no, path)?);
+    }
+    if out.is_empty() {
+        return Err(FormatError::invalid(
+            path,
+            "the file has a header but no waypoint rows",
+        ));
+    }
+    Ok(out)
+}
+
+fn check_header(header: &str, line_no: usize, path: &Path) -> Result<()> {
+    let names: Vec<&str> = header.split(';').map(str::trim).collect();
+    for (i, want) in CSV_COLUMNS.iter().enumerate() {
+        match names.get(i) {
+            Some(got) if got == want => {}
+            Some(got) => {
+                return Err(FormatError::invalid(
+                    path,
+                    format!("line {line_no}: header column {} is {got:?}, expected {want:?}; the header must be `{CSV_HEADER}`", i + 1),
+                ))
+            }
+            None => {
+                return Err(FormatError::invalid(
+                    path,
+                    format!("line {line_no}: header has {} columns, column {} {want:?} is missing; the header must be `{CSV_HEADER}`", names.len(), i + 1),
+                ))
+            }
+        }
+    }
+    if names.len() > CSV_COLUMNS.len() {
+        return Err(FormatError::invalid(
+            path,
+            format!(
+                "line {line_no}: header has {} columns, expected 11 (extra {:?}); the header must be `{CSV_HEADER}`",
+                names.len(),
+                names[CSV_COLUMNS.len()]
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_row(line: &str, line_no: usize, path: &Path) -> Result<Waypoint> {
+    let cells: Vec<&str> = line.split(';').map(str::trim).collect();
+    if cells.len() != CSV_COLUMNS.len() {
+        return Err(FormatError::invalid(
+            path,
+            format!(
+                "line {line_no}: {} columns, expected 11 separated by `;` ({CSV_HEADER})",
+                cells.len()
+            ),
+        ));
+    }
+    let id = cells[0].parse::<i64>().map_err(|_| {
+        FormatError::invalid(
+            path,
+            format!(
+                "line {line_no}, column 1 \"id\": expected an integer, found {:?}",
+                short(cells[0])
+            ),
+        )
+    })?;
+    let mut v = [0.0f64; 10];
+    for (k, slot) in v.iter_mut().enumerate() {
+        *slot = parse_finite(cells[k + 1], line_no, k + 2, CSV_COLUMNS[k + 1], path)?;
+    }
+    Ok(Waypoint::from_values(id, v))
+}
+
+/// Parses one finite float cell, naming line, column number and name on failure.
+pub(crate) fn parse_finite(
+    cell: &str,
+    line_no: usize,
+    col_no: usize,
+    col_name: &str,
+    path: &Path,
+) -> Result<f64> {
+    let value = cell.parse::<f64>().map_err(|_| {
+        FormatError::invalid(
+            path,
+            format!(
+                "line {line_no}, column {col_no} \"{col_name}\": expected a number, found {:?}",
+                short(cell)
+            ),
+        )
+    })?;
+    if !value.is_finite() {
+        return Err(FormatError::invalid(
+            path,
+            format!("line {line_no}, column {col_no} \"{col_name}\": value {cell} is not finite; every value must be a real number"),
+        ));
+    }
+    Ok(value)
+}
+
+/// At most 40 characters of `s`, for messages.
+pub(crate) fn short(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Reads a whole file as UTF-8 text, naming the file on failure.
+pub(crate) fn read_text(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        FormatError::invalid(
+            path,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// The CSV text of DESIGN §2.2: header, then one row per waypoint, `;` without
+/// spaces, 8 decimals (Python `%.8f`, so a tiny negative prints `-0.00000000`),
+/// `\n` line endings, a final newline.
+pub fn to_csv_string(waypoints: &[Waypoint]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(16 + waypoints.len() * 120);
+    s.push_str(CSV_HEADER);
+    s.push('\n');
+    for w in waypoints {
+        let _ = write!(s, "{}", w.id);
+        for v in w.values() {
+            let _ = write!(s, ";{v:.8}");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Writes a waypoint CSV; non-finite values are refused, naming the waypoint and column.
+pub fn write_csv(path: &Path, waypoints: &[Waypoint]) -> Result<()> {
+    check_finite(waypoints, path)?;
+    std::fs::write(path, to_csv_string(waypoints)).map_err(|e| FormatError::io(path, e))
+}
+
+/// Errors on the first non-finite value, naming waypoint index and column.
+pub fn check_finite(waypoints: &[Waypoint], path: &Path) -> Result<()> {
+    for (i, w) in waypoints.iter().enumerate() {
+        if let Some(k) = w.values().iter().position(|v| !v.is_finite()) {
+            return Err(FormatError::invalid(
+                path,
+                format!(
+                    "waypoint {i} (id {}): \"{}\" is {}, not a finite number",
+                    w.id,
+                    CSV_COLUMNS[k + 1],
+                    w.values()[k]
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,932 @@
+//! `global_waypoints.json`, the Race Stack's one-file form of a track set
+//! (DESIGN §2.3): lap-time summary, centerline, IQP and SP trajectories, and
+//! ROS visualization markers for each plus the track bounds.
+//!
+//! Reading accepts the older Race Stack variants (no `est_lap_time`, "Shortest
+//! Path" for "SP", header `seq` 0 or 1); writing reproduces Python's
+//! `json.dumps` byte for byte, so a published file read and written again is
+//! unchanged.
+
+use std::path::Path;
+
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
+
+use crate::error::{FormatError, Result};
+use crate::pyfmt;
+use crate::waypoint::{read_text, Waypoint, CSV_COLUMNS};
+
+/// The nine top-level keys, in the order the Race Stack writes them.
+pub const KEYS: [&str; 9] = [
+    "map_info_str",
+    "est_lap_time",
+    "centerline_markers",
+    "centerline_waypoints",
+    "global_traj_markers_iqp",
+    "global_traj_wpnts_iqp",
+    "global_traj_markers_sp",
+    "global_traj_wpnts_sp",
+    "trackbounds_markers",
+];
+
+/// ROS `Marker.SPHERE`.
+pub const MARKER_SPHERE: i32 = 2;
+/// ROS `Marker.CYLINDER`.
+pub const MARKER_CYLINDER: i32 = 3;
+
+/// Diameter of centerline and bound spheres, metres.
+const SPHERE_SCALE: f64 = 0.05;
+/// Diameter of trajectory cylinders, metres.
+const CYLINDER_DIAMETER: f64 = 0.1;
+
+/// ROS `std_msgs/Header`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Header {
+    /// Sequence number (the Race Stack writes 0 in markers, 0 or 1 in waypoint arrays).
+    pub seq: u32,
+    /// Time stamp (always zero in the files).
+    pub stamp: RosTime,
+    /// Coordinate frame, `"map"` in markers, `""` in waypoint arrays.
+    pub frame_id: String,
+}
+
+/// ROS `time` / `duration`: seconds and nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RosTime {
+    /// Whole seconds.
+    pub secs: i64,
+    /// Nanoseconds.
+    pub nsecs: i64,
+}
+
+/// ROS `geometry_msgs/Point` (also used for `Vector3`), metres.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Point3 {
+    /// x, metres.
+    pub x: f64,
+    /// y, metres.
+    pub y: f64,
+    /// z, metres.
+    pub z: f64,
+}
+
+/// ROS `geometry_msgs/Quaternion`; `w` is written as an integer when integral,
+/// as the Race Stack sets it to the Python int `1`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Quaternion {
+    /// x component.
+    pub x: f64,
+    /// y component.
+    pub y: f64,
+    /// z component.
+    pub z: f64,
+    /// w component.
+    #[serde(serialize_with = "int_if_integral")]
+    pub w: f64,
+}
+
+impl Default for Quaternion {
+    fn default() -> Self {
+        Quaternion {
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+            w: 1.0,
+        }
+    }
+}
+
+fn int_if_integral<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        s.serialize_i64(*v as i64)
+    } else {
+        s.serialize_f64(*v)
+    }
+}
+
+/// ROS `geometry_msgs/Pose`.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Pose {
+    /// Position, metres.
+    pub position: Point3,
+    /// Orientation (identity in the files).
+    pub orientation: Quaternion,
+}
+
+/// ROS `std_msgs/ColorRGBA`, each channel 0..1.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct ColorRgba {
+    /// Red, 0..1.
+    pub r: f64,
+    /// Green, 0..1.
+    pub g: f64,
+    /// Blue, 0..1.
+    pub b: f64,
+    /// Opacity, 0..1.
+    pub a: f64,
+}
+
+/// Colour of the right-bound spheres (r 0.5, b 0.5).
+pub const RIGHT_BOUND_COLOR: ColorRgba = ColorRgba {
+    r: 0.5,
+    g: 0.0,
+    b: 0.5,
+    a: 1.0,
+};
+/// Colour of the left-bound spheres (r 0.5, g 1.0).
+pub const LEFT_BOUND_COLOR: ColorRgba = ColorRgba {
+    r: 0.5,
+    g: 1.0,
+    b: 0.0,
+    a: 1.0,
+};
+/// Colour of the centerline spheres (blue).
+pub const CENTERLINE_COLOR: ColorRgba = ColorRgba {
+    r: 0.0,
+    g: 0.0,
+    b: 1.0,
+    a: 1.0,
+};
+/// Colour of the IQP cylinders (red).
+pub const IQP_COLOR: ColorRgba = ColorRgba {
+    r: 1.0,
+    g: 0.0,
+    b: 0.0,
+    a: 1.0,
+};
+/// Colour of the SP cylinders (yellow).
+pub const SP_COLOR: ColorRgba = ColorRgba {
+    r: 1.0,
+    g: 1.0,
+    b: 0.0,
+    a: 1.0,
+};
+
+/// A full ROS `visualization_msgs/Marker`, fields in message order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Marker {
+    /// Message header (`seq` 0, frame `"map"`).
+    pub header: Header,
+    /// Namespace, `""`.
+    pub ns: String,
+    /// Index, running from 0 within the array.
+    pub id: i64,
+    /// Shape: [`MARKER_SPHERE`] or [`MARKER_CYLINDER`].
+    #[serde(rename = "type")]
+    pub kind: i32,
+    /// 0 = add.
+    pub action: i32,
+    /// Where the marker sits, metres.
+    pub pose: Pose,
+    /// Size along x, y, z, metres.
+    pub scale: Point3,
+    /// Colour.
+    pub color: ColorRgba,
+    /// How long the marker lives (0 = forever).
+    pub lifetime: RosTime,
+    /// Whether the marker follows its frame.
+    pub frame_locked: bool,
+    /// Points of line/list markers (empty here), metres.
+    pub points: Vec<Point3>,
+    /// Per-point colours (empty here).
+    pub colors: Vec<ColorRgba>,
+    /// Text of text markers (`""`).
+    pub text: String,
+    /// Mesh of mesh markers (`""`).
+    pub mesh_resource: String,
+    /// Whether a mesh uses its own materials.
+    pub mesh_use_embedded_materials: bool,
+}
+
+impl Marker {
+    /// A marker of `kind` at `position` with `scale` and `color`, every other field as the Race Stack writes it.
+    pub fn new(id: i64, kind: i32, position: Point3, scale: Point3, color: ColorRgba) -> Self {
+        Marker {
+            header: Header {
+                seq: 0,
+                stamp: RosTime::default(),
+                frame_id: "map".into(),
+            },
+            ns: String::new(),
+            id,
+            kind,
+            action: 0,
+            pose: Pose {
+                position,
+                orientation: Quaternion::default(),
+            },
+            scale,
+            color,
+            lifetime: RosTime::default(),
+            frame_locked: false,
+            points: Vec::new(),
+            colors: Vec::new(),
+            text: String::new(),
+            mesh_resource: String::new(),
+            mesh_use_embedded_materials: false,
+        }
+    }
+
+    /// A sphere of diameter 0.05 m at (x, y, 0).
+    pub fn sphere(id: i64, x: f64, y: f64, color: ColorRgba) -> Self {
+        Marker::new(
+            id,
+            MARKER_SPHERE,
+            Point3 { x, y, z: 0.0 },
+            Point3 {
+                x: SPHERE_SCALE,
+                y: SPHERE_SCALE,
+                z: SPHERE_SCALE,
+            },
+            color,
+        )
+    }
+}
+
+/// ROS `visualization_msgs/MarkerArray`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct MarkerArray {
+    /// The markers.
+    pub markers: Vec<Marker>,
+}
+
+/// The Race Stack `WpntArray` message: a header and the waypoints.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct WpntArray {
+    /// Header (`seq` 0 or 1, frame `""`).
+    pub header: Header,
+    /// Waypoints in driving order.
+    pub wpnts: Vec<Waypoint>,
+}
+
+impl WpntArray {
+    /// An array with the header the current Race Stack writes (`seq` 1).
+    pub fn new(wpnts: Vec<Waypoint>) -> Self {
+        WpntArray {
+            header: Header {
+                seq: 1,
+                stamp: RosTime::default(),
+                frame_id: String::new(),
+            },
+            wpnts,
+        }
+    }
+}
+
+/// The figures in `map_info_str`; `None` where the text lacks one.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MapInfo {
+    /// IQP lap time, seconds (4 decimals in the text).
+    pub iqp_lap_time_s: Option<f64>,
+    /// IQP maximum speed, m/s.
+    pub iqp_max_speed_mps: Option<f64>,
+    /// SP (shortest path) lap time, seconds.
+    pub sp_lap_time_s: Option<f64>,
+    /// SP maximum speed, m/s.
+    pub sp_max_speed_mps: Option<f64>,
+}
+
+impl MapInfo {
+    /// Parses `map_info_str`, accepting "SP" and the older "Shortest Path" wording.
+    pub fn parse(text: &str) -> Self {
+        let mut info = MapInfo::default();
+        for part in text.split(';') {
+            let Some((label, value)) = part.split_once(':') else {
+                continue;
+            };
+            let label = label.trim();
+            let value = value.trim();
+            let number = value
+                .strip_suffix("m/s")
+                .or_else(|| value.strip_suffix('s'))
+                .unwrap_or(value)
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite());
+            let (line, what) = match label.split_once(' ') {
+                Some(("IQP", rest)) => ("IQP", rest),
+                Some(("SP", rest)) => ("SP", rest),
+                _ => match label.strip_prefix("Shortest Path ") {
+                    Some(rest) => ("SP", rest),
+                    None => continue,
+                },
+            };
+            let slot = match (line, what.trim()) {
+                ("IQP", "estimated lap time") => &mut info.iqp_lap_time_s,
+                ("IQP", "maximum speed") => &mut info.iqp_max_speed_mps,
+                ("SP", "estimated lap time") => &mut info.sp_lap_time_s,
+                ("SP", "maximum speed") => &mut info.sp_max_speed_mps,
+                _ => continue,
+            };
+            *slot = number;
+        }
+        info
+    }
+
+    /// The text the current Race Stack writes, 4 decimals, trailing `"; "`.
+    pub fn to_text(iqp_lap_s: f64, iqp_vmax: f64, sp_lap_s: f64, sp_vmax: f64) -> String {
+        format!(
+            "IQP estimated lap time: {iqp_lap_s:.4}s; IQP maximum speed: {iqp_vmax:.4}m/s; SP estimated lap time: {sp_lap_s:.4}s; SP maximum speed: {sp_vmax:.4}m/s; "
+        )
+    }
+}
+
+/// Everything needed to build a fresh `global_waypoints.json`.
+#[derive(Debug, Clone, Default)]
+pub struct GlobalParts {
+    /// Centerline waypoints (vx, ax = 0).
+    pub centerline: Vec<Waypoint>,
+    /// IQP trajectory, closed (last = first).
+    pub iqp: Vec<Waypoint>,
+    /// SP trajectory, closed (last = first).
+    pub sp: Vec<Waypoint>,
+    /// Right track bound points (x, y), metres; may be empty.
+    pub right_bound: Vec<[f64; 2]>,
+    /// Left track bound points (x, y), metres; may be empty.
+    pub left_bound: Vec<[f64; 2]>,
+    /// IQP lap time, seconds.
+    pub iqp_lap_time_s: f64,
+    /// IQP maximum speed, m/s.
+    pub iqp_max_speed_mps: f64,
+    /// SP lap time, seconds (also written as `est_lap_time`).
+    pub sp_lap_time_s: f64,
+    /// SP maximum speed, m/s.
+    pub sp_max_speed_mps: f64,
+}
+
+/// A whole `global_waypoints.json`, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GlobalWaypoints {
+    /// The `map_info_str.data` text, kept verbatim.
+    pub map_info_str: String,
+    /// The figures parsed from [`Self::map_info_str`].
+    pub map_info: MapInfo,
+    /// `est_lap_time.data`, seconds; absent in older files.
+    pub est_lap_time: Option<f64>,
+    /// Blue spheres, one per centerline waypoint.
+    pub centerline_markers: MarkerArray,
+    /// Centerline waypoints.
+    pub centerline: WpntArray,
+    /// Red cylinders, one per IQP waypoint, height v/v_max.
+    pub iqp_markers: MarkerArray,
+    /// IQP trajectory.
+    pub iqp: WpntArray,
+    /// Yellow cylinders, one per SP waypoint.
+    pub sp_markers: MarkerArray,
+    /// SP (shortest path) trajectory.
+    pub sp: WpntArray,
+    /// Spheres on the right bound, then on the left bound.
+    pub trackbounds_markers: MarkerArray,
+    /// Top-level keys this crate does not know, kept in order and written after the known ones.
+    pub extra: Vec<(String, serde_json::Value)>,
+}
+
+/// Cylinders of a trajectory: height and z-centre from v / v_max (v_max = the trajectory's own maximum).
+pub fn trajectory_markers(wpnts: &[Waypoint], color: ColorRgba) -> MarkerArray {
+    let vmax = wpnts
+        .iter()
+        .map(|w| w.vx_mps)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let markers = wpnts
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            // A standing trajectory (v_max = 0) gets flat markers, not 0/0.
+            let h = if vmax > 0.0 { w.vx_mps / vmax } else { 0.0 };
+            Marker::new(
+                i as i64,
+                MARKER_CYLINDER,
+                Point3 {
+                    x: w.x_m,
+                    y: w.y_m,
+                    z: h / 2.0,
+                },
+                Point3 {
+                    x: CYLINDER_DIAMETER,
+                    y: CYLINDER_DIAMETER,
+                    z: h,
+                },
+                color,
+            )
+        })
+        .collect();
+    MarkerArray { markers }
+}
+
+/// Spheres of a centerline, one per waypoint.
+pub fn centerline_markers(wpnts: &[Waypoint]) -> MarkerArray {
+    MarkerArray {
+        markers: wpnts
+            .iter()
+            .enumerate()
+            .map(|(i, w)| Marker::sphere(i as i64, w.x_m, w.y_m, CENTERLINE_COLOR))
+            .collect(),
+    }
+}
+
+/// Bound spheres: right points first, then left, ids running on across both.
+pub fn trackbounds_markers(right: &[[f64; 2]], left: &[[f64; 2]]) -> MarkerArray {
+    let right = right.iter().map(|p| (p, RIGHT_BOUND_COLOR));
+    let left = left.iter().map(|p| (p, LEFT_BOUND_COLOR));
+    MarkerArray {
+        markers: right
+            .chain(left)
+            .enumerate()
+            .map(|(i, (p, c))| Marker::sphere(i as i64, p[0], p[1], c))
+            .collect(),
+    }
+}
+
+impl GlobalWaypoints {
+    /// Builds a fresh file: markers generated as DESIGN §2.3 says, `map_info_str`
+    /// with 4 decimals, `est_lap_time` = the SP lap time, waypoint headers `seq` 1.
+    pub fn build(parts: GlobalParts) -> Self {
+        let map_info_str = MapInfo::to_text(
+            parts.iqp_lap_time_s,
+            parts.iqp_max_speed_mps,
+            parts.sp_lap_time_s,
+            parts.sp_max_speed_mps,
+        );
+        GlobalWaypoints {
+            map_info: MapInfo::parse(&map_info_str),
+            map_info_str,
+            est_lap_time: Some(parts.sp_lap_time_s),
+            centerline_markers: centerline_markers(&parts.centerline),
+            centerline: WpntArray::new(parts.centerline),
+            iqp_markers: trajectory_markers(&parts.iqp, IQP_COLOR),
+            iqp: WpntArray::new(parts.iqp),
+            sp_markers: trajectory_markers(&parts.sp, SP_COLOR),
+            sp: WpntArray::new(parts.sp),
+            trackbounds_markers: trackbounds_markers(&parts.right_bound, &parts.left_bound),
+            extra: Vec::new(),
+        }
+    }
+
+    /// Right-bound points (x, y) in metres: the bound markers with the right-bound colour.
+    pub fn right_bound(&self) -> Vec<[f64; 2]> {
+        self.bound_points(RIGHT_BOUND_COLOR)
+    }
+
+    /// Left-bound points (x, y) in metres: the bound markers with the left-bound colour.
+    pub fn left_bound(&self) -> Vec<[f64; 2]> {
+        self.bound_points(LEFT_BOUND_COLOR)
+    }
+
+    fn bound_points(&self, color: ColorRgba) -> Vec<[f64; 2]> {
+        self.trackbounds_markers
+            .markers
+            .iter()
+            .filter(|m| m.color == color)
+            .map(|m| [m.pose.position.x, m.pose.position.y])
+            .collect()
+    }
+
+    /// Reads and parses a `global_waypoints.json`.
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = read_text(path)?;
+        Self::from_json_str(&text, path)
+    }
+
+    /// Parses JSON text; `path` is used in messages only.
+    pub fn from_json_str(text: &str, path: &Path) -> Result<Self> {
+        let top: TopLevel =
+            serde_json::from_str(text).map_err(|e| json_syntax_error(text, &e, path))?;
+        let mut map_info_str = None;
+        let mut est_lap_time = None;
+        let mut centerline_markers = None;
+        let mut centerline = None;
+        let mut iqp_markers = None;
+        let mut iqp = None;
+        let mut sp_markers = None;
+        let mut sp = None;
+        let mut trackbounds_markers = None;
+        let mut extra = Vec::new();
+        for (key, raw) in top.0 {
+            let raw = raw.get();
+            match key.as_str() {
+                "map_info_str" => {
+                    map_info_str = Some(parse_part::<StringMsg>(raw, &key, path)?.data)
+                }
+                "est_lap_time" => {
+                    let v = parse_part::<FloatMsg>(raw, &key, path)?.data;
+                    est_lap_time = Some(v);
+                }
+                "centerline_markers" => centerline_markers = Some(parse_markers(raw, &key, path)?),
+                "centerline_waypoints" => centerline = Some(parse_wpnts(raw, &key, path)?),
+                "global_traj_markers_iqp" => iqp_markers = Some(parse_markers(raw, &key, path)?),
+                "global_traj_wpnts_iqp" => iqp = Some(parse_wpnts(raw, &key, path)?),
+                "global_traj_markers_sp" => sp_markers = Some(parse_markers(raw, &key, path)?),
+                "global_traj_wpnts_sp" => sp = Some(parse_wpnts(raw, &key, path)?),
+                "trackbounds_markers" => {
+                    trackbounds_markers = Some(parse_markers(raw, &key, path)?)
+                }
+                _ => {
+                    let v: serde_json::Value = parse_part(raw, &key, path)?;
+                    extra.push((key, v));
+                }
+            }
+        }
+        let need = |key: &str| {
+            FormatError::invalid(
+                path,
+                format!(
+                    "missing key \"{key}\"; a Race Stack global_waypoints.json has {}",
+                    KEYS.join(", ")
+                ),
+            )
+        };
+        let map_info_str = map_info_str.ok_or_else(|| need("map_info_str"))?;
+        Ok(GlobalWaypoints {
+            map_info: MapInfo::parse(&map_info_str),
+            map_info_str,
+            est_lap_time,
+            centerline_markers: centerline_markers.ok_or_else(|| need("centerline_markers"))?,
+            centerline: centerline.ok_or_else(|| need("centerline_waypoints"))?,
+            iqp_markers: iqp_markers.ok_or_else(|| need("global_traj_markers_iqp"))?,
+            iqp: iqp.ok_or_else(|| need("global_traj_wpnts_iqp"))?,
+            sp_markers: sp_markers.ok_or_else(|| need("global_traj_markers_sp"))?,
+            sp: sp.ok_or_else(|| need("global_traj_wpnts_sp"))?,
+            trackbounds_markers: trackbounds_markers.ok_or_else(|| need("trackbounds_markers"))?,
+            extra,
+        })
+    }
+
+    /// The JSON text, exactly as the Race Stack's `json.dumps` writes it.
+    /// Fails (naming the entry) if any number is not finite.
+    pub fn to_json_string(&self, path: &Path) -> Result<String> {
+        self.check_finite(path)?;
+        pyfmt::to_py_json_string(&SerView(self))
+            .map_err(|e| FormatError::invalid(path, format!("could not encode JSON: {e}")))
+    }
+
+    /// Writes the file (see [`Self::to_json_string`]).
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = self.to_json_string(path)?;
+        std::fs::write(path, text).map_err(|e| FormatError::io(path, e))
+    }
+
+    /// The three waypoint arrays with their JSON keys.
+    pub fn waypoint_arrays(&self) -> [(&'static str, &WpntArray); 3] {
+        [
+            ("centerline_waypoints", &self.centerline),
+            ("global_traj_wpnts_iqp", &self.iqp),
+            ("global_traj_wpnts_sp", &self.sp),
+        ]
+    }
+
+    /// The four marker arrays with their JSON keys.
+    pub fn marker_arrays(&self) -> [(&'static str, &MarkerArray); 4] {
+        [
+            ("centerline_markers", &self.centerline_markers),
+            ("global_traj_markers_iqp", &self.iqp_markers),
+            ("global_traj_markers_sp", &self.sp_markers),
+            ("trackbounds_markers", &self.trackbounds_markers),
+        ]
+    }
+
+    /// Errors on the first non-finite number, naming the key, index and field.
+    pub fn check_finite(&self, path: &Path) -> Result<()> {
+        if let Some(v) = self.est_lap_time.filter(|v| !v.is_finite()) {
+            return Err(FormatError::invalid(
+                path,
+                format!("\"est_lap_time\" is {v}, not a finite number"),
+            ));
+        }
+        for (key, arr) in self.waypoint_arrays() {
+            for (i, w) in arr.wpnts.iter().enumerate() {
+                if let Some(k) = w.values().iter().position(|v| !v.is_finite()) {
+                    return Err(FormatError::invalid(
+                        path,
+                        format!(
+                            "\"{key}\" waypoint {i}: \"{}\" is {}, not a finite number",
+                            CSV_COLUMNS[k + 1],
+                            w.values()[k]
+                        ),
+                    ));
+                }
+            }
+        }
+        for (key, arr) in self.marker_arrays() {
+            for (i, m) in arr.markers.iter().enumerate() {
+                let p = m.pose.position;
+                let o = m.pose.orientation;
+                let (s, c) = (m.scale, m.color);
+                let all = [
+                    p.x, p.y, p.z, o.x, o.y, o.z, o.w, s.x, s.y, s.z, c.r, c.g, c.b, c.a,
+                ];
+                let inner = m
+                    .points
+                    .iter()
+                    .flat_map(|q| [q.x, q.y, q.z])
+                    .chain(m.colors.iter().flat_map(|q| [q.r, q.g, q.b, q.a]));
+                if all.iter().copied().chain(inner).any(|v| !v.is_finite()) {
+                    return Err(FormatError::invalid(
+                        path,
+                        format!(
+                            "\"{key}\" marker {i}: a pose, scale or colour value is not finite"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Serialises the struct in the Race Stack's key order.
+struct SerView<'a>(&'a GlobalWaypoints);
+
+impl Serialize for SerView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let g = self.0;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry(
+            "map_info_str",
+            &StringMsg {
+                data: g.map_info_str.clone(),
+            },
+        )?;
+        if let Some(t) = g.est_lap_time {
+            map.serialize_entry("est_lap_time", &FloatMsg { data: t })?;
+        }
+        map.serialize_entry("centerline_markers", &g.centerline_markers)?;
+        map.serialize_entry("centerline_waypoints", &g.centerline)?;
+        map.serialize_entry("global_traj_markers_iqp", &g.iqp_markers)?;
+        map.serialize_entry("global_traj_wpnts_iqp", &g.iqp)?;
+        map.serialize_entry("global_traj_markers_sp", &g.sp_markers)?;
+        map.serialize_entry("global_traj_wpnts_sp", &g.sp)?;
+        map.serialize_entry("trackbounds_markers", &g.trackbounds_markers)?;
+        for (k, v) in &g.extra {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct StringMsg {
+    data: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FloatMsg {
+    data: f64,
+}
+
+/// The top-level object as (key, unparsed value) pairs, in file order.
+struct TopLevel(Vec<(String, Box<RawValue>)>);
+
+impl<'de> Deserialize<'de> for TopLevel {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TopLevel;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object with the keys of global_waypoints.json")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> std::result::Result<TopLevel, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<String, Box<RawValue>>()? {
+                    out.push((k, v));
+                }
+                Ok(TopLevel(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+#[derive(Deserialize)]
+struct RawMarkerArray {
+    markers: Vec<Box<RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct RawWpntArray {
+    header: Header,
+    wpnts: Vec<Box<RawValue>>,
+}
+
+fn parse_part<T: for<'de> Deserialize<'de>>(raw: &str, key: &str, path: &Path) -> Result<T> {
+    serde_json::from_str(raw)
+        .map_err(|e| FormatError::invalid(path, format!("key \"{key}\": {}", strip_position(&e))))
+}
+
+fn parse_markers(raw: &str, key: &str, path: &Path) -> Result<MarkerArray> {
+    let arr: RawMarkerArray = parse_part(raw, key, path)?;
+    let mut markers = Vec::with_capacity(arr.markers.len());
+    for (i, m) in arr.markers.iter().enumerate() {
+        markers.push(serde_json::from_str(m.get()).map_err(|e| {
+            FormatError::invalid(
+                path,
+                format!("key \"{key}\", marker {i}: {}", strip_position(&e)),
+            )
+        })?);
+    }
+    Ok(MarkerArray { markers })
+}
+
+fn parse_wpnts(raw: &str, key: &str, path: &Path) -> Result<WpntArray> {
+    let arr: RawWpntArray = parse_part(raw, key, path)?;
+    let mut wpnts = Vec::with_capacity(arr.wpnts.len());
+    for (i, w) in arr.wpnts.iter().enumerate() {
+        wpnts.push(serde_json::from_str(w.get()).map_err(|e| {
+            FormatError::invalid(
+                path,
+                format!("key \"{key}\", waypoint {i}: {}", strip_position(&e)),
+            )
+        })?);
+    }
+    Ok(WpntArray {
+        header: arr.header,
+        wpnts,
+    })
+}
+
+/// serde_json's message without its "at line 1 column N" (positions inside a fragment mislead).
+fn strip_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// A syntax error message that says where in the file, which entry, and what is there.
+fn json_syntax_error(text: &str, e: &serde_json::Error, path: &Path) -> FormatError {
+    let offset = line_col_to_offset(text, e.line(), e.column());
+    let before = &text[..offset.min(text.len())];
+    let key = KEYS
+        .iter()
+        .filter_map(|k| before.rfind(&format!("\"{k}\"")).map(|p| (p, *k)))
+        .max_by_key(|(p, _)| *p)
+        .map(|(_, k)| k);
+    let mut what = match e.classify() {
+        serde_json::error::Category::Eof => format!(
+            "the JSON ends early (truncated?) at line {} column {}",
+            e.line(),
+            e.column()
+        ),
+        _ => format!("not valid JSON: {e}"),
+    };
+    let near = {
+        let lo = before.len().saturating_sub(12);
+        let lo = (0..=lo)
+            .rev()
+            .find(|i| text.is_char_boundary(*i))
+            .unwrap_or(0);
+        let hi = (offset + 12).min(text.len());
+        let hi = (hi..=text.len())
+            .find(|i| text.is_char_boundary(*i))
+            .unwrap_or(text.len());
+        &text[lo..hi]
+    };
+    if near.contains("NaN") || near.contains("Infinity") {
+        what = format!(
+            "a non-finite number (NaN or Infinity) at line {} column {}; every value must be a real number",
+            e.line(),
+            e.column()
+        );
+    }
+    if let Some(k) = key {
+        what.push_str(&format!(", inside \"{k}\""));
+        if let Some(p) = before.rfind("\"id\": ") {
+            let id: String = before[p + 6..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            if !id.is_empty() {
+                what.push_str(&format!(" near the entry with id {id}"));
+            }
+        }
+    }
+    FormatError::invalid(path, what)
+}
+
+fn line_col_to_offset(text: &str, line: usize, col: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let mut o = offset + col.saturating_sub(1);
+            while o > 0 && !text.is_char_boundary(o.min(text.len())) {
+                o -= 1;
+            }
+            return o.min(text.len());
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_info_parses_both_wordings() {
+        let new = MapInfo::parse("IQP estimated lap time: 18.5875s; IQP maximum speed: 12.5381m/s; SP estimated lap time: 20.5395s; SP maximum speed: 12.5212m/s; ");
+        assert_eq!(new.iqp_lap_time_s, Some(18.5875));
+        assert_eq!(new.iqp_max_speed_mps, Some(12.5381));
+        assert_eq!(new.sp_lap_time_s, Some(20.5395));
+        assert_eq!(new.sp_max_speed_mps, Some(12.5212));
+        let old = MapInfo::parse("IQP estimated lap time: 3.8264s; IQP maximum speed: 5.9557m/s; Shortest Path estimated lap time: 4.1177s; Shortest Path maximum speed: 5.7266m/s; ");
+        assert_eq!(old.sp_lap_time_s, Some(4.1177));
+        assert_eq!(old.sp_max_speed_mps, Some(5.7266));
+        assert_eq!(MapInfo::parse("garbage"), MapInfo::default());
+        assert_eq!(
+            MapInfo::to_text(18.58749, 12.53812, 20.539466068312272, 12.52119),
+            "IQP estimated lap time: 18.5875s; IQP maximum speed: 12.5381m/s; SP estimated lap time: 20.5395s; SP maximum speed: 12.5212m/s; "
+        );
+    }
+
+    #[test]
+    fn build_generates_markers_as_specified() {
+        let w = |id: i64, x: f64, v: f64| Waypoint {
+            id,
+            x_m: x,
+            vx_mps: v,
+            ..Default::default()
+        };
+        let parts = GlobalParts {
+            centerline: vec![w(0, 0.0, 0.0), w(1, 1.0, 0.0)],
+            iqp: vec![w(0, 0.0, 2.0), w(1, 1.0, 4.0), w(2, 0.0, 2.0)],
+            sp: vec![w(0, 0.0, 3.0), w(1, 0.0, 3.0)],
+            right_bound: vec![[1.0, 2.0]],
+            left_bound: vec![[3.0, 4.0], [5.0, 6.0]],
+            iqp_lap_time_s: 1.0,
+            iqp_max_speed_mps: 4.0,
+            sp_lap_time_s: 2.5,
+            sp_max_speed_mps: 3.0,
+        };
+        let g = GlobalWaypoints::build(parts);
+        assert_eq!(g.est_lap_time, Some(2.5));
+        assert_eq!(g.map_info.sp_lap_time_s, Some(2.5));
+        let m = &g.iqp_markers.markers[0];
+        assert_eq!(m.kind, MARKER_CYLINDER);
+        assert_eq!(m.scale.z, 0.5);
+        assert_eq!(m.pose.position.z, 0.25);
+        assert_eq!(m.color, IQP_COLOR);
+        assert_eq!(g.sp_markers.markers[1].color, SP_COLOR);
+        assert_eq!(g.centerline_markers.markers[1].kind, MARKER_SPHERE);
+        let ids: Vec<i64> = g.trackbounds_markers.markers.iter().map(|m| m.id).collect();
+        assert_eq!(ids, vec![0, 1, 2]);
+        assert_eq!(g.right_bound(), vec![[1.0, 2.0]]);
+        assert_eq!(g.left_bound(), vec![[3.0, 4.0], [5.0, 6.0]]);
+        let text = g.to_json_string(Path::new("g.json")).unwrap();
+        assert!(text.contains(r#""orientation": {"x": 0.0, "y": 0.0, "z": 0.0, "w": 1}"#));
+        let back = GlobalWaypoints::from_json_str(&text, Path::new("g.json")).unwrap();
+        assert_eq!(back, g);
+    }
+
+    #[test]
+    fn missing_bounds_give_an_empty_array() {
+        let g = GlobalWaypoints::build(GlobalParts::default());
+        let text = g.to_json_string(Path::new("g.json")).unwrap();
+        assert!(text.ends_with(r#""trackbounds_markers": {"markers": []}}"#));
+    }
+
+    #[test]
+    fn non_finite_values_are_refused_on_write() {
+        let mut g = GlobalWaypoints::build(GlobalParts::default());
+        g.iqp.wpnts.push(Waypoint {
+            kappa_radpm: f64::NAN,
+            ..Default::default()
+        });
+        let e = g
+            .to_json_string(Path::new("g.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("global_traj_wpnts_iqp") && e.contains("kappa_radpm"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn syntax_errors_name_the_entry() {
+        let g = GlobalWaypoints::build(GlobalParts {
+            iqp: vec![Waypoint::default(); 3],
+            ..Default::default()
+        });
+        let text = g.to_json_string(Path::new("g.json")).unwrap();
+        let broken = text.replacen("\"kappa_radpm\": 0.0", "\"kappa_radpm\": NaN", 2);
+        let e = GlobalWaypoints::from_json_str(&broken, Path::new("g.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("non-finite") && e.contains("global_traj_wpnts_iqp"),
+            "{e}"
+        );
+        let cut = &text[..text.len() / 2];
+        let e = GlobalWaypoints::from_json_str(cut, Path::new("g.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("truncated"), "{e}");
+    }
+}

@@ -1,0 +1,709 @@
+//! The hand-tuned sector files `speed_scaling.yaml` and `ot_sectors.yaml`
+//! (DESIGN §2.4): index ranges into the IQP racing line, read, written,
+//! checked against the line's length, and remapped when that length changes.
+//!
+//! Keys this crate does not know are kept and written back, so a regeneration
+//! never drops a user's additions.
+
+use std::path::Path;
+
+use serde_yaml_ng::{Mapping, Value};
+
+use crate::error::{FormatError, Result};
+use crate::pyfmt::float_repr;
+use crate::waypoint::read_text;
+
+/// One speed-scaling sector: waypoints `start..=end` of the racing line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedSector {
+    /// First waypoint index.
+    pub start: i64,
+    /// Last waypoint index (the last sector ends at the racing line's point count).
+    pub end: i64,
+    /// Fraction of the planned speed driven here, in (0, 1].
+    pub scaling: f64,
+    /// Follow-the-gap only in this sector.
+    pub only_ftg: bool,
+    /// Never follow-the-gap in this sector.
+    pub no_ftg: bool,
+    /// Keys of the sector this crate does not know, in file order.
+    pub extra: Vec<(String, Value)>,
+}
+
+/// `speed_scaling.yaml`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedScaling {
+    /// Global speed limit factor, in (0, 1].
+    pub global_limit: f64,
+    /// `n_sectors` as written in the file (the writer writes `sectors.len()`).
+    pub declared_n_sectors: i64,
+    /// Sectors `Sector0`, `Sector1`, … in index order.
+    pub sectors: Vec<SpeedSector>,
+    /// Top-level keys this crate does not know, in file order.
+    pub extra: Vec<(String, Value)>,
+}
+
+/// One overtaking sector: waypoints `start..=end`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtSector {
+    /// First waypoint index.
+    pub start: i64,
+    /// Last waypoint index.
+    pub end: i64,
+    /// Whether overtaking is allowed here.
+    pub ot_flag: bool,
+    /// Keys of the sector this crate does not know, in file order.
+    pub extra: Vec<(String, Value)>,
+}
+
+/// `ot_sectors.yaml`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtSectors {
+    /// Overtaking aggressiveness factor.
+    pub yeet_factor: f64,
+    /// Length of the overtaking spline, waypoints.
+    pub spline_len: i64,
+    /// Fraction of a sector after which overtaking may begin.
+    pub ot_sector_begin: f64,
+    /// `n_sectors` as written in the file (the writer writes `sectors.len()`).
+    pub declared_n_sectors: i64,
+    /// Sectors `Overtaking_sector0`, … in index order.
+    pub sectors: Vec<OtSector>,
+    /// Top-level keys this crate does not know, in file order.
+    pub extra: Vec<(String, Value)>,
+}
+
+impl SpeedScaling {
+    /// One sector over the whole line `0..=n` at `scaling`, as the Race Stack creates it.
+    pub fn single(n: usize, global_limit: f64, scaling: f64) -> Self {
+        SpeedScaling {
+            global_limit,
+            declared_n_sectors: 1,
+            sectors: vec![SpeedSector {
+                start: 0,
+                end: n as i64,
+                scaling,
+                only_ftg: false,
+                no_ftg: false,
+                extra: Vec::new(),
+            }],
+            extra: Vec::new(),
+        }
+    }
+
+    /// Reads `speed_scaling.yaml`.
+    pub fn read(path: &Path) -> Result<Self> {
+        Self::from_yaml_str(&read_text(path)?, path)
+    }
+
+    /// Parses the YAML text; `path` is used in messages only.
+    pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
+        let doc = Doc::parse(text, path)?;
+        let global_limit = doc.number("global_limit")?;
+        let declared_n_sectors = doc.int("n_sectors")?;
+        let mut sectors = Vec::new();
+        for (name, m) in doc.sections("Sector")? {
+            let f = Fields {
+                doc: &doc,
+                name: &name,
+                map: m,
+            };
+            sectors.push(SpeedSector {
+                start: f.int("start")?,
+                end: f.int("end")?,
+                scaling: f.number("scaling")?,
+                only_ftg: f.boolean("only_FTG")?,
+                no_ftg: f.boolean("no_FTG")?,
+                extra: f.extra(&["start", "end", "scaling", "only_FTG", "no_FTG"]),
+            });
+        }
+        Ok(SpeedScaling {
+            global_limit,
+            declared_n_sectors,
+            sectors,
+            extra: doc.extra(&["global_limit", "n_sectors"], "Sector"),
+        })
+    }
+
+    /// The YAML text in the Race Stack's layout.
+    pub fn to_yaml_string(&self) -> String {
+        let mut s = String::new();
+        s.push_str(&format!(
+            "global_limit: {}\n",
+            float_repr(self.global_limit)
+        ));
+        s.push_str(&format!("n_sectors: {}\n", self.sectors.len()));
+        push_extra(&mut s, &self.extra, "");
+        for (i, sec) in self.sectors.iter().enumerate() {
+            s.push_str(&format!("Sector{i}:\n"));
+            s.push_str(&format!("  start: {}\n", sec.start));
+            s.push_str(&format!("  end: {}\n", sec.end));
+            s.push_str(&format!("  scaling: {}\n", float_repr(sec.scaling)));
+            s.push_str(&format!("  only_FTG: {}\n", sec.only_ftg));
+            s.push_str(&format!("  no_FTG: {}\n", sec.no_ftg));
+            push_extra(&mut s, &sec.extra, "  ");
+        }
+        s
+    }
+
+    /// Writes the file.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        std::fs::write(path, self.to_yaml_string()).map_err(|e| FormatError::io(path, e))
+    }
+
+    /// Checks the file against a racing line of `n` waypoints (DESIGN §2.4):
+    /// n_sectors, index ranges, contiguity, scaling and global limit in (0, 1].
+    pub fn validate(&self, n: usize, path: &Path) -> Result<()> {
+        check_count(self.declared_n_sectors, self.sectors.len(), path)?;
+        if !(self.global_limit > 0.0 && self.global_limit <= 1.0) {
+            return Err(FormatError::invalid(
+                path,
+                format!(
+                    "\"global_limit\" must be in (0, 1] (found {})",
+                    self.global_limit
+                ),
+            ));
+        }
+        for (i, s) in self.sectors.iter().enumerate() {
+            if !(s.scaling > 0.0 && s.scaling <= 1.0) {
+                return Err(FormatError::invalid(
+                    path,
+                    format!(
+                        "Sector{i}: \"scaling\" must be in (0, 1] (found {})",
+                        s.scaling
+                    ),
+                ));
+            }
+        }
+        let ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        check_ranges(&ranges, "Sector", n, path)
+    }
+
+    /// Remaps the indices to a line of `n_new` points from one of `n_old`, by arc-length fraction
+    /// (points are equally spaced, so index / n is the fraction).
+    pub fn remap(&mut self, n_old: usize, n_new: usize) {
+        let mut ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        remap_ranges(&mut ranges, |i| fraction_map(i, n_old, n_new), n_new);
+        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
+            s.start = a;
+            s.end = b;
+        }
+    }
+
+    /// Remaps the indices by the arc length `s_m` of each point of the old and the new line.
+    pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
+        let mut ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        remap_ranges(&mut ranges, |i| arc_map(i, old_s, new_s), new_s.len());
+        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
+            s.start = a;
+            s.end = b;
+        }
+    }
+}
+
+impl OtSectors {
+    /// One sector over the whole line `0..=n`, overtaking off, the Race Stack's defaults.
+    pub fn single(n: usize) -> Self {
+        OtSectors {
+            yeet_factor: 1.25,
+            spline_len: 30,
+            ot_sector_begin: 0.5,
+            declared_n_sectors: 1,
+            sectors: vec![OtSector {
+                start: 0,
+                end: n as i64,
+                ot_flag: false,
+                extra: Vec::new(),
+            }],
+            extra: Vec::new(),
+        }
+    }
+
+    /// Reads `ot_sectors.yaml`.
+    pub fn read(path: &Path) -> Result<Self> {
+        Self::from_yaml_str(&read_text(path)?, path)
+    }
+
+    /// Parses the YAML text; `path` is used in messages only.
+    pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
+        let doc = Doc::parse(text, path)?;
+        let declared_n_sectors = doc.int("n_sectors")?;
+        let yeet_factor = doc.number("yeet_factor")?;
+        let spline_len = doc.int("spline_len")?;
+        let ot_sector_begin = doc.number("ot_sector_begin")?;
+        let mut sectors = Vec::new();
+        for (name, m) in doc.sections("Overtaking_sector")? {
+            let f = Fields {
+                doc: &doc,
+                name: &name,
+                map: m,
+            };
+            sectors.push(OtSector {
+                start: f.int("start")?,
+                end: f.int("end")?,
+                ot_flag: f.boolean("ot_flag")?,
+                extra: f.extra(&["start", "end", "ot_flag"]),
+            });
+        }
+        Ok(OtSectors {
+            yeet_factor,
+            spline_len,
+            ot_sector_begin,
+            declared_n_sectors,
+            sectors,
+            extra: doc.extra(
+                &["n_sectors", "yeet_factor", "spline_len", "ot_sector_begin"],
+                "Overtaking_sector",
+            ),
+        })
+    }
+
+    /// The YAML text in the Race Stack's layout.
+    pub fn to_yaml_string(&self) -> String {
+        let mut s = String::new();
+        s.push_str(&format!("n_sectors: {}\n", self.sectors.len()));
+        s.push_str(&format!("yeet_factor: {}\n", float_repr(self.yeet_factor)));
+        s.push_str(&format!("spline_len: {}\n", self.spline_len));
+        s.push_str(&format!(
+            "ot_sector_begin: {}\n",
+            float_repr(self.ot_sector_begin)
+        ));
+        push_extra(&mut s, &self.extra, "");
+        for (i, sec) in self.sectors.iter().enumerate() {
+            s.push_str(&format!("Overtaking_sector{i}:\n"));
+            s.push_str(&format!("  start: {}\n", sec.start));
+            s.push_str(&format!("  end: {}\n", sec.end));
+            s.push_str(&format!("  ot_flag: {}\n", sec.ot_flag));
+            push_extra(&mut s, &sec.extra, "  ");
+        }
+        s
+    }
+
+    /// Writes the file.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        std::fs::write(path, self.to_yaml_string()).map_err(|e| FormatError::io(path, e))
+    }
+
+    /// Checks the file against a racing line of `n` waypoints: n_sectors, index ranges, contiguity.
+    pub fn validate(&self, n: usize, path: &Path) -> Result<()> {
+        check_count(self.declared_n_sectors, self.sectors.len(), path)?;
+        if !(self.ot_sector_begin.is_finite() && self.yeet_factor.is_finite()) {
+            return Err(FormatError::invalid(
+                path,
+                "\"yeet_factor\" and \"ot_sector_begin\" must be finite numbers",
+            ));
+        }
+        let ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        check_ranges(&ranges, "Overtaking_sector", n, path)
+    }
+
+    /// Remaps the indices to a line of `n_new` points from one of `n_old`, by arc-length fraction.
+    pub fn remap(&mut self, n_old: usize, n_new: usize) {
+        let mut ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        remap_ranges(&mut ranges, |i| fraction_map(i, n_old, n_new), n_new);
+        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
+            s.start = a;
+            s.end = b;
+        }
+    }
+
+    /// Remaps the indices by the arc length `s_m` of each point of the old and the new line.
+    pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
+        let mut ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        remap_ranges(&mut ranges, |i| arc_map(i, old_s, new_s), new_s.len());
+        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
+            s.start = a;
+            s.end = b;
+        }
+    }
+}
+
+fn check_count(declared: i64, found: usize, path: &Path) -> Result<()> {
+    if declared != found as i64 {
+        return Err(FormatError::invalid(
+            path,
+            format!("\"n_sectors\" is {declared} but the file has {found} sector entries; make them agree"),
+        ));
+    }
+    if found == 0 {
+        return Err(FormatError::invalid(path, "the file has no sectors"));
+    }
+    Ok(())
+}
+
+/// Sectors must start at 0, run in order without gaps or overlaps (next start = end or end + 1),
+/// and the last must end at `n`, the racing line's point count.
+fn check_ranges(ranges: &[(i64, i64)], prefix: &str, n: usize, path: &Path) -> Result<()> {
+    let n = n as i64;
+    for (i, &(a, b)) in ranges.iter().enumerate() {
+        if a < 0 || a > n || b < 0 || b > n {
+            return Err(FormatError::invalid(
+                path,
+                format!("{prefix}{i}: indices {a}..{b} are outside 0..={n}, the racing line's points; remap the sectors to the current line"),
+            ));
+        }
+        if a > b {
+            return Err(FormatError::invalid(
+                path,
+                format!("{prefix}{i}: \"start\" {a} is after \"end\" {b}"),
+            ));
+        }
+        if i == 0 && a != 0 {
+            return Err(FormatError::invalid(
+                path,
+                format!("{prefix}0: \"start\" must be 0 (found {a}); the sectors must cover the whole line"),
+            ));
+        }
+        if i > 0 {
+            let prev_end = ranges[i - 1].1;
+            if a < prev_end {
+                return Err(FormatError::invalid(
+                    path,
+                    format!("{prefix}{i}: \"start\" {a} overlaps {prefix}{}, which ends at {prev_end}; sectors must be in order and not overlap", i - 1),
+                ));
+            }
+            if a > prev_end + 1 {
+                return Err(FormatError::invalid(
+                    path,
+                    format!("{prefix}{i}: \"start\" {a} leaves a gap after {prefix}{}, which ends at {prev_end}; start it at {prev_end} or {}", i - 1, prev_end + 1),
+                ));
+            }
+        }
+    }
+    if let Some(&(_, last)) = ranges.last() {
+        if last != n {
+            return Err(FormatError::invalid(
+                path,
+                format!("{prefix}{}: the last sector ends at {last}, but the racing line has {n} points; the sectors must cover 0..={n}", ranges.len() - 1),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn fraction_map(i: i64, n_old: usize, n_new: usize) -> i64 {
+    if n_old == 0 {
+        return 0;
+    }
+    ((i as f64) * (n_new as f64) / (n_old as f64)).round() as i64
+}
+
+/// The index in `new_s` whose arc-length fraction is nearest to that of `old_s[i]`.
+fn arc_map(i: i64, old_s: &[f64], new_s: &[f64]) -> i64 {
+    let (Some(&old_len), Some(&new_len)) = (old_s.last(), new_s.last()) else {
+        return 0;
+    };
+    if i as usize >= old_s.len() {
+        return new_s.len() as i64;
+    }
+    if i <= 0 || old_len.is_nan() || old_len <= 0.0 {
+        return 0;
+    }
+    let target = old_s[i as usize] / old_len * new_len;
+    let k = new_s.partition_point(|&s| s < target);
+    let best = [k.saturating_sub(1), k.min(new_s.len() - 1)]
+        .into_iter()
+        .min_by(|&a, &b| {
+            (new_s[a] - target)
+                .abs()
+                .total_cmp(&(new_s[b] - target).abs())
+        })
+        .unwrap_or(0);
+    best as i64
+}
+
+/// Maps each end through `map`, keeps each sector's gap (0 or 1) to the previous
+/// end, pins the first start to 0 and the last end to `n_new`, and keeps every sector non-empty-ordered.
+fn remap_ranges(ranges: &mut [(i64, i64)], map: impl Fn(i64) -> i64, n_new: usize) {
+    let n_new = n_new as i64;
+    let old = ranges.to_vec();
+    let count = ranges.len();
+    for k in 0..count {
+        let start = if k == 0 {
+            0
+        } else {
+            let gap = (old[k].0 - old[k - 1].1).clamp(0, 1);
+            (ranges[k - 1].1 + gap).min(n_new)
+        };
+        let end = if k + 1 == count {
+            n_new
+        } else {
+            map(old[k].1).clamp(start, n_new)
+        };
+        ranges[k] = (start, end);
+    }
+}
+
+fn push_extra(s: &mut String, extra: &[(String, Value)], indent: &str) {
+    for (k, v) in extra {
+        let mut m = Mapping::new();
+        m.insert(Value::String(k.clone()), v.clone());
+        let text = serde_yaml_ng::to_string(&m).unwrap_or_default();
+        for line in text.lines() {
+            s.push_str(indent);
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+}
+
+/// A parsed sector YAML with helpers that name the file and key in errors.
+struct Doc<'a> {
+    map: Mapping,
+    path: &'a Path,
+}
+
+impl<'a> Doc<'a> {
+    fn parse(text: &str, path: &'a Path) -> Result<Self> {
+        let value: Value = serde_yaml_ng::from_str(text).map_err(|e| {
+            FormatError::invalid(path, format!("not valid YAML: {e}; fix the syntax"))
+        })?;
+        match value {
+            Value::Mapping(map) => Ok(Doc { map, path }),
+            _ => Err(FormatError::invalid(
+                path,
+                "expected a YAML mapping with n_sectors and one entry per sector",
+            )),
+        }
+    }
+
+    fn get(&self, key: &str) -> Result<&Value> {
+        self.map
+            .get(Value::from(key))
+            .ok_or_else(|| FormatError::invalid(self.path, format!("missing field \"{key}\"")))
+    }
+
+    fn number(&self, key: &str) -> Result<f64> {
+        as_number(self.get(key)?, key, self.path)
+    }
+
+    fn int(&self, key: &str) -> Result<i64> {
+        as_int(self.get(key)?, key, self.path)
+    }
+
+    /// The `<prefix>N` sections in N order; N must run 0, 1, 2, … without gaps.
+    fn sections(&self, prefix: &str) -> Result<Vec<(String, &Mapping)>> {
+        let mut found: Vec<(u64, String, &Mapping)> = Vec::new();
+        for (k, v) in &self.map {
+            let Some(name) = k.as_str() else { continue };
+            let Some(num) = name.strip_prefix(prefix) else {
+                continue;
+            };
+            let Ok(idx) = num.parse::<u64>() else {
+                continue;
+            };
+            let m = v.as_mapping().ok_or_else(|| {
+                FormatError::invalid(
+                    self.path,
+                    format!("\"{name}\" must be a mapping with start and end"),
+                )
+            })?;
+            found.push((idx, name.to_string(), m));
+        }
+        found.sort_by_key(|(i, _, _)| *i);
+        for (want, (idx, name, _)) in found.iter().enumerate() {
+            if *idx != want as u64 {
+                return Err(FormatError::invalid(
+                    self.path,
+                    format!("sector entries must be numbered {prefix}0, {prefix}1, … without gaps; found \"{name}\" where \"{prefix}{want}\" was expected"),
+                ));
+            }
+        }
+        Ok(found.into_iter().map(|(_, n, m)| (n, m)).collect())
+    }
+
+    fn extra(&self, known: &[&str], prefix: &str) -> Vec<(String, Value)> {
+        self.map
+            .iter()
+            .filter_map(|(k, v)| {
+                let name = match k {
+                    Value::String(s) => s.clone(),
+                    other => serde_yaml_ng::to_string(other)
+                        .unwrap_or_default()
+                        .trim()
+                        .to_string(),
+                };
+                let is_section = name
+                    .strip_prefix(prefix)
+                    .is_some_and(|n| n.parse::<u64>().is_ok());
+                (!known.contains(&name.as_str()) && !is_section).then(|| (name, v.clone()))
+            })
+            .collect()
+    }
+}
+
+struct Fields<'a> {
+    doc: &'a Doc<'a>,
+    name: &'a str,
+    map: &'a Mapping,
+}
+
+impl Fields<'_> {
+    fn get(&self, key: &str) -> Result<&Value> {
+        self.map.get(Value::from(key)).ok_or_else(|| {
+            FormatError::invalid(
+                self.doc.path,
+                format!("{}: missing field \"{key}\"", self.name),
+            )
+        })
+    }
+
+    fn int(&self, key: &str) -> Result<i64> {
+        as_int(
+            self.get(key)?,
+            &format!("{}.{key}", self.name),
+            self.doc.path,
+        )
+    }
+
+    fn number(&self, key: &str) -> Result<f64> {
+        as_number(
+            self.get(key)?,
+            &format!("{}.{key}", self.name),
+            self.doc.path,
+        )
+    }
+
+    fn boolean(&self, key: &str) -> Result<bool> {
+        let v = self.get(key)?;
+        v.as_bool().ok_or_else(|| {
+            FormatError::invalid(
+                self.doc.path,
+                format!(
+                    "{}.{key} must be true or false (found {})",
+                    self.name,
+                    yaml_short(v)
+                ),
+            )
+        })
+    }
+
+    fn extra(&self, known: &[&str]) -> Vec<(String, Value)> {
+        self.map
+            .iter()
+            .filter_map(|(k, v)| {
+                let name = k.as_str()?.to_string();
+                (!known.contains(&name.as_str())).then(|| (name, v.clone()))
+            })
+            .collect()
+    }
+}
+
+fn as_number(v: &Value, key: &str, path: &Path) -> Result<f64> {
+    v.as_f64().filter(|x| x.is_finite()).ok_or_else(|| {
+        FormatError::invalid(
+            path,
+            format!(
+                "\"{key}\" must be a finite number (found {})",
+                yaml_short(v)
+            ),
+        )
+    })
+}
+
+fn as_int(v: &Value, key: &str, path: &Path) -> Result<i64> {
+    v.as_i64().ok_or_else(|| {
+        FormatError::invalid(
+            path,
+            format!("\"{key}\" must be an integer (found {})", yaml_short(v)),
+        )
+    })
+}
+
+fn yaml_short(v: &Value) -> String {
+    let s = serde_yaml_ng::to_string(v).unwrap_or_default();
+    crate::waypoint::short(s.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEED: &str = "global_limit: 0.5\nn_sectors: 2\nSector0:\n  start: 0\n  end: 408\n  scaling: 0.5\n  only_FTG: false\n  no_FTG: false\nSector1:\n  start: 409\n  end: 766\n  scaling: 1.0\n  only_FTG: false\n  no_FTG: true\n";
+    const OT: &str = "n_sectors: 2\nyeet_factor: 1.25\nspline_len: 30\not_sector_begin: 0.5\nOvertaking_sector0:\n  start: 0\n  end: 408\n  ot_flag: false\nOvertaking_sector1:\n  start: 409\n  end: 766\n  ot_flag: true\n";
+
+    #[test]
+    fn text_round_trips_exactly() {
+        let p = Path::new("s.yaml");
+        let s = SpeedScaling::from_yaml_str(SPEED, p).unwrap();
+        assert_eq!(s.to_yaml_string(), SPEED);
+        s.validate(766, p).unwrap();
+        let o = OtSectors::from_yaml_str(OT, p).unwrap();
+        assert_eq!(o.to_yaml_string(), OT);
+        o.validate(766, p).unwrap();
+    }
+
+    #[test]
+    fn unknown_keys_survive() {
+        let p = Path::new("s.yaml");
+        let text = SPEED.replace("  no_FTG: true\n", "  no_FTG: true\n  note: pit lane\n")
+            + "comment: hand tuned\n";
+        let s = SpeedScaling::from_yaml_str(&text, p).unwrap();
+        let again = SpeedScaling::from_yaml_str(&s.to_yaml_string(), p).unwrap();
+        assert_eq!(again, s);
+        assert_eq!(s.sectors[1].extra.len(), 1);
+        assert_eq!(s.extra.len(), 1);
+    }
+
+    #[test]
+    fn validation_names_the_problem() {
+        let p = Path::new("s.yaml");
+        let s = SpeedScaling::from_yaml_str(SPEED, p).unwrap();
+        let e = s.validate(700, p).unwrap_err().to_string();
+        assert!(e.contains("Sector1") && e.contains("0..=700"), "{e}");
+        let mut bad = s.clone();
+        bad.sectors[1].start = 300;
+        let e = bad.validate(766, p).unwrap_err().to_string();
+        assert!(e.contains("overlaps"), "{e}");
+        let mut bad = s.clone();
+        bad.sectors[0].scaling = 0.0;
+        let e = bad.validate(766, p).unwrap_err().to_string();
+        assert!(e.contains("scaling"), "{e}");
+        let mut bad = s.clone();
+        bad.declared_n_sectors = 3;
+        assert!(bad
+            .validate(766, p)
+            .unwrap_err()
+            .to_string()
+            .contains("n_sectors"));
+        let mut bad = s;
+        bad.sectors[1].start = 420;
+        assert!(bad
+            .validate(766, p)
+            .unwrap_err()
+            .to_string()
+            .contains("gap"));
+    }
+
+    #[test]
+    fn numbering_gaps_are_errors() {
+        let text = OT.replace("Overtaking_sector1", "Overtaking_sector2");
+        let e = OtSectors::from_yaml_str(&text, Path::new("o.yaml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("Overtaking_sector1"), "{e}");
+    }
+
+    #[test]
+    fn remap_keeps_fractions_and_contiguity() {
+        let p = Path::new("s.yaml");
+        let mut s = SpeedScaling::from_yaml_str(SPEED, p).unwrap();
+        s.remap(766, 1532);
+        assert_eq!(
+            s.sectors
+                .iter()
+                .map(|x| (x.start, x.end))
+                .collect::<Vec<_>>(),
+            vec![(0, 816), (817, 1532)]
+        );
+        s.validate(1532, p).unwrap();
+        let mut o = OtSectors::from_yaml_str(OT, p).unwrap();
+        let old: Vec<f64> = (0..766).map(|i| i as f64 * 0.1).collect();
+        let new: Vec<f64> = (0..383).map(|i| i as f64 * 0.2).collect();
+        o.remap_by_arc_length(&old, &new);
+        assert_eq!(o.sectors[0].end, 204);
+        assert_eq!(o.sectors[1].start, 205);
+        assert_eq!(o.sectors[1].end, 383);
+        o.validate(383, p).unwrap();
+    }
+}

@@ -1,0 +1,202 @@
+//! TUM `trajectory_planning_helpers` interop files (DESIGN §4, f1tenth racetracks):
+//! a centerline with track widths `x_m, y_m, w_tr_right_m, w_tr_left_m`
+//! (comma separated) and a raceline `s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2`
+//! (semicolon separated). Lines starting with `#` are comments.
+
+use std::path::Path;
+
+use crate::error::{FormatError, Result};
+use crate::waypoint::{parse_finite, read_text};
+
+/// Column names of the TUM centerline file.
+pub const CENTERLINE_COLUMNS: [&str; 4] = ["x_m", "y_m", "w_tr_right_m", "w_tr_left_m"];
+/// Column names of the TUM raceline file.
+pub const RACELINE_COLUMNS: [&str; 7] = [
+    "s_m",
+    "x_m",
+    "y_m",
+    "psi_rad",
+    "kappa_radpm",
+    "vx_mps",
+    "ax_mps2",
+];
+
+/// One point of a TUM centerline with the track widths either side.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TumTrackPoint {
+    /// World x, metres.
+    pub x_m: f64,
+    /// World y, metres.
+    pub y_m: f64,
+    /// Track width to the right of the point, metres.
+    pub w_tr_right_m: f64,
+    /// Track width to the left of the point, metres.
+    pub w_tr_left_m: f64,
+}
+
+/// One point of a TUM raceline.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TumRacelinePoint {
+    /// Arc length, metres.
+    pub s_m: f64,
+    /// World x, metres.
+    pub x_m: f64,
+    /// World y, metres.
+    pub y_m: f64,
+    /// Heading, radians (TUM convention: 0 = +y axis).
+    pub psi_rad: f64,
+    /// Signed curvature, 1/m.
+    pub kappa_radpm: f64,
+    /// Speed, m/s.
+    pub vx_mps: f64,
+    /// Longitudinal acceleration, m/s².
+    pub ax_mps2: f64,
+}
+
+/// Reads a TUM centerline (`x_m, y_m, w_tr_right_m, w_tr_left_m`).
+pub fn read_centerline(path: &Path) -> Result<Vec<TumTrackPoint>> {
+    centerline_from_str(&read_text(path)?, path)
+}
+
+/// Parses TUM centerline text; `path` is used in messages only.
+pub fn centerline_from_str(text: &str, path: &Path) -> Result<Vec<TumTrackPoint>> {
+    let rows = parse_rows::<4>(text, ',', &CENTERLINE_COLUMNS, path)?;
+    Ok(rows
+        .into_iter()
+        .map(|v| TumTrackPoint {
+            x_m: v[0],
+            y_m: v[1],
+            w_tr_right_m: v[2],
+            w_tr_left_m: v[3],
+        })
+        .collect())
+}
+
+/// Reads a TUM raceline (`s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2`).
+pub fn read_raceline(path: &Path) -> Result<Vec<TumRacelinePoint>> {
+    raceline_from_str(&read_text(path)?, path)
+}
+
+/// Parses TUM raceline text; `path` is used in messages only.
+pub fn raceline_from_str(text: &str, path: &Path) -> Result<Vec<TumRacelinePoint>> {
+    let rows = parse_rows::<7>(text, ';', &RACELINE_COLUMNS, path)?;
+    Ok(rows
+        .into_iter()
+        .map(|v| TumRacelinePoint {
+            s_m: v[0],
+            x_m: v[1],
+            y_m: v[2],
+            psi_rad: v[3],
+            kappa_radpm: v[4],
+            vx_mps: v[5],
+            ax_mps2: v[6],
+        })
+        .collect())
+}
+
+/// The TUM centerline text: `# x_m, y_m, w_tr_right_m, w_tr_left_m` then rows, shortest round-trip floats.
+pub fn centerline_to_string(points: &[TumTrackPoint]) -> String {
+    let mut s = format!("# {}\n", CENTERLINE_COLUMNS.join(", "));
+    for p in points {
+        s.push_str(&format!(
+            "{:?}, {:?}, {:?}, {:?}\n",
+            p.x_m, p.y_m, p.w_tr_right_m, p.w_tr_left_m
+        ));
+    }
+    s
+}
+
+/// The TUM raceline text: `# s_m; …` then rows with 7 decimals, as TUM writes it.
+pub fn raceline_to_string(points: &[TumRacelinePoint]) -> String {
+    let mut s = format!("# {}\n", RACELINE_COLUMNS.join("; "));
+    for p in points {
+        s.push_str(&format!(
+            "{:.7};{:.7};{:.7};{:.7};{:.7};{:.7};{:.7}\n",
+            p.s_m, p.x_m, p.y_m, p.psi_rad, p.kappa_radpm, p.vx_mps, p.ax_mps2
+        ));
+    }
+    s
+}
+
+/// Rows of `N` finite numbers separated by `sep`; `#` lines and blank lines skipped.
+fn parse_rows<const N: usize>(
+    text: &str,
+    sep: char,
+    columns: &[&str; N],
+    path: &Path,
+) -> Result<Vec<[f64; N]>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cells: Vec<&str> = line.split(sep).map(str::trim).collect();
+        if cells.len() != N {
+            return Err(FormatError::invalid(
+                path,
+                format!(
+                    "line {line_no}: {} columns, expected {N} separated by `{sep}` ({})",
+                    cells.len(),
+                    columns.join(&format!("{sep} "))
+                ),
+            ));
+        }
+        let mut row = [0.0; N];
+        for (k, cell) in cells.iter().enumerate() {
+            row[k] = parse_finite(cell, line_no, k + 1, columns[k], path)?;
+        }
+        out.push(row);
+    }
+    if out.is_empty() {
+        return Err(FormatError::invalid(
+            path,
+            format!(
+                "no data rows; expected lines of {}",
+                columns.join(&format!("{sep} "))
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_both_files_with_comments() {
+        let p = Path::new("t.csv");
+        let c = centerline_from_str(
+            "# x_m, y_m, w_tr_right_m, w_tr_left_m\n0.0, 0.5, 1.1, 1.2\n1, 2, 3, 4\n",
+            p,
+        )
+        .unwrap();
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].w_tr_left_m, 1.2);
+        let r = raceline_from_str(
+            "# uuid\n# sha\n# s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2\n0.0000000;-0.4108859;-0.6907978;5.6364428;-0.0002925;8.0000000;0.0000000\n",
+            p,
+        )
+        .unwrap();
+        assert_eq!(r[0].psi_rad, 5.6364428);
+        let again = raceline_from_str(&raceline_to_string(&r), p).unwrap();
+        assert_eq!(again, r);
+        let again = centerline_from_str(&centerline_to_string(&c), p).unwrap();
+        assert_eq!(again, c);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let p = Path::new("t.csv");
+        let e = centerline_from_str("# h\n0, 0, 1, 1\n0, nan, 1, 1\n", p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 3") && e.contains("y_m"), "{e}");
+        let e = centerline_from_str("0, 0, 1\n", p).unwrap_err().to_string();
+        assert!(e.contains("line 1") && e.contains("3 columns"), "{e}");
+        assert!(raceline_from_str("# only comments\n", p).is_err());
+    }
+}
