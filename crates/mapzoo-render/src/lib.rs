@@ -1,1 +1,36 @@
-//! Pictures of track sets: one track, or a gallery of many.
+//! Pictures of track sets (issue 7): one track with every file of the set
+//! drawn over its occupancy map (DESIGN §2), or a gallery of many tracks.
+//!
+//! Pure Rust end to end: an embedded bitmap font ([`font`]), an analytic
+//! anti-aliased rasteriser ([`canvas`]) and the viridis speed scale
+//! ([`colormap`]); nothing is read from the system at run time and the
+//! same input always gives the same pixels. [`render_track`] and
+//! [`render_gallery`] draw in-memory [`TrackPicture`]s.
+
+pub mod canvas;
+pub mod colormap;
+mod draw;
+pub mod error;
+pub mod font;
+mod gallery;
+mod picture;
+pub mod track;
+pub mod view;
+
+pub use colormap::{viridis, Rgb, SpeedScale};
+pub use draw::{ARROW, CENTERLINE, HALO, INK, OVERTAKING_TICK, PAPER, SPEED_TICK, WALL};
+pub use error::RenderError;
+pub use gallery::{render_gallery, GalleryOptions};
+pub use picture::{check_size, render_track, RenderOptions, Rendered, MAX_SIZE, MIN_SIZE};
+pub use track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
+pub use view::MapView;
+
+/// Writes `image` as a PNG at `path`.
+pub fn save_png(image: &image::RgbImage, path: &std::path::Path) -> Result<(), RenderError> {
+    image
+        .save_with_format(path, image::ImageFormat::Png)
+        .map_err(|e| RenderError::Write {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })
+}

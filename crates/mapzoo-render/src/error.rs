@@ -1,0 +1,51 @@
+//! Typed errors of the render crate: bad options, folders without a map,
+//! files of the set that fail to read, and pictures that cannot be written.
+
+use std::path::PathBuf;
+
+use mapzoo_format::FormatError;
+
+/// Everything that can go wrong making a picture.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// A file of the track set could not be read or is malformed.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The picture size is outside the supported range.
+    #[error("picture size {size} px is out of range; use {min}..={max}")]
+    Size {
+        /// The requested size, pixels.
+        size: u32,
+        /// Smallest supported size, pixels.
+        min: u32,
+        /// Largest supported size, pixels.
+        max: u32,
+    },
+    /// The occupancy map has no pixels or its pixel buffer does not match its size.
+    #[error("track {name:?}: the occupancy map is empty or its pixel buffer is not width × height ({width} × {height})")]
+    EmptyMap {
+        /// Track name.
+        name: String,
+        /// Map width, pixels.
+        width: usize,
+        /// Map height, pixels.
+        height: usize,
+    },
+    /// A gallery was asked for without any track.
+    #[error("a gallery needs at least one track folder")]
+    NoTracks,
+    /// A folder holds no occupancy map to draw.
+    #[error("{}: no occupancy map found; expected <name>.yaml (map-server YAML) beside its PNG", dir.display())]
+    NoMap {
+        /// The track folder.
+        dir: PathBuf,
+    },
+    /// The picture could not be encoded or written.
+    #[error("{}: could not write the PNG: {reason}", path.display())]
+    Write {
+        /// The output file.
+        path: PathBuf,
+        /// What the encoder or the OS said.
+        reason: String,
+    },
+}

@@ -1,0 +1,527 @@
+//! The one-track picture of `mapzoo render DIR`: a title with lap times,
+//! the occupancy map at true scale with every line of the set drawn on it,
+//! and a footer with the speed colour bar, a scale bar and a legend.
+
+use crate::canvas::{Canvas, Stroke};
+use crate::colormap::{viridis, SpeedScale};
+use crate::draw::{self, Style, TickSide};
+use crate::error::RenderError;
+use crate::font;
+use crate::track::{SectorSpan, TrackPicture};
+use crate::view::{self, MapView};
+
+/// Smallest accepted picture size, pixels.
+pub const MIN_SIZE: u32 = 64;
+/// Largest accepted picture size, pixels.
+pub const MAX_SIZE: u32 = 8192;
+
+/// Options of a one-track picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Long side of the drawn map, pixels (default 1000); text and lines scale with it.
+    pub size: u32,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions { size: 1000 }
+    }
+}
+
+/// A finished picture and where its map sits in it.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The picture.
+    pub image: image::RgbImage,
+    /// Placement of the map, for turning world metres into picture pixels.
+    pub view: MapView,
+    /// The speed range of the colour bar; `None` when no trajectory was drawn.
+    pub speed: Option<SpeedScale>,
+}
+
+/// Checks a picture size against [`MIN_SIZE`]..=[`MAX_SIZE`].
+pub fn check_size(size: u32) -> Result<(), RenderError> {
+    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(RenderError::Size {
+            size,
+            min: MIN_SIZE,
+            max: MAX_SIZE,
+        })
+    }
+}
+
+/// Checks that the track's map has pixels to draw.
+pub(crate) fn check_map(track: &TrackPicture) -> Result<(), RenderError> {
+    let m = &track.map;
+    if m.width == 0 || m.height == 0 || m.gray.len() != m.width * m.height {
+        return Err(RenderError::EmptyMap {
+            name: track.name.clone(),
+            width: m.width,
+            height: m.height,
+        });
+    }
+    Ok(())
+}
+
+/// The speed range over both trajectories; `None` when there are none.
+pub(crate) fn speed_scale<'a>(
+    tracks: impl IntoIterator<Item = &'a TrackPicture>,
+) -> Option<SpeedScale> {
+    let mut speeds = Vec::new();
+    for t in tracks {
+        speeds.extend(t.iqp.iter().chain(&t.sp).map(|w| w.vx_mps));
+    }
+    (!speeds.is_empty()).then(|| SpeedScale::covering(speeds))
+}
+
+/// Renders one track: map, walls, centerline, IQP and SP by speed, start
+/// arrow, sector ticks, title, lap times, colour bar, scale bar and legend.
+pub fn render_track(
+    track: &TrackPicture,
+    options: &RenderOptions,
+) -> Result<Rendered, RenderError> {
+    check_size(options.size)?;
+    check_map(track)?;
+    let u = (options.size as usize / 500).max(1);
+    let uf = u as f64;
+    let style = Style::for_unit(u);
+    let margin = 12.0 * uf;
+    let (title_s, info_s) = (u + 1, u);
+    let line_h = |s: usize| (font::LINE_HEIGHT * s) as f64;
+    let text_w = |t: &str, s: usize| font::text_width(t, s) as f64;
+
+    let long = track.map.width.max(track.map.height) as f64;
+    let map_scale = options.size as f64 / long;
+    let (map_w, map_h) = (
+        (track.map.width as f64 * map_scale).round().max(1.0),
+        (track.map.height as f64 * map_scale).round().max(1.0),
+    );
+    let speed = speed_scale([track]);
+    let info = info_lines(track);
+    let legend = legend_items(track);
+
+    let bar_w = (0.4 * map_w).max(100.0 * uf).round();
+    let bar_label = "speed (m/s)";
+    let scale_bar_room = 0.3 * map_w + 40.0 * uf;
+    let footer_w = if speed.is_some() {
+        text_w(bar_label, u) + 6.0 * uf + bar_w + 24.0 * uf + scale_bar_room
+    } else {
+        scale_bar_room
+    };
+    let legend_w = legend
+        .iter()
+        .map(|item| LEGEND_SAMPLE * uf + 4.0 * uf + text_w(item.label(), u) + 14.0 * uf)
+        .sum::<f64>();
+    let content_w = info
+        .iter()
+        .map(|l| text_w(l, info_s))
+        .chain([map_w, text_w(&track.name, title_s), footer_w, legend_w])
+        .fold(0.0, f64::max);
+    let width = (content_w + 2.0 * margin).ceil();
+
+    let title_y = margin;
+    let info_y = title_y + line_h(title_s);
+    let map_top = (info_y + line_h(info_s) * info.len() as f64 + margin / 2.0).round();
+    let footer_y = map_top + map_h + margin;
+    let text_h = font::text_height(u) as f64;
+    let row_a_h = (8.0 * uf + 3.0 * uf + 2.0 + text_h).max(text_h + 8.0 * uf);
+    let legend_y = footer_y + row_a_h + margin / 2.0;
+    let height = (legend_y + line_h(u).max(10.0 * uf) + margin).ceil();
+
+    let mut canvas = Canvas::new(width as usize, height as usize, draw::PAPER);
+    let mut stroke = Stroke::for_canvas(&canvas);
+    let map_left = ((width - map_w) / 2.0).round();
+    let view = MapView::fit(&track.map, map_left, map_top, map_w, map_h);
+
+    view::draw_map(&mut canvas, &track.map, &view);
+    frame(&mut canvas, map_left, map_top, map_w, map_h);
+    draw::walls(&mut canvas, &mut stroke, &track.walls, &view, &style);
+    draw::centerline(&mut canvas, &mut stroke, &track.centerline, &view, &style);
+    if let Some(scale) = &speed {
+        draw::speed_line(&mut canvas, &mut stroke, &track.iqp, &view, scale, &style);
+        draw::speed_dots(&mut canvas, &mut stroke, &track.sp, &view, scale, &style);
+    }
+    let main = track.main_line();
+    draw::sector_ticks(
+        &mut canvas,
+        &mut stroke,
+        main,
+        &track.speed_sectors,
+        &view,
+        &style,
+        TickSide::Left,
+        "S",
+        draw::SPEED_TICK,
+    );
+    draw::sector_ticks(
+        &mut canvas,
+        &mut stroke,
+        main,
+        &track.overtaking_sectors,
+        &view,
+        &style,
+        TickSide::Right,
+        "O",
+        draw::OVERTAKING_TICK,
+    );
+    if let Some((p0, dir)) = draw::start_direction(main, &view) {
+        draw::arrow(&mut canvas, &mut stroke, p0, dir, style.arrow_len);
+    }
+
+    canvas.draw_text(margin, title_y, &track.name, title_s, draw::INK);
+    for (k, line) in info.iter().enumerate() {
+        canvas.draw_text(
+            margin,
+            info_y + k as f64 * line_h(info_s),
+            line,
+            info_s,
+            draw::INK,
+        );
+    }
+
+    let mut x = margin;
+    if let Some(scale) = &speed {
+        let label_y = footer_y + (8.0 * uf - text_h) / 2.0;
+        x += canvas.draw_text(x, label_y.round(), bar_label, u, draw::INK) + 6.0 * uf;
+        colour_bar(&mut canvas, x, footer_y, bar_w, 8.0 * uf, scale, u);
+    }
+    scale_bar(
+        &mut canvas,
+        width - margin,
+        footer_y,
+        &view,
+        0.25 * map_w,
+        u,
+    );
+    draw_legend(&mut canvas, &mut stroke, &legend, margin, legend_y, &style);
+
+    Ok(Rendered {
+        image: canvas.into_image(),
+        view,
+        speed,
+    })
+}
+
+/// The lines under the title: lap times, sectors, map and point counts.
+fn info_lines(track: &TrackPicture) -> Vec<String> {
+    let t = &track.lap_times;
+    let lap = |name: &str, time: Option<f64>, vmax: Option<f64>| match (time, vmax) {
+        (Some(t), Some(v)) => Some(format!("{name} lap {t:.2} s, max {v:.2} m/s")),
+        (Some(t), None) => Some(format!("{name} lap {t:.2} s")),
+        _ => None,
+    };
+    let laps: Vec<String> = [
+        lap("IQP", t.iqp_s, t.iqp_max_mps),
+        lap("SP", t.sp_s, t.sp_max_mps),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut lines = vec![if laps.is_empty() {
+        "lap times: n/a".to_string()
+    } else {
+        laps.join("    ")
+    }];
+    let spans = |prefix: &str, sectors: &[SectorSpan]| {
+        sectors
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let note = if s.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", s.note)
+                };
+                format!("{prefix}{k} {}-{}{note}", s.start, s.end)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut sectors = Vec::new();
+    if !track.speed_sectors.is_empty() {
+        sectors.push(format!(
+            "speed sectors: {}",
+            spans("S", &track.speed_sectors)
+        ));
+    }
+    if !track.overtaking_sectors.is_empty() {
+        sectors.push(format!(
+            "overtaking sectors: {}",
+            spans("O", &track.overtaking_sectors)
+        ));
+    }
+    if !sectors.is_empty() {
+        lines.push(sectors.join("    "));
+    }
+    let mut counts = Vec::new();
+    for (name, line) in [
+        ("centerline", &track.centerline),
+        ("IQP", &track.iqp),
+        ("SP", &track.sp),
+    ] {
+        if !line.is_empty() {
+            counts.push(format!("{name} {}", line.len()));
+        }
+    }
+    let mut last = format!(
+        "map {} x {} px at {:.3} m/px",
+        track.map.width, track.map.height, track.map.resolution
+    );
+    if !counts.is_empty() {
+        last.push_str(&format!("; waypoints: {}", counts.join(", ")));
+    }
+    lines.push(last);
+    lines
+}
+
+/// A 1-pixel gray frame just outside the map.
+fn frame(canvas: &mut Canvas, x: f64, y: f64, w: f64, h: f64) {
+    let c = [150, 150, 150];
+    canvas.fill_rect(x - 1.0, y - 1.0, x + w + 1.0, y, c);
+    canvas.fill_rect(x - 1.0, y + h, x + w + 1.0, y + h + 1.0, c);
+    canvas.fill_rect(x - 1.0, y, x, y + h, c);
+    canvas.fill_rect(x + w, y, x + w + 1.0, y + h, c);
+}
+
+/// The largest 1-2-5 number not above `x` (x > 0).
+fn nice_floor(x: f64) -> f64 {
+    let p = 10f64.powf(x.log10().floor());
+    [5.0, 2.0, 1.0]
+        .into_iter()
+        .map(|m| m * p)
+        .find(|v| *v <= x * (1.0 + 1e-9))
+        .unwrap_or(p)
+}
+
+/// `v` with as many decimals as a tick `step` needs.
+fn tick_text(v: f64, step: f64) -> String {
+    let decimals = if step >= 1.0 {
+        0
+    } else {
+        (-step.log10().floor()) as usize
+    };
+    format!("{v:.decimals$}")
+}
+
+/// The speed colour bar at (x, y), `w` × `h` pixels, with ticks and m/s labels below.
+pub(crate) fn colour_bar(
+    canvas: &mut Canvas,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    scale: &SpeedScale,
+    u: usize,
+) {
+    let uf = u as f64;
+    for i in 0..w.max(0.0) as usize {
+        let c = viridis((i as f64 + 0.5) / w);
+        canvas.fill_rect(x + i as f64, y, x + i as f64 + 1.0, y + h, c);
+    }
+    let range = scale.max - scale.min;
+    let step = {
+        let s = nice_floor(range / 4.0);
+        if range / s > 7.0 {
+            s * 2.0
+        } else {
+            s
+        }
+    };
+    let first = (scale.min / step).ceil() as i64;
+    let last = (scale.max / step + 1e-9).floor() as i64;
+    for k in first..=last.min(first + 50) {
+        let v = k as f64 * step;
+        let tx = (x + scale.fraction(v) * w).round();
+        canvas.fill_rect(
+            tx - uf / 2.0,
+            y + h,
+            tx + uf / 2.0 + 0.5,
+            y + h + 3.0 * uf,
+            draw::INK,
+        );
+        let text = tick_text(v, step);
+        let tw = font::text_width(&text, u) as f64;
+        canvas.draw_text(
+            (tx - tw / 2.0).round(),
+            y + h + 3.0 * uf + 2.0,
+            &text,
+            u,
+            draw::INK,
+        );
+    }
+}
+
+/// A 1-2-5 metre scale bar, at most `max_w` pixels long, right-aligned at `right`.
+pub(crate) fn scale_bar(
+    canvas: &mut Canvas,
+    right: f64,
+    y: f64,
+    view: &MapView,
+    max_w: f64,
+    u: usize,
+) {
+    let uf = u as f64;
+    let ppm = view.px_per_metre();
+    if !(ppm.is_finite() && ppm > 0.0 && max_w > 0.0) {
+        return;
+    }
+    let metres = nice_floor(max_w / ppm);
+    let w = (metres * ppm).round();
+    let text = if metres >= 1.0 {
+        format!("{metres:.0} m")
+    } else {
+        format!("{} m", tick_text(metres, metres))
+    };
+    let tw = font::text_width(&text, u) as f64;
+    let x0 = right - w;
+    canvas.draw_text((x0 + (w - tw) / 2.0).round(), y, &text, u, draw::INK);
+    let by = y + font::text_height(u) as f64 + 2.0 * uf;
+    canvas.fill_rect(x0, by, right, by + 2.0 * uf, draw::INK);
+    canvas.fill_rect(x0, by - 2.0 * uf, x0 + uf, by + 4.0 * uf, draw::INK);
+    canvas.fill_rect(right - uf, by - 2.0 * uf, right, by + 4.0 * uf, draw::INK);
+}
+
+/// Width of a legend sample, in units of the text scale.
+const LEGEND_SAMPLE: f64 = 26.0;
+
+/// One legend entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LegendItem {
+    Iqp,
+    Sp,
+    Centerline,
+    Walls,
+    SpeedSector,
+    OvertakingSector,
+    Start,
+}
+
+impl LegendItem {
+    fn label(&self) -> &'static str {
+        match self {
+            LegendItem::Iqp => "IQP",
+            LegendItem::Sp => "SP",
+            LegendItem::Centerline => "centerline",
+            LegendItem::Walls => "track bounds",
+            LegendItem::SpeedSector => "speed sector",
+            LegendItem::OvertakingSector => "overtaking sector",
+            LegendItem::Start => "start, driving direction",
+        }
+    }
+}
+
+/// The legend entries for what `track` actually has.
+fn legend_items(track: &TrackPicture) -> Vec<LegendItem> {
+    let mut items = Vec::new();
+    let present = [
+        (!track.iqp.is_empty(), LegendItem::Iqp),
+        (!track.sp.is_empty(), LegendItem::Sp),
+        (!track.centerline.is_empty(), LegendItem::Centerline),
+        (!track.walls.is_empty(), LegendItem::Walls),
+        (track.speed_sectors.len() > 1, LegendItem::SpeedSector),
+        (
+            track.overtaking_sectors.len() > 1,
+            LegendItem::OvertakingSector,
+        ),
+        (track.main_line().len() > 1, LegendItem::Start),
+    ];
+    for (has, item) in present {
+        if has {
+            items.push(item);
+        }
+    }
+    items
+}
+
+/// Draws the legend row at (x, y): a sample of each layer and its name.
+fn draw_legend(
+    canvas: &mut Canvas,
+    stroke: &mut Stroke,
+    items: &[LegendItem],
+    x: f64,
+    y: f64,
+    style: &Style,
+) {
+    let u = style.text;
+    let uf = u as f64;
+    let mid = y + font::text_height(u) as f64 / 2.0;
+    let mut x = x;
+    for item in items {
+        let (a, b) = ([x + 2.0 * uf, mid], [x + (LEGEND_SAMPLE - 2.0) * uf, mid]);
+        match item {
+            LegendItem::Iqp => {
+                stroke.segment(a, b, style.line_r + style.halo, &|_| draw::HALO);
+                canvas.composite(stroke);
+                stroke.segment(a, b, style.line_r, &|t| viridis(t));
+            }
+            LegendItem::Sp => {
+                let n = 4;
+                for k in 0..n {
+                    let t = k as f64 / (n - 1) as f64;
+                    let p = [a[0] + (b[0] - a[0]) * t, mid];
+                    stroke.disc(p, style.line_r + style.halo, draw::HALO);
+                }
+                canvas.composite(stroke);
+                for k in 0..n {
+                    let t = k as f64 / (n - 1) as f64;
+                    let p = [a[0] + (b[0] - a[0]) * t, mid];
+                    stroke.disc(p, style.line_r, viridis(t));
+                }
+            }
+            LegendItem::Centerline => {
+                draw::dashed(
+                    stroke,
+                    &[a, b],
+                    style.centre_r,
+                    style.dash,
+                    draw::CENTERLINE,
+                );
+            }
+            LegendItem::Walls => stroke.segment(a, b, style.wall_r, &|_| draw::WALL),
+            LegendItem::SpeedSector | LegendItem::OvertakingSector => {
+                let c = if *item == LegendItem::SpeedSector {
+                    draw::SPEED_TICK
+                } else {
+                    draw::OVERTAKING_TICK
+                };
+                let cx = (a[0] + b[0]) / 2.0;
+                let h = 0.5 * font::text_height(u) as f64 + uf;
+                stroke.segment([a[0], mid], [b[0], mid], 0.4 * uf, &|_| [170, 170, 170]);
+                canvas.composite(stroke);
+                stroke.segment([cx, mid - h], [cx, mid + h], 0.5 + 0.6 * uf, &|_| c);
+            }
+            LegendItem::Start => {
+                canvas.composite(stroke);
+                let len = (b[0] - a[0]).min(style.arrow_len);
+                draw::arrow(canvas, stroke, [a[0], mid], [1.0, 0.0], len);
+            }
+        }
+        canvas.composite(stroke);
+        x += LEGEND_SAMPLE * uf + 4.0 * uf;
+        x += canvas.draw_text(x, y, item.label(), u, draw::INK) + 14.0 * uf;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nice_numbers_step_one_two_five() {
+        assert_eq!(nice_floor(7.3), 5.0);
+        assert_eq!(nice_floor(19.0), 10.0);
+        assert_eq!(nice_floor(2.0), 2.0);
+        assert!((nice_floor(0.34) - 0.2).abs() < 1e-12);
+        assert_eq!(tick_text(2.5, 0.5), "2.5");
+        assert_eq!(tick_text(4.0, 2.0), "4");
+    }
+
+    #[test]
+    fn sizes_outside_the_range_are_refused() {
+        assert!(check_size(MIN_SIZE).is_ok() && check_size(MAX_SIZE).is_ok());
+        let err = check_size(10).unwrap_err().to_string();
+        assert!(err.contains("10 px") && err.contains("64..=8192"), "{err}");
+    }
+}
