@@ -1,4 +1,331 @@
 //! Extraction: occupancy map → cleaned free space → skeleton loop →
 //! centerline, walls and boundary distances (DESIGN §3, stages 1–6).
+//!
+//! [`extract`] runs the stages in order, each in its own module:
+//! [`clean`] (opening, track region), [`thin`] (Lee skeleton), [`cycle`]
+//! (spur pruning, the loop around the infield), [`smooth`] (circular
+//! Savitzky–Golay), [`centerline`] (metres, start and direction, 0.1 m
+//! resampling, heading and curvature) and [`walls`] (track bounds,
+//! d_right / d_left); [`leak`] locates a wall gap when the track leaks.
+//! [`synth`] draws synthetic maps with known truth for tests and benchmarks.
 
+pub mod centerline;
+pub mod clean;
+pub mod cycle;
+pub mod error;
+pub mod leak;
+pub mod params;
+pub mod smooth;
 pub mod synth;
+pub mod thin;
+pub mod walls;
+
+use std::time::Instant;
+
+use mapzoo_format::{OccupancyMap, Waypoint};
+
+pub use centerline::StartPose;
+pub use error::{ExtractError, MapPoint};
+pub use params::ExtractParams;
+
+use clean::{Region, TrackChoice};
+
+/// Everything the extraction produces for one map.
+#[derive(Debug, Clone)]
+pub struct Extraction {
+    /// Centerline waypoints ≈`spacing_m` apart, s_m = spacing·id, psi/kappa/d_right/d_left set, vx = ax = 0; not closed.
+    pub centerline: Vec<Waypoint>,
+    /// Right wall, world metres: boundary pixel centres of the track region, in driving order.
+    pub right_wall: Vec<[f64; 2]>,
+    /// Left wall, world metres, as `right_wall`.
+    pub left_wall: Vec<[f64; 2]>,
+    /// The cleaned track-only free mask, row-major like [`OccupancyMap::free`].
+    pub track_free: Vec<bool>,
+    /// Seconds spent in each stage, in order.
+    pub timings: Vec<(&'static str, f64)>,
+}
+
+/// Bucket size of the nearest-wall grid, metres.
+const GRID_CELL_M: f64 = 0.5;
+/// Spacing at which walls are resampled for d_right / d_left, metres (the Race Stack's).
+const WALL_STEP_M: f64 = 0.1;
+
+struct Clock {
+    t: Instant,
+    timings: Vec<(&'static str, f64)>,
+}
+
+impl Clock {
+    fn lap(&mut self, stage: &'static str) {
+        let now = Instant::now();
+        self.timings.push((stage, (now - self.t).as_secs_f64()));
+        self.t = now;
+    }
+}
+
+fn map_point(map: &OccupancyMap, col: usize, row: usize) -> MapPoint {
+    let (x, y) = map.pixel_to_world(col as f64, row as f64);
+    MapPoint { col, row, x, y }
+}
+
+/// Extracts the centerline, walls and boundary distances of `map` (DESIGN §3, stages 2–6).
+///
+/// `start` fixes waypoint 0 and the driving direction (default: the map origin, yaw 0);
+/// `reverse` then drives the other way round.
+pub fn extract(
+    map: &OccupancyMap,
+    params: &ExtractParams,
+    start: Option<StartPose>,
+    reverse: bool,
+) -> Result<Extraction, ExtractError> {
+    params.validate()?;
+    let (width, height) = (map.width, map.height);
+    if width == 0 || height == 0 || map.free.len() != width * height {
+        return Err(ExtractError::BadMap {
+            width,
+            height,
+            len: map.free.len(),
+        });
+    }
+    let start = start.unwrap_or(StartPose {
+        x: map.origin[0],
+        y: map.origin[1],
+        yaw: 0.0,
+    });
+    if !(start.x.is_finite() && start.y.is_finite() && start.yaw.is_finite()) {
+        return Err(ExtractError::Param {
+            field: "start",
+            why: format!(
+                "must be finite x, y, yaw (found {}, {}, {})",
+                start.x, start.y, start.yaw
+            ),
+        });
+    }
+    let mut clock = Clock {
+        t: Instant::now(),
+        timings: Vec::new(),
+    };
+
+    // Stage 2: opening, track region.
+    let opened = clean::open_free(&map.free, width, height, params.opening_radius());
+    clock.lap("open");
+    if !opened.iter().any(|&v| v) {
+        return Err(ExtractError::NoFreeSpace {
+            opening: 2 * params.opening_radius() + 1,
+        });
+    }
+    let choice = clean::choose_track(&opened, width, height);
+    drop(opened);
+    clock.lap("region");
+    let (region, leaking) = match choice {
+        TrackChoice::Track(r) => (r, false),
+        TrackChoice::Leaking(r) => (r, true),
+        TrackChoice::NoHole(largest) => {
+            let why = match largest {
+                Some(c) => {
+                    let at = map_point(map, c.first % width, c.first / width);
+                    let border = if c.touches_border {
+                        " and reaches the image border"
+                    } else {
+                        ""
+                    };
+                    format!("the largest free region ({} pixels, starting at {at}){border} has no hole, so there is no infield for a loop to go around; if the track has an infield, a wall gap joins it to the track: close the gap", c.area)
+                }
+                None => "the free space is empty".to_string(),
+            };
+            return Err(ExtractError::NoLoop { why });
+        }
+    };
+
+    // Stage 3: skeleton, spurs, loop around the infield.
+    let mut skel = thin::skeletonize(&region.mask, region.width, region.height);
+    clock.lap("thin");
+    cycle::prune_spurs(&mut skel, region.width, region.height);
+    let infield = &region.holes[0];
+    let ray = (infield.first % region.width, infield.first / region.width);
+    let Some(cycle_px) = cycle::infield_cycle(&skel, region.width, region.height, ray) else {
+        let (c, r) = region.image_pixel(infield.first);
+        return Err(ExtractError::NoLoop {
+            why: format!(
+                "the skeleton of the track region has no cycle around its infield (at {})",
+                map_point(map, c, r)
+            ),
+        });
+    };
+    drop(skel);
+    clock.lap("loop");
+    if leaking {
+        return Err(leak_error(map, &region, &cycle_px));
+    }
+
+    // Stage 4: smoothing in pixels, then metres.
+    let n = cycle_px.len();
+    let Some(window) = smooth::effective_window(n) else {
+        let (c, r) = region.image_pixel(cycle_px[0]);
+        return Err(ExtractError::NoLoop {
+            why: format!(
+                "the loop around the infield at {} is only {n} pixels long; a track needs at least 5",
+                map_point(map, c, r)
+            ),
+        });
+    };
+    let cols: Vec<f64> = cycle_px
+        .iter()
+        .map(|&p| region.image_pixel(p).0 as f64)
+        .collect();
+    let rows: Vec<f64> = cycle_px
+        .iter()
+        .map(|&p| region.image_pixel(p).1 as f64)
+        .collect();
+    let cols = smooth::savgol_circular(&cols, window);
+    let rows = smooth::savgol_circular(&rows, window);
+    let smooth_m: Vec<[f64; 2]> = cols
+        .iter()
+        .zip(&rows)
+        .map(|(&c, &r)| {
+            let (x, y) = map.pixel_to_world(c, r);
+            [x, y]
+        })
+        .collect();
+    clock.lap("smooth");
+
+    // Stage 5: start, direction, resampling.
+    let (s0, tangent) = centerline::project(&smooth_m, start.x, start.y);
+    let loop_heading = tangent[1].atan2(tangent[0]);
+    let forward = centerline::same_direction(loop_heading, start.yaw) != reverse;
+    let total: f64 = {
+        let k = smooth_m.len();
+        (0..k)
+            .map(|i| {
+                let (a, b) = (smooth_m[i], smooth_m[(i + 1) % k]);
+                (b[0] - a[0]).hypot(b[1] - a[1])
+            })
+            .sum()
+    };
+    let count = ((total / params.spacing_m).ceil() as usize).max(3);
+    let points = centerline::resample_from(&smooth_m, s0, count, forward);
+    let (psi, kappa) = centerline::heading_curvature(&points);
+    clock.lap("resample");
+
+    // Stage 6: walls and distances.
+    let to_world = |pix: &[usize]| -> Vec<[f64; 2]> {
+        pix.iter()
+            .map(|&p| {
+                let (c, r) = region.image_pixel(p);
+                let (x, y) = map.pixel_to_world(c as f64, r as f64);
+                [x, y]
+            })
+            .collect()
+    };
+    let first = region.mask.iter().position(|&v| v).unwrap_or(0);
+    let mut outer = to_world(&walls::trace_boundary(
+        &region.mask,
+        region.width,
+        region.height,
+        first,
+        walls::WEST,
+    ));
+    let hole_wall = |hole: &clean::Component| {
+        to_world(&walls::trace_boundary(
+            &region.mask,
+            region.width,
+            region.height,
+            hole.first - region.width,
+            walls::SOUTH,
+        ))
+    };
+    let mut inner = hole_wall(infield);
+    // Walls run in the driving direction, like the centerline.
+    let ccw = walls::signed_area2(&points) > 0.0;
+    for wall in [&mut outer, &mut inner] {
+        if (walls::signed_area2(wall) > 0.0) != ccw {
+            wall.reverse();
+        }
+    }
+    // Driving counter-clockwise the infield is on the left.
+    let (right_wall, left_wall) = if ccw { (outer, inner) } else { (inner, outer) };
+    let mut right_pts = walls::resample_closed(&right_wall, WALL_STEP_M);
+    let mut left_pts = walls::resample_closed(&left_wall, WALL_STEP_M);
+    if region.holes.len() > 1 {
+        let mut obstacle_pts = Vec::new();
+        for hole in &region.holes[1..] {
+            obstacle_pts.extend(walls::resample_closed(&hole_wall(hole), WALL_STEP_M));
+        }
+        let side = walls::PointGrid::new(&points, &obstacle_pts, GRID_CELL_M);
+        for p in obstacle_pts {
+            {
+                if obstacle_on_left(&points, &side, p) {
+                    left_pts.push(p);
+                } else {
+                    right_pts.push(p);
+                }
+            }
+        }
+    }
+    let right_grid = walls::PointGrid::new(&right_pts, &points, GRID_CELL_M);
+    let left_grid = walls::PointGrid::new(&left_pts, &points, GRID_CELL_M);
+    let centerline = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Waypoint {
+            id: i as i64,
+            s_m: params.spacing_m * i as f64,
+            d_m: 0.0,
+            x_m: p[0],
+            y_m: p[1],
+            d_right: right_grid.nearest(*p),
+            d_left: left_grid.nearest(*p),
+            psi_rad: psi[i],
+            kappa_radpm: kappa[i],
+            vx_mps: 0.0,
+            ax_mps2: 0.0,
+        })
+        .collect();
+    let mut track_free = vec![false; width * height];
+    for (i, &m) in region.mask.iter().enumerate() {
+        if m {
+            let (c, r) = region.image_pixel(i);
+            track_free[r * width + c] = true;
+        }
+    }
+    clock.lap("walls");
+    Ok(Extraction {
+        centerline,
+        right_wall,
+        left_wall,
+        track_free,
+        timings: clock.timings,
+    })
+}
+
+/// Whether world point `p` lies left of the centerline `points` (driving order) at its nearest
+/// point; `grid` holds `points`.
+fn obstacle_on_left(points: &[[f64; 2]], grid: &walls::PointGrid, p: [f64; 2]) -> bool {
+    let n = points.len();
+    let (_, k) = grid.nearest_index(p);
+    let (a, b) = (points[k], points[(k + 1) % n]);
+    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) > 0.0
+}
+
+fn leak_error(map: &OccupancyMap, region: &Region, cycle_px: &[usize]) -> ExtractError {
+    match leak::locate_leak(region, map.width, map.height, cycle_px) {
+        Some((gap, border, clearance)) => {
+            let (gc, gr) = region.image_pixel(gap);
+            let (bc, br) = region.image_pixel(border);
+            ExtractError::Leak {
+                gap: map_point(map, gc, gr),
+                border: map_point(map, bc, br),
+                gap_width_px: (2.0 * clearance - 1.0).round().max(1.0) as usize,
+            }
+        }
+        None => {
+            let (c, r) = region.image_pixel(cycle_px[0]);
+            ExtractError::NoLoop {
+                why: format!(
+                    "the track region around {} touches the image border but no path leads there",
+                    map_point(map, c, r)
+                ),
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Stages 4b and 5 (DESIGN §3.4–3.5): the smoothed loop in metres, resampled at
+//! equal spacing from the start pose, in the driving direction, with heading and
+//! curvature.
+//!
+//! Waypoint 0 is the point of the loop nearest to the start pose; the loop is
+//! flipped when its direction there differs from the pose's yaw by more than
+//! 90°. Resampling is linear along the closed polyline with ⌈L / spacing⌉ equal
+//! steps, as the Race Stack's `np.linspace` over the closed loop without its end
+//! point. Heading and curvature are the Race Stack's numerical ones
+//! (`calc_head_curv_num`: central differences, curvature = change of heading
+//! over the two neighbouring steps), taken around the closed loop.
+
+use std::f64::consts::PI;
+
+/// A start pose: where waypoint 0 is and which way the car drives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StartPose {
+    /// World x, metres.
+    pub x: f64,
+    /// World y, metres.
+    pub y: f64,
+    /// Heading, radians, 0 = +x, counter-clockwise positive.
+    pub yaw: f64,
+}
+
+/// Arc-length positions of a closed polyline: `s[k]` at vertex k, `s[n]` = total length.
+fn arc_lengths(pts: &[[f64; 2]]) -> Vec<f64> {
+    let n = pts.len();
+    let mut s = Vec::with_capacity(n + 1);
+    s.push(0.0);
+    for k in 0..n {
+        let (a, b) = (pts[k], pts[(k + 1) % n]);
+        s.push(s[k] + (b[0] - a[0]).hypot(b[1] - a[1]));
+    }
+    s
+}
+
+/// The point of a closed polyline nearest to (x, y): (arc length there, unit tangent).
+pub fn project(pts: &[[f64; 2]], x: f64, y: f64) -> (f64, [f64; 2]) {
+    let s = arc_lengths(pts);
+    let n = pts.len();
+    let mut best = (f64::INFINITY, 0.0, [1.0, 0.0]);
+    for k in 0..n {
+        let (a, b) = (pts[k], pts[(k + 1) % n]);
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let len2 = dx * dx + dy * dy;
+        if len2 == 0.0 {
+            continue;
+        }
+        let t = (((x - a[0]) * dx + (y - a[1]) * dy) / len2).clamp(0.0, 1.0);
+        let (px, py) = (a[0] + t * dx, a[1] + t * dy);
+        let d = (px - x).hypot(py - y);
+        if d < best.0 {
+            let len = len2.sqrt();
+            best = (d, s[k] + t * len, [dx / len, dy / len]);
+        }
+    }
+    (best.1, best.2)
+}
+
+/// Resamples a closed polyline at `count` equal steps from arc length `s0`, forwards or backwards.
+pub fn resample_from(pts: &[[f64; 2]], s0: f64, count: usize, forward: bool) -> Vec<[f64; 2]> {
+    let s = arc_lengths(pts);
+    let n = pts.len();
+    let total = s[n];
+    (0..count)
+        .map(|k| {
+            let step = total * k as f64 / count as f64;
+            let t = if forward { s0 + step } else { s0 - step }.rem_euclid(total);
+            // Last vertex with s[seg] <= t.
+            let seg = s.partition_point(|&v| v <= t).saturating_sub(1).min(n - 1);
+            let len = s[seg + 1] - s[seg];
+            let f = if len > 0.0 { (t - s[seg]) / len } else { 0.0 };
+            let (a, b) = (pts[seg], pts[(seg + 1) % n]);
+            [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])]
+        })
+        .collect()
+}
+
+/// Whether two headings are less than 90° apart.
+pub fn same_direction(a: f64, b: f64) -> bool {
+    (a - b).cos() > 0.0
+}
+
+/// Heading and curvature at each point of a closed loop.
+///
+/// Heading (radians) is in the Race Stack's centerline convention: the TUM heading
+/// (0 = +y, in \[−π, π)) plus π/2, so in \[−π/2, 3π/2); curvature in 1/m, positive = left.
+pub fn heading_curvature(pts: &[[f64; 2]]) -> (Vec<f64>, Vec<f64>) {
+    let n = pts.len();
+    let at = |k: isize| pts[k.rem_euclid(n as isize) as usize];
+    let heading: Vec<f64> = (0..n as isize)
+        .map(|k| {
+            let (a, b) = (at(k - 1), at(k + 1));
+            (b[1] - a[1]).atan2(b[0] - a[0])
+        })
+        .collect();
+    let psi = heading
+        .iter()
+        .map(|&h| normalize_tum(h - PI / 2.0) + PI / 2.0)
+        .collect();
+    let kappa = (0..n as isize)
+        .map(|k| {
+            let hk = |j: isize| heading[j.rem_euclid(n as isize) as usize];
+            let dpsi = normalize_tum(hk(k + 1) - hk(k - 1));
+            let (a, b, c) = (at(k - 1), at(k), at(k + 1));
+            let el = (b[0] - a[0]).hypot(b[1] - a[1]) + (c[0] - b[0]).hypot(c[1] - b[1]);
+            if el > 0.0 {
+                dpsi / el
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    (psi, kappa)
+}
+
+/// An angle wrapped into \[−π, π), as TUM's `normalize_psi`.
+pub fn normalize_tum(a: f64) -> f64 {
+    let v = (a + PI).rem_euclid(2.0 * PI) - PI;
+    if v >= PI {
+        v - 2.0 * PI
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn circle(n: usize, r: f64) -> Vec<[f64; 2]> {
+        (0..n)
+            .map(|k| {
+                let t = 2.0 * PI * k as f64 / n as f64;
+                [r * t.cos(), r * t.sin()]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn circle_heading_and_curvature() {
+        let c = circle(400, 2.0);
+        let (psi, kappa) = heading_curvature(&c);
+        for k in 0..400 {
+            assert!((kappa[k] - 0.5).abs() < 1e-3, "kappa {}", kappa[k]);
+            assert!(psi[k] >= -PI / 2.0 && psi[k] < 1.5 * PI);
+        }
+        // At angle 0 the counter-clockwise tangent points along +y.
+        assert!((psi[0] - PI / 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn start_and_direction() {
+        let c = circle(100, 1.0);
+        let (s0, tangent) = project(&c, 0.0, 1.5);
+        assert!((s0 - PI / 2.0).abs() < 0.01);
+        assert!(tangent[0] < -0.99);
+        let fwd = resample_from(&c, s0, 10, true);
+        let back = resample_from(&c, s0, 10, false);
+        assert!((fwd[0][1] - 1.0).abs() < 1e-3 && (back[0][1] - 1.0).abs() < 1e-3);
+        assert!(fwd[1][0] < 0.0 && back[1][0] > 0.0);
+        assert!(same_direction(3.0, -3.0) && !same_direction(0.0, 2.0));
+    }
+}

@@ -1,0 +1,348 @@
+//! Stage 2, cleaning (DESIGN §3.2): the morphological opening of the free
+//! space and the choice of the free region that holds the track loop.
+//!
+//! The Race Stack opens with a 9×9 kernel twice (OpenCV: erode, erode, dilate,
+//! dilate), which equals one 17×17 square opening. OpenCV pads erosions with
+//! "free" and dilations with "occupied", so the image edge neither eats into a
+//! track that touches it nor grows one; imageproc's distance-based `open`
+//! behaves the same way, and [`open_free_naive`] spells the rule out.
+//!
+//! The track region is the 8-connected free component with a hole (the
+//! infield) that does not touch the image border; its largest hole is the
+//! infield. A holed region that touches the border is a leak.
+
+use image::GrayImage;
+use imageproc::distance_transform::Norm;
+
+/// Square opening of a free mask (row-major, `width` × `height`) with Chebyshev radius `radius` pixels.
+pub fn open_free(free: &[bool], width: usize, height: usize, radius: usize) -> Vec<bool> {
+    if radius == 0 || free.is_empty() {
+        return free.to_vec();
+    }
+    let raw: Vec<u8> = free.iter().map(|&f| if f { 255 } else { 0 }).collect();
+    let Some(img) = GrayImage::from_raw(width as u32, height as u32, raw) else {
+        return free.to_vec();
+    };
+    // Radius is validated to fit u8 (ExtractParams::validate).
+    let k = radius.min(254) as u8;
+    let opened = imageproc::morphology::open(&img, Norm::LInf, k);
+    opened.into_raw().into_iter().map(|v| v != 0).collect()
+}
+
+/// Reference twin of [`open_free`]: erosion keeps a pixel when every in-image pixel
+/// within the window is free (outside counts as free), dilation sets a pixel when
+/// any in-image pixel within the window is set (outside counts as empty).
+pub fn open_free_naive(free: &[bool], width: usize, height: usize, radius: usize) -> Vec<bool> {
+    let window = |src: &[bool], all: bool| -> Vec<bool> {
+        let mut out = vec![false; src.len()];
+        let r = radius as i64;
+        for row in 0..height as i64 {
+            for col in 0..width as i64 {
+                let mut acc = all;
+                'win: for dr in -r..=r {
+                    for dc in -r..=r {
+                        let (rr, cc) = (row + dr, col + dc);
+                        if rr < 0 || cc < 0 || rr >= height as i64 || cc >= width as i64 {
+                            continue;
+                        }
+                        let v = src[rr as usize * width + cc as usize];
+                        if all && !v {
+                            acc = false;
+                            break 'win;
+                        }
+                        if !all && v {
+                            acc = true;
+                            break 'win;
+                        }
+                    }
+                }
+                out[row as usize * width + col as usize] = acc;
+            }
+        }
+        out
+    };
+    let eroded = window(free, true);
+    window(&eroded, false)
+}
+
+/// One connected component of a mask.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Component {
+    /// Number of pixels.
+    pub area: usize,
+    /// First pixel in raster order (row-major index).
+    pub first: usize,
+    /// Bounding box `[col_min, row_min, col_max, row_max]`, inclusive, pixels.
+    pub bbox: [usize; 4],
+    /// Whether the component touches the image border.
+    pub touches_border: bool,
+}
+
+/// Labels the connected components of `mask` (8- or 4-connectivity).
+/// Returns labels (0 = not in the mask, k + 1 = component k) and the components.
+pub fn label_components(
+    mask: &[bool],
+    width: usize,
+    height: usize,
+    eight: bool,
+) -> (Vec<u32>, Vec<Component>) {
+    let mut labels = vec![0u32; mask.len()];
+    let mut comps = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    for start in 0..mask.len() {
+        if !mask[start] || labels[start] != 0 {
+            continue;
+        }
+        let id = comps.len() as u32 + 1;
+        let mut comp = Component {
+            area: 0,
+            first: start,
+            bbox: [usize::MAX, usize::MAX, 0, 0],
+            touches_border: false,
+        };
+        labels[start] = id;
+        stack.push(start);
+        while let Some(p) = stack.pop() {
+            let (r, c) = (p / width, p % width);
+            comp.area += 1;
+            comp.bbox[0] = comp.bbox[0].min(c);
+            comp.bbox[1] = comp.bbox[1].min(r);
+            comp.bbox[2] = comp.bbox[2].max(c);
+            comp.bbox[3] = comp.bbox[3].max(r);
+            if r == 0 || c == 0 || r + 1 == height || c + 1 == width {
+                comp.touches_border = true;
+            }
+            for (dr, dc) in neighbours(eight) {
+                let (rr, cc) = (r as i64 + dr, c as i64 + dc);
+                if rr < 0 || cc < 0 || rr >= height as i64 || cc >= width as i64 {
+                    continue;
+                }
+                let q = rr as usize * width + cc as usize;
+                if mask[q] && labels[q] == 0 {
+                    labels[q] = id;
+                    stack.push(q);
+                }
+            }
+        }
+        comps.push(comp);
+    }
+    (labels, comps)
+}
+
+fn neighbours(eight: bool) -> &'static [(i64, i64)] {
+    const N8: [(i64, i64); 8] = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+    ];
+    const N4: [(i64, i64); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
+    if eight {
+        &N8
+    } else {
+        &N4
+    }
+}
+
+/// A free region cut out of the map with a one-pixel margin: its own pixels only.
+#[derive(Debug, Clone)]
+pub struct Region {
+    /// Image column of the crop's column 0.
+    pub col0: usize,
+    /// Image row of the crop's row 0.
+    pub row0: usize,
+    /// Crop width, pixels.
+    pub width: usize,
+    /// Crop height, pixels.
+    pub height: usize,
+    /// The region's pixels in the crop, row-major.
+    pub mask: Vec<bool>,
+    /// Bounded 4-connected components of the complement (holes), largest first.
+    pub holes: Vec<Component>,
+    /// Whether the region touches the image border.
+    pub touches_border: bool,
+    /// Number of pixels of the region.
+    pub area: usize,
+}
+
+impl Region {
+    /// Cuts component `label` out of `labels` with a one-pixel margin (clipped to the image),
+    /// and finds its holes.
+    pub fn cut(labels: &[u32], width: usize, height: usize, label: u32, comp: &Component) -> Self {
+        let col0 = comp.bbox[0].saturating_sub(1);
+        let row0 = comp.bbox[1].saturating_sub(1);
+        let col1 = (comp.bbox[2] + 1).min(width - 1);
+        let row1 = (comp.bbox[3] + 1).min(height - 1);
+        let (cw, ch) = (col1 - col0 + 1, row1 - row0 + 1);
+        let mut mask = vec![false; cw * ch];
+        for r in 0..ch {
+            let src = &labels[(row0 + r) * width + col0..(row0 + r) * width + col0 + cw];
+            for (m, &l) in mask[r * cw..(r + 1) * cw].iter_mut().zip(src) {
+                *m = l == label;
+            }
+        }
+        // Holes: complement components inside the crop that do not touch the crop's frame
+        // (everything outside the crop is outside the region's bounding box, hence not a hole).
+        let complement: Vec<bool> = mask.iter().map(|&m| !m).collect();
+        let (_, comps) = label_components(&complement, cw, ch, false);
+        let mut holes: Vec<Component> = comps.into_iter().filter(|c| !c.touches_border).collect();
+        holes.sort_by(|a, b| b.area.cmp(&a.area).then(a.first.cmp(&b.first)));
+        Region {
+            col0,
+            row0,
+            width: cw,
+            height: ch,
+            mask,
+            holes,
+            touches_border: comp.touches_border,
+            area: comp.area,
+        }
+    }
+
+    /// Image (col, row) of crop pixel index `i`.
+    pub fn image_pixel(&self, i: usize) -> (usize, usize) {
+        (self.col0 + i % self.width, self.row0 + i / self.width)
+    }
+}
+
+/// What the search for the track region found.
+#[derive(Debug)]
+pub enum TrackChoice {
+    /// A holed region that does not touch the image border: the track.
+    Track(Region),
+    /// Only holed regions touching the image border: the best one, to locate the leak.
+    Leaking(Region),
+    /// No free region has a hole; the largest free region, for the message.
+    NoHole(Option<Component>),
+}
+
+/// How many of the largest free regions are examined for holes.
+const MAX_CANDIDATES: usize = 16;
+
+/// Chooses the free region that holds the track loop (module doc).
+pub fn choose_track(opened: &[bool], width: usize, height: usize) -> TrackChoice {
+    let (labels, comps) = label_components(opened, width, height, true);
+    let mut order: Vec<usize> = (0..comps.len()).collect();
+    order.sort_by(|&a, &b| comps[b].area.cmp(&comps[a].area).then(a.cmp(&b)));
+    let largest = order.first().map(|&k| comps[k].area).unwrap_or(0);
+    let mut best: Option<Region> = None;
+    let mut leaking: Option<Region> = None;
+    for &k in order.iter().take(MAX_CANDIDATES) {
+        let comp = &comps[k];
+        // Specks left by the opening cannot hold a track loop.
+        if comp.area * 100 < largest {
+            break;
+        }
+        let region = Region::cut(&labels, width, height, k as u32 + 1, comp);
+        let Some(infield) = region.holes.first() else {
+            continue;
+        };
+        let slot = if region.touches_border {
+            &mut leaking
+        } else {
+            &mut best
+        };
+        let better = slot
+            .as_ref()
+            .map_or(true, |b| infield.area > b.holes[0].area);
+        if better {
+            *slot = Some(region);
+        }
+    }
+    match (best, leaking) {
+        (Some(r), _) => TrackChoice::Track(r),
+        (None, Some(r)) => TrackChoice::Leaking(r),
+        (None, None) => TrackChoice::NoHole(order.first().map(|&k| comps[k].clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
+        let h = rows.len();
+        let w = rows[0].len();
+        let v = rows
+            .iter()
+            .flat_map(|r| r.bytes().map(|b| b == b'#'))
+            .collect();
+        (v, w, h)
+    }
+
+    #[test]
+    fn opening_removes_specks_and_keeps_wide_bands() {
+        let (free, w, h) = grid(&[
+            "..........",
+            ".#........",
+            "..........",
+            "...####...",
+            "...####...",
+            "...####...",
+            "...####...",
+            "..........",
+        ]);
+        let out = open_free(&free, w, h, 1);
+        assert!(!out[w + 1], "a lone free pixel is removed");
+        assert_eq!(out, open_free_naive(&free, w, h, 1));
+        assert_eq!(out.iter().filter(|&&v| v).count(), 16);
+    }
+
+    #[test]
+    fn opening_does_not_erode_from_the_image_edge() {
+        // A 3-pixel-wide band along the left edge survives a radius-1 opening, as in OpenCV;
+        // a band of the same width one pixel in from the edge does too, a 2-pixel one does not.
+        let (free, w, h) = grid(&[
+            "###.......",
+            "###..##...",
+            "###..##...",
+            "###..##...",
+            "###..##...",
+            "###.......",
+        ]);
+        let out = open_free(&free, w, h, 1);
+        for r in 0..h {
+            for c in 0..3 {
+                assert!(out[r * w + c], "edge band pixel ({c}, {r}) kept");
+            }
+            assert!(!out[r * w + 5] && !out[r * w + 6], "2-wide band removed");
+        }
+        assert_eq!(out, open_free_naive(&free, w, h, 1));
+    }
+
+    #[test]
+    fn holes_and_border_flags() {
+        let (free, w, h) = grid(&[
+            "..........",
+            ".#######..",
+            ".#.....#..",
+            ".#.....#..",
+            ".#######..",
+            ".........#",
+        ]);
+        let (labels, comps) = label_components(&free, w, h, true);
+        assert_eq!(comps.len(), 2);
+        assert!(!comps[0].touches_border && comps[1].touches_border);
+        let region = Region::cut(&labels, w, h, 1, &comps[0]);
+        assert_eq!(region.holes.len(), 1);
+        assert_eq!(region.holes[0].area, 10);
+        match choose_track(&free, w, h) {
+            TrackChoice::Track(r) => assert_eq!(r.area, 18),
+            other => panic!("expected a track, got {other:?}"),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn opening_matches_naive(w in 1usize..24, h in 1usize..24, radius in 0usize..4, seed in any::<u64>()) {
+            let mut s = seed | 1;
+            let free: Vec<bool> = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 != 0 }).collect();
+            prop_assert_eq!(open_free(&free, w, h, radius), open_free_naive(&free, w, h, radius));
+        }
+    }
+}

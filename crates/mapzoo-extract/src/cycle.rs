@@ -1,0 +1,305 @@
+//! Stage 3b, loop extraction (DESIGN §3.3 and "Notes for parity: loop choice"):
+//! spur pruning and the shortest skeleton cycle that winds once around the infield.
+//!
+//! The skeleton is a graph (8-neighbour pixels, edge lengths 1 and √2). Spurs
+//! are pruned by peeling end points until none is left (the 2-core), which
+//! removes every tree hanging off a cycle. A ray from a point inside the infield
+//! to the top of the image cuts the plane; a closed walk that crosses it an odd
+//! number of times winds around the infield. Dijkstra on the two-sheeted graph
+//! (crossing the ray switches sheet) from a node to its copy on the other sheet
+//! gives the shortest such walk through that node; every such walk contains an
+//! end of a crossing edge, so the minimum over those ends is the shortest cycle.
+//! Holes other than the infield (obstacles) do not count, so the cycle passes
+//! each obstacle on its shorter side.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+const STEPS: [(isize, isize); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// The pruned skeleton graph of a crop.
+struct Graph {
+    /// Crop pixel index of each node.
+    pixel: Vec<usize>,
+    /// Neighbours of each node: (node, length in pixels, crosses the ray).
+    adj: Vec<Vec<(u32, f64, bool)>>,
+}
+
+/// Removes spurs in place: repeatedly deletes skeleton pixels with at most one neighbour.
+pub fn prune_spurs(skel: &mut [bool], width: usize, height: usize) {
+    let neighbours = |skel: &[bool], i: usize| -> Vec<usize> {
+        let (r, c) = ((i / width) as isize, (i % width) as isize);
+        STEPS
+            .iter()
+            .filter_map(|&(dr, dc)| {
+                let (rr, cc) = (r + dr, c + dc);
+                (rr >= 0 && cc >= 0 && (rr as usize) < height && (cc as usize) < width)
+                    .then(|| rr as usize * width + cc as usize)
+                    .filter(|&j| skel[j])
+            })
+            .collect()
+    };
+    let mut degree: HashMap<usize, usize> = HashMap::new();
+    let mut queue = Vec::new();
+    for i in 0..skel.len() {
+        if skel[i] {
+            let d = neighbours(skel, i).len();
+            degree.insert(i, d);
+            if d <= 1 {
+                queue.push(i);
+            }
+        }
+    }
+    while let Some(i) = queue.pop() {
+        if !skel[i] {
+            continue;
+        }
+        skel[i] = false;
+        for j in neighbours(skel, i) {
+            if let Some(d) = degree.get_mut(&j) {
+                *d -= 1;
+                if *d == 1 {
+                    queue.push(j);
+                }
+            }
+        }
+    }
+}
+
+impl Graph {
+    fn build(skel: &[bool], width: usize, height: usize, ray: (usize, usize)) -> Self {
+        let pixel: Vec<usize> = (0..skel.len()).filter(|&i| skel[i]).collect();
+        let id: HashMap<usize, u32> = pixel
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| (p, k as u32))
+            .collect();
+        let (hc, hr) = (ray.0 as isize, ray.1 as isize);
+        let adj = pixel
+            .iter()
+            .map(|&p| {
+                let (r, c) = ((p / width) as isize, (p % width) as isize);
+                STEPS
+                    .iter()
+                    .filter_map(|&(dr, dc)| {
+                        let (rr, cc) = (r + dr, c + dc);
+                        if rr < 0 || cc < 0 || rr as usize >= height || cc as usize >= width {
+                            return None;
+                        }
+                        let q = rr as usize * width + cc as usize;
+                        let &k = id.get(&q)?;
+                        let len = if dr != 0 && dc != 0 {
+                            std::f64::consts::SQRT_2
+                        } else {
+                            1.0
+                        };
+                        Some((k, len, crosses_ray((c, r), (cc, rr), (hc, hr))))
+                    })
+                    .collect()
+            })
+            .collect();
+        Graph { pixel, adj }
+    }
+}
+
+/// Whether the segment between pixel centres `a` and `b` (col, row) crosses the upward ray
+/// from (hr + ¼, hc + ¼), a point inside hole pixel `h` that no such segment passes through.
+fn crosses_ray(a: (isize, isize), b: (isize, isize), h: (isize, isize)) -> bool {
+    let (left, right) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+    if left.0 != h.0 || right.0 != h.0 + 1 {
+        return false;
+    }
+    // Row where the segment meets column hc + ¼, times 4, against the ray's start row times 4.
+    4 * left.1 + (right.1 - left.1) < 4 * h.1 + 1
+}
+
+/// The shortest cycle of the skeleton winding once around the hole pixel `ray` (col, row),
+/// as crop pixel indices in order (not closed). `None` when no cycle goes around it.
+pub fn infield_cycle(
+    skel: &[bool],
+    width: usize,
+    height: usize,
+    ray: (usize, usize),
+) -> Option<Vec<usize>> {
+    let g = Graph::build(skel, width, height, ray);
+    let n = g.pixel.len();
+    let mut sources: Vec<u32> = Vec::new();
+    for (u, edges) in g.adj.iter().enumerate() {
+        if edges.iter().any(|e| e.2) {
+            sources.push(u as u32);
+        }
+    }
+    let mut dist = vec![f64::INFINITY; 2 * n];
+    let mut prev = vec![u32::MAX; 2 * n];
+    let mut best: Option<(f64, Vec<u32>)> = None;
+    for &s in &sources {
+        dist.iter_mut().for_each(|d| *d = f64::INFINITY);
+        let start = 2 * s;
+        let goal = 2 * s + 1;
+        dist[start as usize] = 0.0;
+        let mut heap = BinaryHeap::new();
+        heap.push(Reverse((0f64.to_bits(), start)));
+        let bound = best.as_ref().map_or(f64::INFINITY, |b| b.0);
+        while let Some(Reverse((bits, state))) = heap.pop() {
+            let d = f64::from_bits(bits);
+            if d > dist[state as usize] {
+                continue;
+            }
+            if d >= bound || state == goal {
+                break;
+            }
+            let (u, sheet) = (state / 2, state % 2);
+            for &(v, len, cross) in &g.adj[u as usize] {
+                let next = 2 * v + (sheet ^ cross as u32);
+                let nd = d + len;
+                if nd < dist[next as usize] {
+                    dist[next as usize] = nd;
+                    prev[next as usize] = state;
+                    heap.push(Reverse((nd.to_bits(), next)));
+                }
+            }
+        }
+        let d = dist[goal as usize];
+        if d < best.as_ref().map_or(f64::INFINITY, |b| b.0) {
+            let mut path = Vec::new();
+            let mut st = goal;
+            while st != start {
+                path.push(st / 2);
+                st = prev[st as usize];
+            }
+            path.reverse();
+            // path ends at s (the goal's node); rotate so the cycle starts at s.
+            path.pop();
+            path.insert(0, s);
+            best = Some((d, path));
+        }
+    }
+    best.map(|(_, path)| path.into_iter().map(|k| g.pixel[k as usize]).collect())
+}
+
+/// Reference twin for tests: the shortest odd-crossing closed walk by Bellman–Ford over every
+/// node of the unpruned skeleton (no spur pruning, no source restriction). Returns its length.
+pub fn infield_cycle_length_naive(
+    skel: &[bool],
+    width: usize,
+    height: usize,
+    ray: (usize, usize),
+) -> Option<f64> {
+    let g = Graph::build(skel, width, height, ray);
+    let n = g.pixel.len();
+    let mut best = f64::INFINITY;
+    for s in 0..n {
+        let mut dist = vec![f64::INFINITY; 2 * n];
+        dist[2 * s] = 0.0;
+        for _ in 0..2 * n {
+            let mut changed = false;
+            for u in 0..n {
+                for sheet in 0..2 {
+                    let d = dist[2 * u + sheet];
+                    if !d.is_finite() {
+                        continue;
+                    }
+                    for &(v, len, cross) in &g.adj[u] {
+                        let next = 2 * v as usize + (sheet ^ cross as usize);
+                        if d + len < dist[next] - 1e-12 {
+                            dist[next] = d + len;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        best = best.min(dist[2 * s + 1]);
+    }
+    best.is_finite().then_some(best)
+}
+
+/// Length of a closed pixel cycle (crop indices), pixels.
+pub fn cycle_length(cycle: &[usize], width: usize) -> f64 {
+    (0..cycle.len())
+        .map(|k| {
+            let (a, b) = (cycle[k], cycle[(k + 1) % cycle.len()]);
+            let dr = (a / width) as f64 - (b / width) as f64;
+            let dc = (a % width) as f64 - (b % width) as f64;
+            dr.hypot(dc)
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
+        let v = rows
+            .iter()
+            .flat_map(|r| r.bytes().map(|b| b == b'#'))
+            .collect();
+        (v, rows[0].len(), rows.len())
+    }
+
+    #[test]
+    fn picks_the_loop_around_the_infield_not_the_small_one() {
+        // The big ring goes around the infield (marked by `ray` at col 6, row 4);
+        // the small ring on the right (around an obstacle) must not win.
+        let (mut s, w, h) = grid(&[
+            "..............",
+            ".##########...",
+            ".#........#...",
+            ".#........#...",
+            ".#........###.",
+            ".#........#.#.",
+            ".#........###.",
+            ".##########...",
+            "....#.........",
+            "....#.........",
+        ]);
+        prune_spurs(&mut s, w, h);
+        assert!(!s[9 * w + 4], "the spur is pruned");
+        let cyc = infield_cycle(&s, w, h, (6, 4)).expect("a cycle");
+        let len = cycle_length(&cyc, w);
+        // 30 four-neighbour steps around the ring, each corner cut by a diagonal.
+        let expected = 30.0 - 4.0 * (2.0 - std::f64::consts::SQRT_2);
+        assert!((len - expected).abs() < 1e-9, "length {len}");
+        assert!(cyc.iter().all(|&p| p % w <= 10), "stays off the obstacle ring");
+    }
+
+    #[test]
+    fn no_cycle_around_a_point_outside_every_loop() {
+        let (s, w, h) = grid(&[".....", ".###.", ".#.#.", ".###.", "....."]);
+        assert!(infield_cycle(&s, w, h, (2, 2)).is_some());
+        let (t, w, h) = grid(&[".....", ".###.", ".....", ".###.", "....."]);
+        assert!(infield_cycle(&t, w, h, (2, 2)).is_none());
+    }
+
+    proptest! {
+        #[test]
+        fn dijkstra_matches_bellman_ford(w in 3usize..10, h in 3usize..10, seed in any::<u64>()) {
+            let mut st = seed | 1;
+            let mut s: Vec<bool> = (0..w * h).map(|_| { st ^= st << 13; st ^= st >> 7; st ^= st << 17; st % 3 == 0 }).collect();
+            let ray = ((st as usize / 7) % w, (st as usize / 97) % h);
+            s[ray.1 * w + ray.0] = false;
+            let naive = infield_cycle_length_naive(&s, w, h, ray);
+            prune_spurs(&mut s, w, h);
+            let fast = infield_cycle(&s, w, h, ray).map(|c| cycle_length(&c, w));
+            match (fast, naive) {
+                (Some(a), Some(b)) => prop_assert!((a - b).abs() < 1e-9, "{} vs {}", a, b),
+                (None, None) => {}
+                (a, b) => prop_assert!(false, "fast {:?} naive {:?}", a, b),
+            }
+        }
+    }
+}

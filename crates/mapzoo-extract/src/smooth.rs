@@ -1,0 +1,172 @@
+//! Stage 4a, smoothing (DESIGN §3.4): a cubic Savitzky–Golay filter applied
+//! circularly along the closed skeleton loop.
+//!
+//! The Race Stack filters the open sequence (SciPy `savgol_filter`, mode
+//! "interp") and patches the first and last window with a second pass whose
+//! seam lies half a lap away; for an even number of points that equals this
+//! circular filter exactly (for an odd number its patch is shifted by one
+//! sample). The smoothing weights of a cubic (and quadratic) fit over
+//! 2m + 1 points are c_j = (3(3m² + 3m − 1) − 15j²) / ((2m − 1)(2m + 1)(2m + 3)),
+//! so [`savgol_circular`] keeps running sums of x and j²·x and costs O(n)
+//! whatever the window; [`savgol_circular_naive`] fits the cubic by least squares
+//! at every point.
+
+/// Window length for a loop of `n` points (DESIGN §3.4): >2000 → ⌊n/200⌋·10+1, >1000 → 81, >500 → 41, else 21.
+pub fn savgol_window(n: usize) -> usize {
+    if n > 2000 {
+        n / 200 * 10 + 1
+    } else if n > 1000 {
+        81
+    } else if n > 500 {
+        41
+    } else {
+        21
+    }
+}
+
+/// The window actually used for `n` points: [`savgol_window`], shrunk to the largest odd
+/// length ≤ n for tiny loops; `None` when n < 5 (a cubic needs 5 points to smooth).
+pub fn effective_window(n: usize) -> Option<usize> {
+    if n < 5 {
+        return None;
+    }
+    let w = savgol_window(n);
+    Some(if w <= n { w } else if n % 2 == 1 { n } else { n - 1 })
+}
+
+/// Circular cubic Savitzky–Golay smoothing of `x` with odd window `window` ≤ x.len().
+pub fn savgol_circular(x: &[f64], window: usize) -> Vec<f64> {
+    let n = x.len();
+    if n == 0 || window < 3 {
+        return x.to_vec();
+    }
+    let m = (window / 2) as i64;
+    let mf = m as f64;
+    let den = (2.0 * mf - 1.0) * (2.0 * mf + 1.0) * (2.0 * mf + 3.0);
+    let a = 3.0 * (3.0 * mf * mf + 3.0 * mf - 1.0) / den;
+    let b = 15.0 / den;
+    let at = |i: i64| x[i.rem_euclid(n as i64) as usize];
+    // Sums over j = -m..=m of x[i+j], j·x[i+j], j²·x[i+j] around i.
+    let sums = |i: i64| {
+        let (mut s0, mut s1, mut s2) = (0.0, 0.0, 0.0);
+        for j in -m..=m {
+            let v = at(i + j);
+            let jf = j as f64;
+            s0 += v;
+            s1 += jf * v;
+            s2 += jf * jf * v;
+        }
+        (s0, s1, s2)
+    };
+    // Re-summed from scratch every RESYNC steps so rounding cannot drift.
+    const RESYNC: usize = 256;
+    let mut out = Vec::with_capacity(n);
+    let (mut s0, mut s1, mut s2) = sums(0);
+    for i in 0..n as i64 {
+        if i > 0 {
+            if i as usize % RESYNC == 0 {
+                (s0, s1, s2) = sums(i);
+            } else {
+                // Slide the window from i-1 to i: drop x[i-1-m], add x[i+m], re-centre.
+                let (old, new) = (at(i - 1 - m), at(i + m));
+                let t0 = s0 - old + new;
+                let t1 = s1 + mf * old + (mf + 1.0) * new;
+                let t2 = s2 - mf * mf * old + (mf + 1.0) * (mf + 1.0) * new;
+                s0 = t0;
+                s1 = t1 - t0;
+                s2 = t2 - 2.0 * t1 + t0;
+            }
+        }
+        out.push(a * s0 - b * s2);
+    }
+    out
+}
+
+/// Reference twin of [`savgol_circular`]: least-squares cubic through each window, evaluated at its centre.
+pub fn savgol_circular_naive(x: &[f64], window: usize) -> Vec<f64> {
+    let n = x.len();
+    let m = (window / 2) as i64;
+    (0..n as i64)
+        .map(|i| {
+            // Normal equations of the fit y ≈ Σ_k p_k j^k, k = 0..3.
+            let mut ata = [[0.0f64; 4]; 4];
+            let mut aty = [0.0f64; 4];
+            for j in -m..=m {
+                let y = x[(i + j).rem_euclid(n as i64) as usize];
+                let pw = [1.0, j as f64, (j * j) as f64, (j * j * j) as f64];
+                for r in 0..4 {
+                    aty[r] += pw[r] * y;
+                    for c in 0..4 {
+                        ata[r][c] += pw[r] * pw[c];
+                    }
+                }
+            }
+            solve4(ata, aty)[0]
+        })
+        .collect()
+}
+
+fn solve4(mut a: [[f64; 4]; 4], mut b: [f64; 4]) -> [f64; 4] {
+    for col in 0..4 {
+        let piv = (col..4)
+            .max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, piv);
+        b.swap(col, piv);
+        for r in 0..4 {
+            if r != col && a[col][col] != 0.0 {
+                let f = a[r][col] / a[col][col];
+                for c in 0..4 {
+                    a[r][c] -= f * a[col][c];
+                }
+                b[r] -= f * b[col];
+            }
+        }
+    }
+    [b[0] / a[0][0], b[1] / a[1][1], b[2] / a[2][2], b[3] / a[3][3]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn window_rule() {
+        assert_eq!(savgol_window(400), 21);
+        assert_eq!(savgol_window(501), 41);
+        assert_eq!(savgol_window(1001), 81);
+        assert_eq!(savgol_window(2000), 81);
+        assert_eq!(savgol_window(2001), 101);
+        assert_eq!(savgol_window(4399), 211);
+        assert_eq!(effective_window(10), Some(9));
+        assert_eq!(effective_window(4), None);
+    }
+
+    #[test]
+    fn keeps_cubics_exactly_away_from_the_seam() {
+        // A cubic in the index is reproduced wherever the window does not wrap.
+        let x: Vec<f64> = (0..60)
+            .map(|i| {
+                let t = i as f64;
+                0.01 * t * t * t - 0.3 * t * t + 2.0 * t + 5.0
+            })
+            .collect();
+        let y = savgol_circular(&x, 11);
+        for i in 5..55 {
+            assert!((y[i] - x[i]).abs() < 1e-7, "{i}: {} vs {}", y[i], x[i]);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn fast_matches_naive(x in proptest::collection::vec(-1000.0f64..1000.0, 5..700), half in 2usize..40) {
+            let w = (2 * half + 1).min(if x.len() % 2 == 1 { x.len() } else { x.len() - 1 }).max(5);
+            let a = savgol_circular(&x, w);
+            let b = savgol_circular_naive(&x, w);
+            for (p, q) in a.iter().zip(&b) {
+                prop_assert!((p - q).abs() < 1e-7, "{} vs {}", p, q);
+            }
+        }
+    }
+}

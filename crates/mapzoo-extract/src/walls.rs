@@ -1,0 +1,306 @@
+//! Stage 6, track bounds (DESIGN §3.6): the two walls of the track region as
+//! polylines, and d_right / d_left per centerline point.
+//!
+//! The Race Stack floods the opened map from the centerline (watershed on the
+//! negated distance transform, masked by the free space), which fills exactly
+//! the track's free component, and takes that region's outer and inner
+//! contours. Here the same contours are traced directly on the chosen region
+//! (Moore-neighbour tracing with Jacob's stopping rule): the outer boundary and
+//! the boundary of the infield hole, as the centres of the region's boundary
+//! pixels. Distances are to those contours resampled at 0.1 m, as the Race
+//! Stack does, found with a bucket grid ([`PointGrid`]) rather than all pairs.
+//! Boundaries of other holes (obstacles on the track) count for the side of the
+//! centerline they lie on, so d_right / d_left never reach through an obstacle.
+
+/// Moore directions (dr, dc), clockwise on screen (rows grow downwards), from east.
+const DIRS: [(isize, isize); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+/// Index of direction west in [`DIRS`].
+pub const WEST: usize = 4;
+/// Index of direction south in [`DIRS`].
+pub const SOUTH: usize = 2;
+
+fn dir_index(dr: isize, dc: isize) -> usize {
+    DIRS.iter().position(|&d| d == (dr, dc)).unwrap_or(0)
+}
+
+/// Traces the boundary of `mask` (row-major, `width` × `height`) through pixel `start`,
+/// whose neighbour in direction `back` ([`WEST`], [`SOUTH`], …) is outside the mask;
+/// returns the boundary pixels in order (not closed).
+pub fn trace_boundary(
+    mask: &[bool],
+    width: usize,
+    height: usize,
+    start: usize,
+    back: usize,
+) -> Vec<usize> {
+    let inside = |r: isize, c: isize| {
+        r >= 0
+            && c >= 0
+            && (r as usize) < height
+            && (c as usize) < width
+            && mask[r as usize * width + c as usize]
+    };
+    let mut out = vec![start];
+    let (mut r, mut c) = ((start / width) as isize, (start % width) as isize);
+    let mut b = back;
+    let mut first_move: Option<usize> = None;
+    // Each boundary pixel is entered at most 4 times; the guard only stops bad input.
+    for _ in 0..8 * mask.len() + 8 {
+        let Some(d) = (1..=8)
+            .map(|k| (b + k) % 8)
+            .find(|&d| inside(r + DIRS[d].0, c + DIRS[d].1))
+        else {
+            return out;
+        };
+        if r as usize * width + c as usize == start && first_move == Some(d) {
+            out.pop();
+            return out;
+        }
+        first_move.get_or_insert(d);
+        let prev = DIRS[(d + 7) % 8];
+        let (qr, qc) = (r + DIRS[d].0, c + DIRS[d].1);
+        b = dir_index(r + prev.0 - qr, c + prev.1 - qc);
+        r = qr;
+        c = qc;
+        out.push(r as usize * width + c as usize);
+    }
+    out
+}
+
+/// A closed polyline resampled at equal steps of about `step` metres (closing point dropped),
+/// as the Race Stack's `resample_closed`.
+pub fn resample_closed(pts: &[[f64; 2]], step: f64) -> Vec<[f64; 2]> {
+    let n = pts.len();
+    if n < 2 {
+        return pts.to_vec();
+    }
+    let mut s = Vec::with_capacity(n + 1);
+    s.push(0.0);
+    for k in 0..n {
+        let (a, b) = (pts[k], pts[(k + 1) % n]);
+        s.push(s[k] + (b[0] - a[0]).hypot(b[1] - a[1]));
+    }
+    let total = s[n];
+    let count = ((total / step).ceil() as usize).max(1);
+    let mut out = Vec::with_capacity(count);
+    let mut seg = 0;
+    for k in 0..count {
+        let t = total * k as f64 / count as f64;
+        while seg + 1 < n && s[seg + 1] < t {
+            seg += 1;
+        }
+        let len = s[seg + 1] - s[seg];
+        let f = if len > 0.0 { (t - s[seg]) / len } else { 0.0 };
+        let (a, b) = (pts[seg], pts[(seg + 1) % n]);
+        out.push([a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])]);
+    }
+    out
+}
+
+/// Points bucketed on a square grid for nearest-point queries.
+#[derive(Debug, Clone)]
+pub struct PointGrid {
+    x0: f64,
+    y0: f64,
+    cell: f64,
+    nx: usize,
+    ny: usize,
+    start: Vec<u32>,
+    items: Vec<[f64; 2]>,
+    ids: Vec<u32>,
+}
+
+impl PointGrid {
+    /// Buckets `points` with cells of `cell` metres over their box grown to hold `also`.
+    pub fn new(points: &[[f64; 2]], also: &[[f64; 2]], cell: f64) -> Self {
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for p in points.iter().chain(also) {
+            x0 = x0.min(p[0]);
+            y0 = y0.min(p[1]);
+            x1 = x1.max(p[0]);
+            y1 = y1.max(p[1]);
+        }
+        if x0 > x1 {
+            (x0, y0, x1, y1) = (0.0, 0.0, 0.0, 0.0);
+        }
+        let nx = ((x1 - x0) / cell).floor() as usize + 1;
+        let ny = ((y1 - y0) / cell).floor() as usize + 1;
+        let mut grid = PointGrid {
+            x0,
+            y0,
+            cell,
+            nx,
+            ny,
+            start: vec![0; nx * ny + 1],
+            items: vec![[0.0; 2]; points.len()],
+            ids: vec![0; points.len()],
+        };
+        let cells: Vec<usize> = points.iter().map(|p| grid.cell_of(*p)).collect();
+        for &k in &cells {
+            grid.start[k + 1] += 1;
+        }
+        for k in 0..nx * ny {
+            grid.start[k + 1] += grid.start[k];
+        }
+        let mut fill = grid.start.clone();
+        for (i, (p, &k)) in points.iter().zip(&cells).enumerate() {
+            grid.items[fill[k] as usize] = *p;
+            grid.ids[fill[k] as usize] = i as u32;
+            fill[k] += 1;
+        }
+        grid
+    }
+
+    fn cell_of(&self, p: [f64; 2]) -> usize {
+        let cx = (((p[0] - self.x0) / self.cell).floor().max(0.0) as usize).min(self.nx - 1);
+        let cy = (((p[1] - self.y0) / self.cell).floor().max(0.0) as usize).min(self.ny - 1);
+        cy * self.nx + cx
+    }
+
+    /// Distance from `q` (inside the grid's box) to the nearest point, metres; infinite when empty.
+    pub fn nearest(&self, q: [f64; 2]) -> f64 {
+        self.nearest_index(q).0
+    }
+
+    /// Distance to the nearest point, metres, and that point's index in the input.
+    pub fn nearest_index(&self, q: [f64; 2]) -> (f64, usize) {
+        let mut best = (f64::INFINITY, 0usize);
+        if self.items.is_empty() {
+            return best;
+        }
+        let k = self.cell_of(q);
+        let (cx, cy) = ((k % self.nx) as isize, (k / self.nx) as isize);
+        let max_ring = self.nx.max(self.ny) as isize;
+        for ring in 0..=max_ring {
+            for gy in cy - ring..=cy + ring {
+                if gy < 0 || gy as usize >= self.ny {
+                    continue;
+                }
+                let on_edge_row = gy == cy - ring || gy == cy + ring;
+                let step = if on_edge_row { 1 } else { (2 * ring).max(1) };
+                let mut gx = cx - ring;
+                while gx <= cx + ring {
+                    if gx >= 0 && (gx as usize) < self.nx {
+                        let cell = gy as usize * self.nx + gx as usize;
+                        for j in self.start[cell] as usize..self.start[cell + 1] as usize {
+                            let p = self.items[j];
+                            let d = (p[0] - q[0]).hypot(p[1] - q[1]);
+                            if d < best.0 || (d == best.0 && (self.ids[j] as usize) < best.1) {
+                                best = (d, self.ids[j] as usize);
+                            }
+                        }
+                    }
+                    gx += step;
+                }
+            }
+            if best.0 <= ring as f64 * self.cell {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// Reference twin of [`PointGrid::nearest`]: the minimum over all points.
+pub fn nearest_naive(points: &[[f64; 2]], q: [f64; 2]) -> f64 {
+    points
+        .iter()
+        .map(|p| (p[0] - q[0]).hypot(p[1] - q[1]))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Twice the signed area of a closed polyline (positive = counter-clockwise), m².
+pub fn signed_area2(pts: &[[f64; 2]]) -> f64 {
+    let n = pts.len();
+    (0..n)
+        .map(|k| {
+            let (a, b) = (pts[k], pts[(k + 1) % n]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::label_components;
+    use proptest::prelude::*;
+
+    fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
+        let v = rows
+            .iter()
+            .flat_map(|r| r.bytes().map(|b| b == b'#'))
+            .collect();
+        (v, rows[0].len(), rows.len())
+    }
+
+    #[test]
+    fn traces_outer_and_hole_boundaries_of_an_annulus() {
+        let (m, w, h) = grid(&[
+            "..........",
+            ".########.",
+            ".########.",
+            ".##....##.",
+            ".##....##.",
+            ".########.",
+            ".########.",
+            "..........",
+        ]);
+        let first = m.iter().position(|&v| v).unwrap();
+        let outer = trace_boundary(&m, w, h, first, WEST);
+        assert_eq!(outer.len(), 2 * (7 + 5));
+        let inv: Vec<bool> = m.iter().map(|&v| !v).collect();
+        let (_, comps) = label_components(&inv, w, h, false);
+        let hole = comps.iter().find(|c| !c.touches_border).unwrap();
+        let inner = trace_boundary(&m, w, h, hole.first - w, SOUTH);
+        // The ring of pixels around the 4×2 hole with its corners cut (8-connected): 2·(4+2).
+        assert_eq!(inner.len(), 12);
+        for &p in &inner {
+            let (r, c) = ((p / w) as isize, (p % w) as isize);
+            assert!(m[p]);
+            assert!(
+                DIRS.iter().any(|&(dr, dc)| !m[(r + dr) as usize * w + (c + dc) as usize]
+                    && (3..=4).contains(&(r + dr))
+                    && (3..=6).contains(&(c + dc))),
+                "pixel ({c}, {r}) touches the hole"
+            );
+        }
+        for k in 0..inner.len() {
+            let (a, b) = (inner[k], inner[(k + 1) % inner.len()]);
+            let (dr, dc) = ((a / w) as isize - (b / w) as isize, (a % w) as isize - (b % w) as isize);
+            assert!(dr.abs() <= 1 && dc.abs() <= 1 && (dr, dc) != (0, 0));
+        }
+    }
+
+    #[test]
+    fn resample_square() {
+        let sq = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        let r = resample_closed(&sq, 0.1);
+        assert_eq!(r.len(), 40);
+        assert!((r[15][0] - 1.0).abs() < 1e-12 && (r[15][1] - 0.5).abs() < 1e-12);
+    }
+
+    proptest! {
+        #[test]
+        fn grid_matches_naive(pts in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 1..200),
+                              qs in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 1..20),
+                              cell in 0.05f64..5.0) {
+            let pts: Vec<[f64; 2]> = pts.into_iter().map(|(x, y)| [x, y]).collect();
+            let qs: Vec<[f64; 2]> = qs.into_iter().map(|(x, y)| [x, y]).collect();
+            let g = PointGrid::new(&pts, &qs, cell);
+            for q in qs {
+                prop_assert!((g.nearest(q) - nearest_naive(&pts, q)).abs() < 1e-12);
+            }
+        }
+    }
+}
