@@ -17,12 +17,15 @@ struct Cli {
 enum Command {
     /// Check MapZoo or Race Stack track folders against the dataset's checklist.
     Validate(cmd::validate::Args),
+    /// Generate a random synthetic track map (PNG + map-server YAML) from a seed.
+    Generate(cmd::generate::Args),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Validate(args) => cmd::validate::run(args),
+        Command::Generate(args) => cmd::generate::run(args),
     };
     match result {
         Ok(code) => code,

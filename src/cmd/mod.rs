@@ -1,3 +1,4 @@
 //! One module per subcommand; each has `Args` (clap) and `run`.
 
+pub mod generate;
 pub mod validate;

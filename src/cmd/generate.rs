@@ -1,0 +1,238 @@
+//! `mapzoo generate --seed N --out DIR`: a random synthetic track map
+//! (PNG + map-server YAML) from the extraction crate's generator (issue 3 item 3).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use mapzoo_extract::synth::{self, CenterlineSpec, GapSpec, SynthOptions, WidthSpec};
+
+/// Arguments of `mapzoo generate`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Seed of every random choice; the same seed and options give byte-identical files.
+    #[arg(long)]
+    pub seed: u64,
+    /// Folder to write `<name>.png` and `<name>.yaml` into (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Base name of the files [default: synth<seed>].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Metres per pixel.
+    #[arg(long, default_value_t = 0.05)]
+    pub resolution: f64,
+    /// Lap length, metres [default: drawn from 40–150 m].
+    #[arg(long)]
+    pub lap_length: Option<f64>,
+    /// Constant track width, metres (instead of a smooth random width).
+    #[arg(long, conflicts_with_all = ["width_min", "width_max"])]
+    pub width: Option<f64>,
+    /// Narrowest track width, metres.
+    #[arg(long, default_value_t = 1.6)]
+    pub width_min: f64,
+    /// Widest track width, metres.
+    #[arg(long, default_value_t = 3.0)]
+    pub width_max: f64,
+    /// Occupied margin around the track, metres.
+    #[arg(long, default_value_t = 2.0)]
+    pub margin: f64,
+    /// Exact image size WIDTHxHEIGHT in pixels, the track centred (e.g. 4000x4000).
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<[usize; 2]>,
+    /// Obstacles inside the track, at random places.
+    #[arg(long, default_value_t = 0)]
+    pub obstacles: usize,
+    /// Spurs (dead-end corridors into the outer wall).
+    #[arg(long, default_value_t = 0)]
+    pub spurs: usize,
+    /// Pockets (bulges of the track into a wall).
+    #[arg(long, default_value_t = 0)]
+    pub pockets: usize,
+    /// Open a gap in the outer wall, a corridor to the image border (the map then leaks).
+    #[arg(long)]
+    pub gap: bool,
+    /// Width of the wall gap's corridor, metres.
+    #[arg(long, default_value_t = 0.6)]
+    pub gap_width: f64,
+    /// Anti-alias the wall edges with a gray ramp this many pixels wide (1 if no value).
+    #[arg(long, num_args = 0..=1, default_missing_value = "1.0")]
+    pub anti_alias: Option<f64>,
+    /// Walls this thick, metres; everything beyond is unknown (gray 205).
+    #[arg(long)]
+    pub wall_thickness: Option<f64>,
+    /// Unknown (gray 205) blobs away from the track.
+    #[arg(long, default_value_t = 0)]
+    pub unknown_blobs: usize,
+    /// Lidar rays: thin lines of free pixels from the outer wall outwards.
+    #[arg(long, default_value_t = 0)]
+    pub lidar_rays: usize,
+    /// Free specks away from the track.
+    #[arg(long, default_value_t = 0)]
+    pub specks: usize,
+    /// Probability that a pixel away from the track gets a random gray value.
+    #[arg(long, default_value_t = 0.0)]
+    pub noise: f64,
+    /// Replace existing files of the same name.
+    #[arg(long)]
+    pub force: bool,
+}
+
+fn parse_size(text: &str) -> Result<[usize; 2], String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT, e.g. 4000x4000 (found {text:?})"))?;
+    let num = |v: &str| {
+        v.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("expected WIDTHxHEIGHT in whole pixels (found {text:?})"))
+    };
+    Ok([num(w)?, num(h)?])
+}
+
+/// Generates the map and writes it; exit 0 on success.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("synth{}", args.seed));
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        bail!("--name {name:?}: must be a plain file name without a path or a leading dot");
+    }
+    let opts = SynthOptions {
+        seed: args.seed,
+        centerline: CenterlineSpec::Random {
+            lap_length: args.lap_length,
+        },
+        width: match args.width {
+            Some(w) => WidthSpec::Constant(w),
+            None => WidthSpec::Smooth {
+                min: args.width_min,
+                max: args.width_max,
+            },
+        },
+        resolution: args.resolution,
+        margin: args.margin,
+        image_size: args.size,
+        anti_alias: args.anti_alias,
+        wall_thickness: args.wall_thickness,
+        unknown_blobs: args.unknown_blobs,
+        random_obstacles: args.obstacles,
+        random_spurs: args.spurs,
+        random_pockets: args.pockets,
+        wall_gap: args.gap.then_some(GapSpec {
+            s: None,
+            width: args.gap_width,
+        }),
+        lidar_rays: args.lidar_rays,
+        specks: args.specks,
+        noise: args.noise,
+        ..SynthOptions::default()
+    };
+    let map = synth::generate(&opts).context("generate")?;
+
+    let png = args.out.join(format!("{name}.png"));
+    let yaml = args.out.join(format!("{name}.yaml"));
+    if !args.force {
+        for p in [&png, &yaml] {
+            if p.exists() {
+                bail!(
+                    "{}: already exists; pass --force to overwrite it",
+                    p.display()
+                );
+            }
+        }
+    }
+    write_atomically(&map, &args.out, &name)?;
+
+    let t = &map.truth;
+    let widths = t.centerline.iter().map(|p| p.width());
+    let (w_min, w_max) = widths.fold((f64::INFINITY, 0.0_f64), |(a, b), w| (a.min(w), b.max(w)));
+    println!(
+        "wrote {} ({}×{} px, {} m/px, origin [{}, {}]) and {}",
+        png.display(),
+        map.width,
+        map.height,
+        map.meta.resolution,
+        map.meta.origin[0],
+        map.meta.origin[1],
+        yaml.display()
+    );
+    println!(
+        "track: lap {:.2} m, {} centerline points, width {:.2}–{:.2} m, start (0, 0) heading 0, counter-clockwise",
+        t.lap_length,
+        t.centerline.len(),
+        w_min,
+        w_max
+    );
+    if !(t.obstacles.is_empty() && t.spurs.is_empty() && t.pockets.is_empty()) {
+        println!(
+            "features: {} obstacles, {} spurs, {} pockets",
+            t.obstacles.len(),
+            t.spurs.len(),
+            t.pockets.len()
+        );
+    }
+    if let Some(g) = &t.gap {
+        println!(
+            "wall gap at s = {:.2} m: leaks to the border at pixel ({}, {}), world ({:.2}, {:.2})",
+            g.s, g.border_pixel[0], g.border_pixel[1], g.border_world[0], g.border_world[1]
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes both files into a temporary folder on the same file system, then
+/// renames them into place, so that a failure never leaves half a map.
+fn write_atomically(map: &synth::SynthMap, out: &Path, name: &str) -> anyhow::Result<()> {
+    let tmp_name = format!(".{name}.tmp-{}", std::process::id());
+    let out_exists = out.is_dir();
+    let tmp = if out_exists {
+        out.join(&tmp_name)
+    } else {
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent)
+            .with_context(|| format!("{}: cannot create the folder", parent.display()))?;
+        parent.join(format!(
+            ".{}.tmp-{}",
+            out.file_name()
+                .map_or_else(|| "out".into(), |n| n.to_string_lossy()),
+            std::process::id()
+        ))
+    };
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).with_context(|| {
+            format!("{}: cannot remove a stale temporary folder", tmp.display())
+        })?;
+    }
+    std::fs::create_dir(&tmp)
+        .with_context(|| format!("{}: cannot create a temporary folder", tmp.display()))?;
+    let result = (|| -> anyhow::Result<()> {
+        map.write(&tmp, name)?;
+        if out_exists {
+            for ext in ["png", "yaml"] {
+                let from = tmp.join(format!("{name}.{ext}"));
+                let to = out.join(format!("{name}.{ext}"));
+                std::fs::rename(&from, &to).with_context(|| {
+                    format!("{}: cannot move the new file into place", to.display())
+                })?;
+            }
+            std::fs::remove_dir(&tmp).with_context(|| {
+                format!("{}: cannot remove the temporary folder", tmp.display())
+            })?;
+        } else {
+            std::fs::rename(&tmp, out).with_context(|| {
+                format!("{}: cannot move the new folder into place", out.display())
+            })?;
+        }
+        Ok(())
+    })();
+    if result.is_err() && tmp.exists() {
+        // Best effort: the error that matters is the one being returned.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
