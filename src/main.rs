@@ -19,6 +19,8 @@ enum Command {
     Validate(cmd::validate::Args),
     /// Generate a random synthetic track map (PNG + map-server YAML) from a seed.
     Generate(cmd::generate::Args),
+    /// Draw a picture of a track set, or a gallery of many.
+    Render(cmd::render::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -26,6 +28,7 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Validate(args) => cmd::validate::run(args),
         Command::Generate(args) => cmd::generate::run(args),
+        Command::Render(args) => cmd::render::run(args),
     };
     match result {
         Ok(code) => code,

@@ -35,10 +35,14 @@ pub enum RenderError {
     #[error("a gallery needs at least one track folder")]
     NoTracks,
     /// A folder holds no occupancy map to draw.
-    #[error("{}: no occupancy map found; expected <name>.yaml (map-server YAML) beside its PNG", dir.display())]
+    #[error("{}: no occupancy map to draw ({found}); name the map-server YAML {expected} beside its PNG", dir.display())]
     NoMap {
         /// The track folder.
         dir: PathBuf,
+        /// What was found instead, e.g. `no YAML` or `several YAMLs: a.yaml, b.yaml`.
+        found: String,
+        /// The file name looked for first.
+        expected: String,
     },
     /// The picture could not be encoded or written.
     #[error("{}: could not write the PNG: {reason}", path.display())]

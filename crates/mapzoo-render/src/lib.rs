@@ -5,7 +5,8 @@
 //! anti-aliased rasteriser ([`canvas`]) and the viridis speed scale
 //! ([`colormap`]); nothing is read from the system at run time and the
 //! same input always gives the same pixels. [`render_track`] and
-//! [`render_gallery`] draw in-memory [`TrackPicture`]s.
+//! [`render_gallery`] draw in-memory [`TrackPicture`]s; [`load_track`] reads
+//! one from a MapZoo or Race Stack folder.
 
 pub mod canvas;
 pub mod colormap;
@@ -13,6 +14,7 @@ mod draw;
 pub mod error;
 pub mod font;
 mod gallery;
+mod load;
 mod picture;
 pub mod track;
 pub mod view;
@@ -21,6 +23,7 @@ pub use colormap::{viridis, Rgb, SpeedScale};
 pub use draw::{ARROW, CENTERLINE, HALO, INK, OVERTAKING_TICK, PAPER, SPEED_TICK, WALL};
 pub use error::RenderError;
 pub use gallery::{render_gallery, GalleryOptions};
+pub use load::load_track;
 pub use picture::{check_size, render_track, RenderOptions, Rendered, MAX_SIZE, MIN_SIZE};
 pub use track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
 pub use view::MapView;

@@ -1,0 +1,85 @@
+//! `mapzoo render DIR -o FILE.png [--size PX]`: a picture of one track set;
+//! `mapzoo render --gallery DIR... -o FILE.png`: a grid of many (issue 7).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use mapzoo_render::{
+    load_track, render_gallery, render_track, save_png, GalleryOptions, RenderOptions,
+};
+
+/// Arguments of `mapzoo render`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Track folder (MapZoo or Race Stack layout); with --gallery, one or more.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Draw all the given tracks in a grid, each with its name and SP lap time.
+    #[arg(long)]
+    pub gallery: bool,
+    /// The PNG file to write.
+    #[arg(short, long, value_name = "FILE.png")]
+    pub output: PathBuf,
+    /// Long side of the map in pixels (default 1000); with --gallery, the side of each cell (default 320).
+    #[arg(long, value_name = "PX")]
+    pub size: Option<u32>,
+}
+
+/// Draws and writes the picture; exit 1 when a gallery had to leave a track out.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.gallery {
+        let [dir] = args.dirs.as_slice() else {
+            anyhow::bail!(
+                "render draws one track folder (got {}); use --gallery for several",
+                args.dirs.len()
+            );
+        };
+        let track = load_track(dir).with_context(|| format!("reading {}", dir.display()))?;
+        let options = RenderOptions {
+            size: args.size.unwrap_or(RenderOptions::default().size),
+        };
+        let picture = render_track(&track, &options)?;
+        save_png(&picture.image, &args.output)?;
+        println!(
+            "{}: {} x {} px",
+            args.output.display(),
+            picture.image.width(),
+            picture.image.height()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let mut tracks = Vec::new();
+    let mut failed = 0;
+    for dir in &args.dirs {
+        match load_track(dir) {
+            Ok(t) => tracks.push(t),
+            Err(e) => {
+                failed += 1;
+                eprintln!("error: {e}; left out of the gallery");
+            }
+        }
+    }
+    if tracks.is_empty() {
+        anyhow::bail!("no track folder could be read; nothing to draw");
+    }
+    let options = GalleryOptions {
+        cell: args.size.unwrap_or(GalleryOptions::default().cell),
+        ..GalleryOptions::default()
+    };
+    let image = render_gallery(&tracks, &options)?;
+    save_png(&image, &args.output)?;
+    println!(
+        "{}: {} tracks, {} x {} px",
+        args.output.display(),
+        tracks.len(),
+        image.width(),
+        image.height()
+    );
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
