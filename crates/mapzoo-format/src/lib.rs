@@ -11,6 +11,7 @@ pub mod pyfmt;
 pub mod sectors;
 pub mod testdata;
 pub mod tum;
+pub mod validate;
 pub mod waypoint;
 
 pub use error::FormatError;

@@ -1,0 +1,896 @@
+//! The dataset's checklist for one track folder (DESIGN §2, issue 2): every
+//! file of a MapZoo set or a Race Stack map folder is read and checked, and
+//! each check yields a typed pass / FAIL / skip with its reason, so the
+//! `validate` and `check` commands only print.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::FormatError;
+use crate::global::GlobalWaypoints;
+use crate::map::{decode_gray_png, FreeRule, MapMeta, OccupancyMap};
+use crate::sectors::{OtSectors, SpeedScaling};
+use crate::waypoint::{self, Waypoint};
+
+/// Target spacing of waypoints along the line, metres (DESIGN §2.2).
+pub const SPACING_M: f64 = 0.1;
+/// Largest accepted deviation of a row's Δs from [`SPACING_M`], metres.
+pub const SPACING_TOLERANCE_M: f64 = 0.01;
+/// Largest difference between the racing-line CSV and a JSON trajectory, per value.
+pub const TRAJECTORY_TOLERANCE: f64 = 1e-6;
+
+/// Outcome of one check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The check holds.
+    Pass,
+    /// The check fails; `detail` says where and why.
+    Fail,
+    /// The check does not apply or could not run; `detail` says why.
+    Skip,
+}
+
+/// One line of the checklist.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Check {
+    /// Pass, fail or skip.
+    pub status: Status,
+    /// The file checked, relative to the folder.
+    pub file: String,
+    /// What is checked, e.g. `resolution > 0`.
+    pub check: String,
+    /// The finding: a figure on pass, the cause and place on FAIL, the reason on skip.
+    pub detail: String,
+}
+
+impl Check {
+    /// The text line `pass  f.yaml  resolution > 0: 0.05`.
+    pub fn line(&self) -> String {
+        let status = match self.status {
+            Status::Pass => "pass",
+            Status::Fail => "FAIL",
+            Status::Skip => "skip",
+        };
+        format!("{status}  {}  {}: {}", self.file, self.check, self.detail)
+    }
+}
+
+/// Which kind of folder was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// A MapZoo track set: map, centerline and racing-line CSVs, JSON, sector files.
+    MapZoo,
+    /// A Race Stack map folder: map, JSON and sector files, no CSVs.
+    RaceStack,
+}
+
+/// The checklist of one folder.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The folder as given.
+    pub dir: PathBuf,
+    /// The layout it was checked as.
+    pub layout: Layout,
+    /// Whether every check passed or was skipped.
+    pub ok: bool,
+    /// The checks, in checklist order.
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    /// The failed checks.
+    pub fn failures(&self) -> impl Iterator<Item = &Check> {
+        self.checks.iter().filter(|c| c.status == Status::Fail)
+    }
+}
+
+/// Collects checks as they are made.
+struct Sheet {
+    checks: Vec<Check>,
+}
+
+impl Sheet {
+    fn add(&mut self, status: Status, file: &str, check: &str, detail: impl Into<String>) {
+        self.checks.push(Check {
+            status,
+            file: file.to_string(),
+            check: check.to_string(),
+            detail: detail.into(),
+        });
+    }
+    fn pass(&mut self, file: &str, check: &str, detail: impl Into<String>) {
+        self.add(Status::Pass, file, check, detail);
+    }
+    fn fail(&mut self, file: &str, check: &str, detail: impl Into<String>) {
+        self.add(Status::Fail, file, check, detail);
+    }
+    fn skip(&mut self, file: &str, check: &str, detail: impl Into<String>) {
+        self.add(Status::Skip, file, check, detail);
+    }
+    /// Pass when `result` is Ok, else FAIL with its message.
+    fn result(&mut self, file: &str, check: &str, result: std::result::Result<String, String>) {
+        match result {
+            Ok(d) => self.pass(file, check, d),
+            Err(d) => self.fail(file, check, d),
+        }
+    }
+}
+
+/// What is wrong, without the path (the check line names the file already).
+pub fn reason(e: &FormatError) -> String {
+    match e {
+        FormatError::Io { source, .. } => source.to_string(),
+        FormatError::Invalid { what, .. } => what.clone(),
+    }
+}
+
+/// The files of the folder, by name.
+struct Listing {
+    names: Vec<String>,
+}
+
+impl Listing {
+    fn read(dir: &Path) -> std::io::Result<Self> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)?
+            .flatten()
+            .filter(|e| e.path().is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        Ok(Listing { names })
+    }
+
+    /// `<track><suffix>` if present, else the only file ending in `suffix`.
+    fn find(&self, track: &str, suffix: &str) -> Option<String> {
+        let exact = format!("{track}{suffix}");
+        if self.names.contains(&exact) {
+            return Some(exact);
+        }
+        let mut it = self.names.iter().filter(|n| n.ends_with(suffix));
+        match (it.next(), it.next()) {
+            (Some(one), None) => Some(one.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Runs the whole checklist on `dir`.
+pub fn validate_dir(dir: &Path) -> Report {
+    let mut sheet = Sheet { checks: Vec::new() };
+    let listing = match Listing::read(dir) {
+        Ok(l) => l,
+        Err(e) => {
+            sheet.fail(
+                &dir.display().to_string(),
+                "folder readable",
+                format!("{e}; give a track folder"),
+            );
+            return finish(dir, Layout::RaceStack, sheet);
+        }
+    };
+    let track = track_name(dir);
+    let centerline_csv = listing.find(&track, "_centerline.csv");
+    let racing_csv = listing.find(&track, "_racing_line.csv");
+    let layout = if centerline_csv.is_some() || racing_csv.is_some() {
+        Layout::MapZoo
+    } else {
+        Layout::RaceStack
+    };
+
+    let map = check_map(&mut sheet, dir, &listing, &track);
+    if layout == Layout::MapZoo {
+        let cent = format!("{track}-cent.yaml");
+        if listing.names.contains(&cent) {
+            check_map_file(&mut sheet, dir, &cent);
+        } else {
+            sheet.skip(&cent, "track-only map", "not present");
+        }
+    }
+
+    check_csv(
+        &mut sheet,
+        dir,
+        layout,
+        centerline_csv.unwrap_or_else(|| format!("{track}_centerline.csv")),
+        false,
+    );
+    let racing = check_csv(
+        &mut sheet,
+        dir,
+        layout,
+        racing_csv.unwrap_or_else(|| format!("{track}_racing_line.csv")),
+        true,
+    );
+
+    let global = check_global(&mut sheet, dir, &listing);
+
+    const RL: &str = "racing line = a JSON trajectory";
+    let csv_name = format!("{track}_racing_line.csv");
+    match (layout, &racing, &global) {
+        (Layout::RaceStack, _, _) => sheet.skip(&csv_name, RL, "Race Stack folder, no CSVs"),
+        (_, Some(rl), Some(g)) => sheet.result(&csv_name, RL, same_trajectory(rl, g)),
+        _ => sheet.skip(&csv_name, RL, "the CSV or the JSON did not read"),
+    }
+
+    // The line the sector indices and the free-space checks refer to.
+    let line: Option<(String, &[Waypoint])> = match (layout, &racing, &global) {
+        (Layout::MapZoo, Some(rl), _) => Some((csv_name.clone(), rl.as_slice())),
+        (_, _, Some(g)) => Some((
+            "global_waypoints.json (global_traj_wpnts_iqp)".to_string(),
+            g.iqp.wpnts.as_slice(),
+        )),
+        _ => None,
+    };
+    check_sectors(
+        &mut sheet,
+        dir,
+        &listing,
+        line.as_ref().map(|(_, l)| l.len()),
+    );
+    check_line_in_track(&mut sheet, map.as_ref(), line.as_ref());
+    finish(dir, layout, sheet)
+}
+
+fn finish(dir: &Path, layout: Layout, sheet: Sheet) -> Report {
+    let ok = sheet.checks.iter().all(|c| c.status != Status::Fail);
+    Report {
+        dir: dir.to_path_buf(),
+        layout,
+        ok,
+        checks: sheet.checks,
+    }
+}
+
+fn track_name(dir: &Path) -> String {
+    let named = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| n != "." && n != "..");
+    named
+        .or_else(|| {
+            std::fs::canonicalize(dir)
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        })
+        .unwrap_or_default()
+}
+
+/// The map YAML: `<track>.yaml`, else the only YAML that is not a sector file or `-cent`.
+fn check_map(
+    sheet: &mut Sheet,
+    dir: &Path,
+    listing: &Listing,
+    track: &str,
+) -> Option<OccupancyMap> {
+    let exact = format!("{track}.yaml");
+    let candidates: Vec<&String> = listing
+        .names
+        .iter()
+        .filter(|n| {
+            (n.ends_with(".yaml") || n.ends_with(".yml"))
+                && !matches!(n.as_str(), "speed_scaling.yaml" | "ot_sectors.yaml")
+                && !n.ends_with("-cent.yaml")
+        })
+        .collect();
+    let name = if listing.names.contains(&exact) {
+        exact
+    } else if candidates.len() == 1 {
+        candidates[0].clone()
+    } else if candidates.is_empty() {
+        sheet.fail(
+            &exact,
+            "map YAML present",
+            "no map YAML in the folder; a track needs <track>.yaml beside <track>.png",
+        );
+        return None;
+    } else {
+        let list: Vec<&str> = candidates.iter().map(|s| s.as_str()).collect();
+        sheet.fail(
+            &exact,
+            "map YAML present",
+            format!(
+                "several candidate map YAMLs ({}); name the map {exact}",
+                list.join(", ")
+            ),
+        );
+        return None;
+    };
+    check_map_file(sheet, dir, &name)
+}
+
+/// PNG loads, `image` points to it, resolution, origin and thresholds, one line each.
+fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<OccupancyMap> {
+    let path = dir.join(name);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            sheet.fail(name, "map YAML readable", e.to_string());
+            return None;
+        }
+    };
+    let value: serde_yaml_ng::Value = match serde_yaml_ng::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            sheet.fail(name, "map YAML parses", format!("not valid YAML: {e}"));
+            return None;
+        }
+    };
+    let get = |k: &str| value.get(k);
+
+    const IMG: &str = "YAML image points to the PNG";
+    let image = match get("image") {
+        Some(serde_yaml_ng::Value::String(s)) if !s.is_empty() => {
+            let p = path.parent().unwrap_or(dir).join(s);
+            if p.is_file() {
+                sheet.pass(name, IMG, s.clone());
+                Some((s.clone(), p))
+            } else {
+                sheet.fail(
+                    name,
+                    IMG,
+                    format!("field \"image\" is {s:?} but no such file is in the folder"),
+                );
+                None
+            }
+        }
+        Some(v) => {
+            sheet.fail(
+                name,
+                IMG,
+                format!("field \"image\" must be a file name (found {v:?})"),
+            );
+            None
+        }
+        None => {
+            sheet.fail(name, IMG, "missing field \"image\"");
+            None
+        }
+    };
+
+    const PNG: &str = "PNG loads";
+    let pixels = match &image {
+        Some((img_name, p)) => match std::fs::read(p)
+            .map_err(|e| FormatError::io(p, e))
+            .and_then(|b| decode_gray_png(&b, p))
+        {
+            Ok((w, h, gray)) => {
+                sheet.pass(img_name, PNG, format!("{w} × {h} pixels"));
+                Some((w, h, gray))
+            }
+            Err(e) => {
+                sheet.fail(img_name, PNG, reason(&e));
+                None
+            }
+        },
+        None => {
+            sheet.skip(name, PNG, "no image to load");
+            None
+        }
+    };
+
+    const RES: &str = "resolution > 0";
+    match get("resolution").map(|v| v.as_f64()) {
+        Some(Some(r)) if r.is_finite() && r > 0.0 => sheet.pass(name, RES, format!("{r} m/pixel")),
+        Some(Some(r)) => sheet.fail(
+            name,
+            RES,
+            format!("field \"resolution\" must be > 0 (found {r})"),
+        ),
+        Some(None) => sheet.fail(name, RES, "field \"resolution\" must be a number"),
+        None => sheet.fail(name, RES, "missing field \"resolution\""),
+    }
+
+    const ORG: &str = "origin has 3 numbers";
+    match get("origin").and_then(|v| v.as_sequence()) {
+        Some(s) if s.len() == 3 && s.iter().all(|v| v.as_f64().is_some_and(f64::is_finite)) => {
+            let n: Vec<String> = s
+                .iter()
+                .map(|v| format!("{}", v.as_f64().unwrap_or(0.0)))
+                .collect();
+            sheet.pass(name, ORG, format!("[{}]", n.join(", ")))
+        }
+        Some(s) => sheet.fail(
+            name,
+            ORG,
+            format!(
+                "field \"origin\" must be [x, y, yaw], 3 finite numbers (found {} entries)",
+                s.len()
+            ),
+        ),
+        None => sheet.fail(name, ORG, "missing field \"origin\" (a list [x, y, yaw])"),
+    }
+
+    const THR: &str = "0 <= free_thresh < occupied_thresh <= 1";
+    let f = get("free_thresh").and_then(|v| v.as_f64());
+    let o = get("occupied_thresh").and_then(|v| v.as_f64());
+    match (f, o) {
+        (Some(f), Some(o)) if (0.0..=1.0).contains(&f) && (0.0..=1.0).contains(&o) && f < o => {
+            sheet.pass(name, THR, format!("free_thresh {f}, occupied_thresh {o}"))
+        }
+        (Some(f), Some(o)) => sheet.fail(
+            name,
+            THR,
+            format!("found free_thresh {f} and occupied_thresh {o}"),
+        ),
+        _ => sheet.fail(
+            name,
+            THR,
+            "fields \"free_thresh\" and \"occupied_thresh\" must both be numbers",
+        ),
+    }
+
+    // The classified map, for the free-space check, only if everything above holds.
+    let meta = MapMeta::from_yaml_str(&text, &path).ok()?;
+    let (w, h, gray) = pixels?;
+    Some(OccupancyMap::from_gray(
+        w,
+        h,
+        gray,
+        &meta,
+        FreeRule::MapServer,
+    ))
+}
+
+/// Reads a waypoint CSV and checks ids, s_m, spacing (and widths for the racing line).
+fn check_csv(
+    sheet: &mut Sheet,
+    dir: &Path,
+    layout: Layout,
+    name: String,
+    racing_line: bool,
+) -> Option<Vec<Waypoint>> {
+    const COLS: &str = "11 columns in order, `;` separated, finite numbers";
+    const IDS: &str = "ids 0..n-1";
+    const S: &str = "s_m strictly increasing";
+    const SP: &str = "spacing ≈0.1 m";
+    const W: &str = "d_left, d_right > 0";
+    let mut later = vec![IDS, S, SP];
+    if racing_line {
+        later.push(W);
+    }
+    if layout == Layout::RaceStack {
+        sheet.skip(&name, COLS, "Race Stack folder, no CSVs");
+        for c in later {
+            sheet.skip(&name, c, "Race Stack folder, no CSVs");
+        }
+        return None;
+    }
+    let path = dir.join(&name);
+    let rows = match waypoint::read_csv(&path) {
+        Ok(r) => {
+            sheet.pass(&name, COLS, format!("{} rows", r.len()));
+            r
+        }
+        Err(e) => {
+            sheet.fail(&name, COLS, reason(&e));
+            for c in later {
+                sheet.skip(&name, c, "the CSV did not read");
+            }
+            return None;
+        }
+    };
+    sheet.result(&name, IDS, ids_in_order(&rows));
+    sheet.result(&name, S, s_increasing(&rows));
+    sheet.result(&name, SP, spacing(&rows));
+    if racing_line {
+        sheet.result(&name, W, widths_positive(&rows));
+    }
+    Some(rows)
+}
+
+/// Waypoint ids must be 0, 1, …, n-1; on failure names the row (line = row + 2).
+fn ids_in_order(rows: &[Waypoint]) -> std::result::Result<String, String> {
+    match rows.iter().enumerate().find(|(i, w)| w.id != *i as i64) {
+        None => Ok(format!("0..{}", rows.len().saturating_sub(1))),
+        Some((i, w)) => Err(format!(
+            "row {i} (line {}) has id {}, expected {i}; ids must run 0..n-1 without gaps",
+            i + 2,
+            w.id
+        )),
+    }
+}
+
+fn s_increasing(rows: &[Waypoint]) -> std::result::Result<String, String> {
+    match rows.windows(2).position(|p| p[1].s_m <= p[0].s_m) {
+        None => Ok(format!("0 … {:.4} m", rows.last().map_or(0.0, |w| w.s_m))),
+        Some(i) => Err(format!(
+            "id {} has s_m {} after {}; s_m must grow strictly",
+            rows[i + 1].id,
+            rows[i + 1].s_m,
+            rows[i].s_m
+        )),
+    }
+}
+
+fn spacing(rows: &[Waypoint]) -> std::result::Result<String, String> {
+    let worst = rows
+        .windows(2)
+        .map(|p| (p[1].id, p[1].s_m - p[0].s_m))
+        .max_by(|a, b| (a.1 - SPACING_M).abs().total_cmp(&(b.1 - SPACING_M).abs()));
+    match worst {
+        None => Err("fewer than 2 rows".into()),
+        Some((id, ds)) if (ds - SPACING_M).abs() <= SPACING_TOLERANCE_M => {
+            Ok(format!("worst Δs {ds:.6} m (before id {id})"))
+        }
+        Some((id, ds)) => Err(format!(
+            "Δs {ds:.6} m before id {id} is not within {SPACING_TOLERANCE_M} m of {SPACING_M} m"
+        )),
+    }
+}
+
+fn widths_positive(rows: &[Waypoint]) -> std::result::Result<String, String> {
+    match rows.iter().find(|w| !(w.d_left > 0.0 && w.d_right > 0.0)) {
+        None => {
+            let m = rows
+                .iter()
+                .map(|w| w.d_left.min(w.d_right))
+                .fold(f64::INFINITY, f64::min);
+            Ok(format!("smallest {m:.4} m"))
+        }
+        Some(w) => Err(format!(
+            "id {} has d_right {} and d_left {}; both must be > 0 (the line leaves the track)",
+            w.id, w.d_right, w.d_left
+        )),
+    }
+}
+
+fn check_global(sheet: &mut Sheet, dir: &Path, listing: &Listing) -> Option<GlobalWaypoints> {
+    const FILE: &str = "global_waypoints.json";
+    const PARSE: &str = "JSON parses";
+    const ENTRIES: &str = "centerline, IQP, SP and track-bound entries";
+    const FINITE: &str = "waypoints finite, ids 0..n-1";
+    const COUNT: &str = "marker count = waypoint count";
+    if !listing.names.iter().any(|n| n == FILE) {
+        sheet.fail(
+            FILE,
+            PARSE,
+            "missing; every track folder needs global_waypoints.json",
+        );
+        for c in [ENTRIES, FINITE, COUNT] {
+            sheet.skip(FILE, c, "no JSON");
+        }
+        return None;
+    }
+    let g = match GlobalWaypoints::read(&dir.join(FILE)) {
+        Ok(g) => {
+            sheet.pass(FILE, PARSE, g.map_info_str.trim().to_string());
+            g
+        }
+        Err(e) => {
+            let why = reason(&e);
+            if why.starts_with("missing key") {
+                sheet.pass(FILE, PARSE, "valid JSON");
+                sheet.fail(FILE, ENTRIES, why);
+            } else {
+                sheet.fail(FILE, PARSE, why);
+                sheet.skip(FILE, ENTRIES, "the JSON did not parse");
+            }
+            for c in [FINITE, COUNT] {
+                sheet.skip(FILE, c, "the JSON did not parse");
+            }
+            return None;
+        }
+    };
+    let mut empty = Vec::new();
+    for (key, arr) in g.waypoint_arrays() {
+        if arr.wpnts.is_empty() {
+            empty.push(format!("\"{key}\" has no waypoints"));
+        }
+    }
+    let (right, left) = (g.right_bound().len(), g.left_bound().len());
+    if right == 0 || left == 0 {
+        empty.push(format!(
+            "\"trackbounds_markers\" has {right} right-bound and {left} left-bound points; both walls are needed"
+        ));
+    }
+    let info = g.map_info;
+    if info.iqp_lap_time_s.is_none() || info.sp_lap_time_s.is_none() {
+        empty.push(format!(
+            "\"map_info_str\" lacks the IQP or SP lap time ({:?})",
+            g.map_info_str
+        ));
+    }
+    if empty.is_empty() {
+        sheet.pass(
+            FILE,
+            ENTRIES,
+            format!(
+                "centerline {}, IQP {}, SP {}, bounds {right} right + {left} left",
+                g.centerline.wpnts.len(),
+                g.iqp.wpnts.len(),
+                g.sp.wpnts.len()
+            ),
+        );
+    } else {
+        sheet.fail(FILE, ENTRIES, empty.join("; "));
+    }
+
+    let mut bad = Vec::new();
+    if let Err(e) = g.check_finite(&dir.join(FILE)) {
+        bad.push(reason(&e));
+    }
+    for (key, arr) in g.waypoint_arrays() {
+        if let Err(e) = ids_in_order(&arr.wpnts) {
+            // Row numbers, not CSV lines, in the JSON.
+            let e = e.split(" (line").next().unwrap_or(&e).to_string();
+            bad.push(format!("\"{key}\": {e}"));
+        }
+    }
+    if bad.is_empty() {
+        sheet.pass(FILE, FINITE, "all values finite");
+    } else {
+        sheet.fail(FILE, FINITE, bad.join("; "));
+    }
+
+    let pairs = [
+        (
+            "centerline_markers",
+            &g.centerline_markers,
+            "centerline_waypoints",
+            &g.centerline,
+        ),
+        (
+            "global_traj_markers_iqp",
+            &g.iqp_markers,
+            "global_traj_wpnts_iqp",
+            &g.iqp,
+        ),
+        (
+            "global_traj_markers_sp",
+            &g.sp_markers,
+            "global_traj_wpnts_sp",
+            &g.sp,
+        ),
+    ];
+    let mismatches: Vec<String> = pairs
+        .iter()
+        .filter(|(_, m, _, w)| m.markers.len() != w.wpnts.len())
+        .map(|(mk, m, wk, w)| {
+            format!(
+                "\"{mk}\" has {} markers but \"{wk}\" has {} waypoints",
+                m.markers.len(),
+                w.wpnts.len()
+            )
+        })
+        .collect();
+    if mismatches.is_empty() {
+        sheet.pass(
+            FILE,
+            COUNT,
+            "centerline, IQP and SP markers match their waypoints",
+        );
+    } else {
+        sheet.fail(FILE, COUNT, mismatches.join("; "));
+    }
+    Some(g)
+}
+
+/// Which JSON trajectory the CSV equals, within [`TRAJECTORY_TOLERANCE`].
+fn same_trajectory(csv: &[Waypoint], g: &GlobalWaypoints) -> std::result::Result<String, String> {
+    let mut notes = Vec::new();
+    for (key, arr) in [
+        ("global_traj_wpnts_iqp", &g.iqp),
+        ("global_traj_wpnts_sp", &g.sp),
+    ] {
+        if arr.wpnts.len() != csv.len() {
+            notes.push(format!(
+                "{key} has {} points, the CSV {}",
+                arr.wpnts.len(),
+                csv.len()
+            ));
+            continue;
+        }
+        let worst = csv
+            .iter()
+            .zip(&arr.wpnts)
+            .flat_map(|(a, b)| {
+                let (va, vb) = (a.values(), b.values());
+                (0..10).map(move |k| ((va[k] - vb[k]).abs(), a.id, k))
+            })
+            .chain(
+                csv.iter()
+                    .zip(&arr.wpnts)
+                    .filter(|(a, b)| a.id != b.id)
+                    .map(|(a, _)| (f64::INFINITY, a.id, 0)),
+            )
+            .max_by(|x, y| x.0.total_cmp(&y.0));
+        match worst {
+            Some((d, _, _)) if d <= TRAJECTORY_TOLERANCE => {
+                return Ok(format!("equals {key} (largest difference {d:.1e})"))
+            }
+            Some((d, id, k)) => notes.push(format!(
+                "{key} differs by {d:.3e} at id {id}, column \"{}\"",
+                waypoint::CSV_COLUMNS[k + 1]
+            )),
+            None => notes.push(format!("{key} is empty")),
+        }
+    }
+    Err(format!(
+        "equals neither JSON trajectory: {}",
+        notes.join("; ")
+    ))
+}
+
+fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &Listing, n: Option<usize>) {
+    const PARSE: &str = "parses";
+    const COUNT: &str = "n_sectors = number of sector entries";
+    const RANGE: &str = "indices within 0..=n of the racing line";
+    const ORDER: &str = "sectors contiguous and in order";
+    const SCALE: &str = "scaling in (0, 1]";
+    for file in ["speed_scaling.yaml", "ot_sectors.yaml"] {
+        let speed = file == "speed_scaling.yaml";
+        let mut later = vec![COUNT, RANGE, ORDER];
+        if speed {
+            later.push(SCALE);
+        }
+        if !listing.names.iter().any(|x| x == file) {
+            sheet.fail(
+                file,
+                PARSE,
+                "missing; the Race Stack needs it (mapzoo build writes a default)",
+            );
+            for c in later {
+                sheet.skip(file, c, "no file");
+            }
+            continue;
+        }
+        let path = dir.join(file);
+        let parsed = if speed {
+            SpeedScaling::read(&path).map(|s| {
+                let ranges: Vec<(i64, i64)> = s.sectors.iter().map(|x| (x.start, x.end)).collect();
+                let scal: Vec<f64> = s.sectors.iter().map(|x| x.scaling).collect();
+                (
+                    s.declared_n_sectors,
+                    ranges,
+                    Some((s.global_limit, scal)),
+                    "Sector",
+                )
+            })
+        } else {
+            OtSectors::read(&path).map(|s| {
+                let ranges: Vec<(i64, i64)> = s.sectors.iter().map(|x| (x.start, x.end)).collect();
+                (s.declared_n_sectors, ranges, None, "Overtaking_sector")
+            })
+        };
+        let (declared, ranges, scaling, prefix) = match parsed {
+            Ok(p) => {
+                sheet.pass(file, PARSE, format!("{} sectors", p.1.len()));
+                p
+            }
+            Err(e) => {
+                sheet.fail(file, PARSE, reason(&e));
+                for c in later {
+                    sheet.skip(file, c, "the file did not parse");
+                }
+                continue;
+            }
+        };
+        if declared == ranges.len() as i64 && !ranges.is_empty() {
+            sheet.pass(file, COUNT, format!("{declared}"));
+        } else {
+            sheet.fail(
+                file,
+                COUNT,
+                format!(
+                    "\"n_sectors\" is {declared} but the file has {} sector entries",
+                    ranges.len()
+                ),
+            );
+        }
+        match n {
+            Some(n) => {
+                let out = ranges
+                    .iter()
+                    .enumerate()
+                    .find(|(_, (a, b))| *a < 0 || *b < 0 || *a > n as i64 || *b > n as i64);
+                match out {
+                    None => sheet.pass(file, RANGE, format!("racing line has {n} points")),
+                    Some((i, (a, b))) => sheet.fail(
+                        file,
+                        RANGE,
+                        format!("{prefix}{i}: start {a}, end {b} is outside 0..={n} (the racing line has {n} points); remap the sectors to the line"),
+                    ),
+                }
+                sheet.result(file, ORDER, contiguous(&ranges, prefix, n as i64));
+            }
+            None => {
+                sheet.skip(file, RANGE, "no racing line read");
+                sheet.result(file, ORDER, contiguous(&ranges, prefix, -1));
+            }
+        }
+        if let Some((limit, scal)) = scaling {
+            let bad_limit = !(limit > 0.0 && limit <= 1.0);
+            let bad = scal.iter().position(|s| !(*s > 0.0 && *s <= 1.0));
+            match (bad_limit, bad) {
+                (false, None) => sheet.pass(file, SCALE, format!("global_limit {limit}")),
+                (true, _) => sheet.fail(
+                    file,
+                    SCALE,
+                    format!("\"global_limit\" is {limit}, must be in (0, 1]"),
+                ),
+                (_, Some(i)) => sheet.fail(
+                    file,
+                    SCALE,
+                    format!("Sector{i}: \"scaling\" is {}, must be in (0, 1]", scal[i]),
+                ),
+            }
+        }
+    }
+}
+
+/// First start 0, each next start = previous end or end + 1, start ≤ end, last end = n (when n ≥ 0).
+fn contiguous(ranges: &[(i64, i64)], prefix: &str, n: i64) -> std::result::Result<String, String> {
+    for (i, &(a, b)) in ranges.iter().enumerate() {
+        if a > b {
+            return Err(format!("{prefix}{i}: start {a} is after end {b}"));
+        }
+        if i == 0 && a != 0 {
+            return Err(format!("{prefix}0: start is {a}, must be 0"));
+        }
+        if i > 0 {
+            let prev = ranges[i - 1].1;
+            if a < prev {
+                return Err(format!(
+                    "{prefix}{i}: start {a} overlaps {prefix}{}, which ends at {prev}",
+                    i - 1
+                ));
+            }
+            if a > prev + 1 {
+                return Err(format!(
+                    "{prefix}{i}: start {a} leaves a gap after {prefix}{}, which ends at {prev}",
+                    i - 1
+                ));
+            }
+        }
+    }
+    match ranges.last() {
+        Some(&(_, last)) if n >= 0 && last != n => Err(format!(
+            "{prefix}{}: the last sector ends at {last} but the racing line has {n} points; the sectors must cover 0..={n}",
+            ranges.len() - 1
+        )),
+        _ => Ok(format!("{} sectors cover the line", ranges.len())),
+    }
+}
+
+/// The pixel under every racing-line waypoint must be free.
+fn check_line_in_track(
+    sheet: &mut Sheet,
+    map: Option<&OccupancyMap>,
+    line: Option<&(String, &[Waypoint])>,
+) {
+    const FREE: &str = "racing line in free space";
+    let Some((file, wpnts)) = line else {
+        sheet.skip("racing line", FREE, "no racing line read");
+        return;
+    };
+    let Some(map) = map else {
+        sheet.skip(file, FREE, "the map did not load");
+        return;
+    };
+    let hit = wpnts.iter().find(|w| !map.is_free_world(w.x_m, w.y_m));
+    match hit {
+        None => sheet.pass(
+            file,
+            FREE,
+            format!("all {} waypoints on free pixels", wpnts.len()),
+        ),
+        Some(w) => {
+            let (c, r) = map.world_to_pixel(w.x_m, w.y_m);
+            sheet.fail(
+                file,
+                FREE,
+                format!(
+                    "waypoint id {} at ({:.3}, {:.3}) m lies on an occupied pixel (col {}, row {}) of the map",
+                    w.id,
+                    w.x_m,
+                    w.y_m,
+                    c.round(),
+                    r.round()
+                ),
+            )
+        }
+    }
+}
