@@ -28,12 +28,22 @@ pub use picture::{check_size, render_track, RenderOptions, Rendered, MAX_SIZE, M
 pub use track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
 pub use view::MapView;
 
+/// The PNG file bytes of `image` (deterministic: same pixels, same bytes).
+pub fn encode_png(image: &image::RgbImage) -> Result<Vec<u8>, image::ImageError> {
+    let mut bytes = Vec::new();
+    image.write_to(
+        &mut std::io::Cursor::new(&mut bytes),
+        image::ImageFormat::Png,
+    )?;
+    Ok(bytes)
+}
+
 /// Writes `image` as a PNG at `path`.
 pub fn save_png(image: &image::RgbImage, path: &std::path::Path) -> Result<(), RenderError> {
-    image
-        .save_with_format(path, image::ImageFormat::Png)
-        .map_err(|e| RenderError::Write {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })
+    let write_error = |reason: String| RenderError::Write {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let bytes = encode_png(image).map_err(|e| write_error(e.to_string()))?;
+    std::fs::write(path, bytes).map_err(|e| write_error(e.to_string()))
 }

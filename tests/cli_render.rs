@@ -1,0 +1,205 @@
+//! `mapzoo render`: pictures of a generated track folder, byte-identical to
+//! the library's rendering, a gallery that leaves out unreadable folders,
+//! and clear errors for bad arguments.
+
+#[path = "../crates/mapzoo-render/tests/support/mod.rs"]
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use mapzoo_format::sectors::{OtSectors, SpeedScaling};
+use mapzoo_format::{map, waypoint, MapMeta};
+use mapzoo_render::{encode_png, load_track, render_gallery, render_track};
+use mapzoo_render::{GalleryOptions, RenderOptions};
+
+fn mapzoo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
+        .args(args)
+        .output()
+        .expect("run mapzoo")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+/// Writes the generated ellipse track as a MapZoo folder `dir/<name>`.
+fn write_set(dir: &Path, name: &str) -> std::path::PathBuf {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let t = support::track(400, false);
+    let png = format!("{name}.png");
+    map::write_gray_png(&folder.join(&png), t.map.width, t.map.height, &t.map.gray).unwrap();
+    MapMeta {
+        image: png,
+        resolution: t.map.resolution,
+        origin: t.map.origin,
+        negate: 0,
+        occupied_thresh: 0.65,
+        free_thresh: 0.196,
+        mode: None,
+    }
+    .write(&folder.join(format!("{name}.yaml")))
+    .unwrap();
+    waypoint::write_csv(
+        &folder.join(format!("{name}_centerline.csv")),
+        &t.centerline,
+    )
+    .unwrap();
+    waypoint::write_csv(&folder.join(format!("{name}_racing_line.csv")), &t.iqp).unwrap();
+    let n = t.iqp.len();
+    SpeedScaling::single(n, 0.7, 0.7)
+        .write(&folder.join("speed_scaling.yaml"))
+        .unwrap();
+    OtSectors::single(n)
+        .write(&folder.join("ot_sectors.yaml"))
+        .unwrap();
+    folder
+}
+
+#[test]
+fn one_track_picture_matches_the_library() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = write_set(tmp.path(), "oval");
+    let png = tmp.path().join("oval.png");
+    let out = mapzoo(&["render", s(&set), "-o", s(&png), "--size", "400"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("oval.png"), "{}", text(&out));
+    let track = load_track(&set).unwrap();
+    assert_eq!(track.name, "oval");
+    assert_eq!(track.iqp.len(), 401);
+    assert_eq!(track.centerline.len(), 400);
+    assert_eq!(track.walls.len(), 2, "bounds from the centerline widths");
+    assert_eq!(track.speed_sectors.len(), 1);
+    let picture = render_track(&track, &RenderOptions { size: 400 }).unwrap();
+    assert_eq!(
+        std::fs::read(&png).unwrap(),
+        encode_png(&picture.image).unwrap()
+    );
+    let (w, _, _) = map::read_gray_png(&png).unwrap();
+    assert!(w >= 400, "map long side 400 px plus margins, got {w}");
+}
+
+#[test]
+fn gallery_leaves_out_unreadable_folders_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = write_set(tmp.path(), "a");
+    let b = write_set(tmp.path(), "b");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let png = tmp.path().join("g.png");
+    let out = mapzoo(&[
+        "render",
+        "--gallery",
+        s(&a),
+        s(&b),
+        s(&empty),
+        "-o",
+        s(&png),
+        "--size",
+        "160",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("empty") && said.contains("no map YAML"),
+        "{said}"
+    );
+    let tracks = [load_track(&a).unwrap(), load_track(&b).unwrap()];
+    let options = GalleryOptions {
+        cell: 160,
+        ..GalleryOptions::default()
+    };
+    let image = render_gallery(&tracks, &options).unwrap();
+    assert_eq!(std::fs::read(&png).unwrap(), encode_png(&image).unwrap());
+    let out = mapzoo(&["render", "--gallery", s(&a), "-o", s(&png)]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = write_set(tmp.path(), "a");
+    let png = tmp.path().join("x.png");
+    let out = mapzoo(&["render", s(&a), s(&a), "-o", s(&png)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("--gallery"), "{}", text(&out));
+    let out = mapzoo(&["render", s(&a), "-o", s(&png), "--size", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("out of range"), "{}", text(&out));
+    let out = mapzoo(&["render", s(&tmp.path().join("nowhere")), "-o", s(&png)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("nowhere"), "{}", text(&out));
+    let out = mapzoo(&[
+        "render",
+        s(&a),
+        "-o",
+        s(&tmp.path().join("no/such/dir/x.png")),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("could not write"), "{}", text(&out));
+    std::fs::write(a.join("a_racing_line.csv"), "id; s_m\n0; 1\n").unwrap();
+    let out = mapzoo(&["render", s(&a), "-o", s(&png)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("a_racing_line.csv"), "{}", text(&out));
+    assert!(!png.exists(), "no picture written on error");
+}
+
+#[test]
+fn race_stack_f_renders_with_its_json_and_sectors() {
+    let Some(data) = mapzoo_format::testdata::reference_data_or_skip("race_stack_f_renders") else {
+        return;
+    };
+    let dir = data.join("racestack/f");
+    let track = load_track(&dir).unwrap();
+    assert_eq!(track.centerline.len(), 864);
+    assert_eq!(track.iqp.len(), 766);
+    assert_eq!(track.sp.len(), 717);
+    assert_eq!(track.walls.len(), 2);
+    assert_eq!(track.lap_times.iqp_s, Some(11.1778));
+    assert_eq!(track.lap_times.sp_s, Some(11.7476));
+    assert_eq!(track.overtaking_sectors.len(), 2);
+    assert_eq!(track.overtaking_sectors[1].start, 409);
+    let tmp = tempfile::tempdir().unwrap();
+    let png = tmp.path().join("f.png");
+    let out = mapzoo(&["render", s(&dir), "-o", s(&png), "--size", "600"]);
+    assert!(out.status.success(), "{}", text(&out));
+    // Where no other layer covers it, the IQP line shows each waypoint's
+    // speed: SP dots, ticks and the arrow hide some, most must read back.
+    let picture = render_track(&track, &RenderOptions { size: 600 }).unwrap();
+    let scale = picture.speed.unwrap();
+    let shown = track
+        .iqp
+        .iter()
+        .filter(|w| {
+            let p = picture.view.world_to_image(w.x_m, w.y_m);
+            let c = picture.image.get_pixel(p[0] as u32, p[1] as u32).0;
+            (0..=2000).any(|k| {
+                let v = scale.min + (scale.max - scale.min) * k as f64 / 2000.0;
+                (v - w.vx_mps).abs() < 0.15 && scale.colour(v) == c
+            })
+        })
+        .count();
+    eprintln!(
+        "f: {shown} of {} IQP waypoints show their speed colour",
+        track.iqp.len()
+    );
+    assert!(
+        shown * 10 > track.iqp.len() * 7,
+        "only {shown} of {}",
+        track.iqp.len()
+    );
+    assert_eq!(
+        std::fs::read(&png).unwrap(),
+        encode_png(&picture.image).unwrap()
+    );
+}
