@@ -15,6 +15,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Build the complete MapZoo set of each map into DIR/<name>/.
+    Build(cmd::build::Args),
+    /// Rebuild sets after a map edit, keeping start, direction and sector files.
+    Regen(cmd::regen::Args),
+    /// Generate a built-in example track and build its set.
+    Demo(cmd::demo::Args),
     /// Check MapZoo or Race Stack track folders against the dataset's checklist.
     Validate(cmd::validate::Args),
     /// Generate a random synthetic track map (PNG + map-server YAML) from a seed.
@@ -26,6 +32,9 @@ enum Command {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Build(args) => cmd::build::run(args),
+        Command::Regen(args) => cmd::regen::run(args),
+        Command::Demo(args) => cmd::demo::run(args),
         Command::Validate(args) => cmd::validate::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Render(args) => cmd::render::run(args),
@@ -33,8 +42,23 @@ fn main() -> std::process::ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", message(&err));
             std::process::ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes, each cause only where the message does not already include it.
+fn message(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
+        }
+    }
+    text
 }

@@ -1,5 +1,9 @@
 //! One module per subcommand; each has `Args` (clap) and `run`.
 
+pub mod build;
+pub mod common;
+pub mod demo;
 pub mod generate;
+pub mod regen;
 pub mod render;
 pub mod validate;

@@ -1,0 +1,328 @@
+//! `build`: one occupancy map → one complete MapZoo set (DESIGN §3, stages
+//! 1–12), and the writer that lays the set out on disk atomically (§2, §3.12).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use mapzoo_extract::{Extraction, StartPose};
+use mapzoo_format::global::GlobalParts;
+use mapzoo_format::sectors::{OtSector, SpeedSector};
+use mapzoo_format::{
+    map, waypoint, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
+};
+use mapzoo_raceline::{RacelineResult, Walls};
+use serde::Serialize;
+
+use crate::atomic::StagedDir;
+use crate::config::{Config, SectorDefaults};
+use crate::error::PipelineError;
+
+/// One map to build.
+#[derive(Debug, Clone)]
+pub struct BuildRequest {
+    /// The map-server YAML.
+    pub yaml: PathBuf,
+    /// Track name (folder and file prefix); default: the YAML's file stem.
+    pub name: Option<String>,
+    /// Where waypoint 0 lies and which way the car drives (DESIGN §3.5).
+    pub start: Option<StartPose>,
+    /// Drive the other way round.
+    pub reverse: bool,
+}
+
+impl BuildRequest {
+    /// The track name: `name`, else the YAML's file stem.
+    pub fn track_name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| {
+            self.yaml
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "track".into())
+        })
+    }
+}
+
+/// A complete track set in memory, ready to be written.
+#[derive(Debug, Clone)]
+pub struct TrackSet {
+    /// Track name.
+    pub name: String,
+    /// Map metadata (its `image` is rewritten to `<name>.png` on output).
+    pub meta: MapMeta,
+    /// The map image as read, written back byte for byte.
+    pub png: Vec<u8>,
+    /// The classified map.
+    pub map: OccupancyMap,
+    /// Centerline, walls and the cleaned track mask.
+    pub extraction: Extraction,
+    /// IQP and SP racing lines with speeds and lap times.
+    pub lines: RacelineResult,
+    /// speed_scaling.yaml.
+    pub speed_scaling: SpeedScaling,
+    /// ot_sectors.yaml.
+    pub ot_sectors: OtSectors,
+    /// Seconds per stage, in pipeline order.
+    pub timings: Vec<(String, f64)>,
+}
+
+/// The summary of one built track (the `--json` record of `build`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BuildRecord {
+    /// Track name.
+    pub track: String,
+    /// Centerline waypoints.
+    pub centerline_points: usize,
+    /// IQP waypoints, including the closing point.
+    pub iqp_points: usize,
+    /// SP waypoints, including the closing point.
+    pub sp_points: usize,
+    /// IQP lap time, seconds.
+    pub iqp_lap_s: f64,
+    /// IQP maximum speed, m/s.
+    pub iqp_vmax: f64,
+    /// SP lap time, seconds.
+    pub sp_lap_s: f64,
+    /// SP maximum speed, m/s.
+    pub sp_vmax: f64,
+    /// IQP lap length, metres.
+    pub iqp_length_m: f64,
+    /// SP lap length, metres.
+    pub sp_length_m: f64,
+    /// Wall-clock seconds of the whole build.
+    pub seconds: f64,
+    /// Seconds per stage.
+    pub stages: Vec<(String, f64)>,
+}
+
+impl TrackSet {
+    /// The summary record.
+    pub fn record(&self) -> BuildRecord {
+        let l = &self.lines;
+        BuildRecord {
+            track: self.name.clone(),
+            centerline_points: self.extraction.centerline.len(),
+            iqp_points: l.iqp.len(),
+            sp_points: l.sp.len(),
+            iqp_lap_s: l.iqp_lap_s,
+            iqp_vmax: l.iqp_vmax,
+            sp_lap_s: l.sp_lap_s,
+            sp_vmax: l.sp_vmax,
+            iqp_length_m: l.iqp_length_m,
+            sp_length_m: l.sp_length_m,
+            seconds: self.timings.iter().map(|(_, t)| t).sum(),
+            stages: self.timings.clone(),
+        }
+    }
+
+    /// The global_waypoints.json of this set.
+    pub fn global_waypoints(&self) -> GlobalWaypoints {
+        let l = &self.lines;
+        GlobalWaypoints::build(GlobalParts {
+            centerline: self.extraction.centerline.clone(),
+            iqp: l.iqp.clone(),
+            sp: l.sp.clone(),
+            right_bound: self.extraction.right_wall.clone(),
+            left_bound: self.extraction.left_wall.clone(),
+            iqp_lap_time_s: l.iqp_lap_s,
+            iqp_max_speed_mps: l.iqp_vmax,
+            sp_lap_time_s: l.sp_lap_s,
+            sp_max_speed_mps: l.sp_vmax,
+        })
+    }
+}
+
+/// Fresh sector files over a racing line of `n` points (one sector each, DESIGN §2.4).
+pub fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, OtSectors) {
+    let speed = SpeedScaling {
+        global_limit: d.global_limit,
+        declared_n_sectors: 1,
+        sectors: vec![SpeedSector {
+            start: 0,
+            end: n as i64,
+            scaling: d.scaling,
+            only_ftg: d.only_ftg,
+            no_ftg: d.no_ftg,
+            extra: Vec::new(),
+        }],
+        extra: Vec::new(),
+    };
+    let ot = OtSectors {
+        yeet_factor: d.yeet_factor,
+        spline_len: d.spline_len,
+        ot_sector_begin: d.ot_sector_begin,
+        declared_n_sectors: 1,
+        sectors: vec![OtSector {
+            start: 0,
+            end: n as i64,
+            ot_flag: d.ot_flag,
+            extra: Vec::new(),
+        }],
+        extra: Vec::new(),
+    };
+    (speed, ot)
+}
+
+/// Runs stages 2–11 on a loaded map. `yaml` names the map in errors.
+pub fn build_map(
+    name: String,
+    meta: MapMeta,
+    png: Vec<u8>,
+    map: OccupancyMap,
+    start: Option<StartPose>,
+    reverse: bool,
+    config: &Config,
+    yaml: &Path,
+) -> Result<TrackSet, PipelineError> {
+    let image = meta.image_path(yaml);
+    let t = Instant::now();
+    let extraction =
+        mapzoo_extract::extract(&map, &config.extract, start, reverse).map_err(|source| {
+            PipelineError::Extract {
+                path: image.clone(),
+                source,
+            }
+        })?;
+    let t_extract = t.elapsed().as_secs_f64();
+    let walls = Walls {
+        right: extraction.right_wall.clone(),
+        left: extraction.left_wall.clone(),
+    };
+    let t = Instant::now();
+    let lines = mapzoo_raceline::compute(&extraction.centerline, Some(&walls), &config.raceline)
+        .map_err(|source| PipelineError::Optimize {
+            path: yaml.to_path_buf(),
+            source,
+        })?;
+    let t_raceline = t.elapsed().as_secs_f64();
+    let (speed_scaling, ot_sectors) = default_sectors(lines.iqp.len(), &config.sectors);
+    let mut timings: Vec<(String, f64)> = Vec::new();
+    if extraction.timings.is_empty() {
+        timings.push(("extract".into(), t_extract));
+    } else {
+        timings.extend(extraction.timings.iter().map(|(k, v)| (k.to_string(), *v)));
+    }
+    if lines.timings.is_empty() {
+        timings.push(("raceline".into(), t_raceline));
+    } else {
+        // "total" repeats the sum of the others.
+        timings.extend(
+            lines
+                .timings
+                .iter()
+                .filter(|(k, _)| *k != "total")
+                .map(|(k, v)| (k.to_string(), *v)),
+        );
+    }
+    Ok(TrackSet {
+        name,
+        meta,
+        png,
+        map,
+        extraction,
+        lines,
+        speed_scaling,
+        ot_sectors,
+        timings,
+    })
+}
+
+/// Loads the map of `req` with the configured free-space rule and builds it.
+pub fn build(req: &BuildRequest, config: &Config) -> Result<TrackSet, PipelineError> {
+    let t = Instant::now();
+    let meta = MapMeta::read(&req.yaml)?;
+    let image = meta.image_path(&req.yaml);
+    let png = std::fs::read(&image).map_err(|e| PipelineError::io(&image, e))?;
+    let (w, h, gray) = map::decode_gray_png(&png, &image)?;
+    let occupancy = OccupancyMap::from_gray(w, h, gray, &meta, config.map.free_rule);
+    let t_load = t.elapsed().as_secs_f64();
+    let mut set = build_map(
+        req.track_name(),
+        meta,
+        png,
+        occupancy,
+        req.start,
+        req.reverse,
+        config,
+        &req.yaml,
+    )?;
+    set.timings.insert(0, ("load".into(), t_load));
+    Ok(set)
+}
+
+/// File names of a set named `name` (DESIGN §2).
+pub struct SetPaths {
+    /// `<T>.png`.
+    pub png: String,
+    /// `<T>.yaml`.
+    pub yaml: String,
+    /// `<T>-cent.png`.
+    pub cent_png: String,
+    /// `<T>-cent.yaml`.
+    pub cent_yaml: String,
+    /// `<T>_centerline.csv`.
+    pub centerline_csv: String,
+    /// `<T>_racing_line.csv`.
+    pub racing_line_csv: String,
+}
+
+impl SetPaths {
+    /// The names for track `name`.
+    pub fn new(name: &str) -> Self {
+        SetPaths {
+            png: format!("{name}.png"),
+            yaml: format!("{name}.yaml"),
+            cent_png: format!("{name}-cent.png"),
+            cent_yaml: format!("{name}-cent.yaml"),
+            centerline_csv: format!("{name}_centerline.csv"),
+            racing_line_csv: format!("{name}_racing_line.csv"),
+        }
+    }
+}
+
+/// The global waypoints file name.
+pub const GLOBAL_WAYPOINTS: &str = "global_waypoints.json";
+/// The speed-scaling sector file name.
+pub const SPEED_SCALING: &str = "speed_scaling.yaml";
+/// The overtaking sector file name.
+pub const OT_SECTORS: &str = "ot_sectors.yaml";
+
+/// Writes every file of `set` into `dir` (which must exist).
+pub fn write_files(set: &TrackSet, dir: &Path) -> Result<(), PipelineError> {
+    let names = SetPaths::new(&set.name);
+    let png_path = dir.join(&names.png);
+    std::fs::write(&png_path, &set.png).map_err(|e| PipelineError::io(&png_path, e))?;
+    let mut meta = set.meta.clone();
+    meta.image = names.png.clone();
+    meta.write(&dir.join(&names.yaml))?;
+
+    let cent: Vec<u8> = set
+        .extraction
+        .track_free
+        .iter()
+        .map(|&f| if f { 254 } else { 0 })
+        .collect();
+    map::write_gray_png(
+        &dir.join(&names.cent_png),
+        set.map.width,
+        set.map.height,
+        &cent,
+    )?;
+    let mut cent_meta = set.meta.clone();
+    cent_meta.image = names.cent_png.clone();
+    cent_meta.write(&dir.join(&names.cent_yaml))?;
+
+    waypoint::write_csv(&dir.join(&names.centerline_csv), &set.extraction.centerline)?;
+    waypoint::write_csv(&dir.join(&names.racing_line_csv), &set.lines.iqp)?;
+    set.global_waypoints().write(&dir.join(GLOBAL_WAYPOINTS))?;
+    set.speed_scaling.write(&dir.join(SPEED_SCALING))?;
+    set.ot_sectors.write(&dir.join(OT_SECTORS))?;
+    Ok(())
+}
+
+/// Writes `set` as `out/<name>/`, atomically; an existing folder is replaced only with `force`.
+pub fn write_set(set: &TrackSet, out: &Path, force: bool) -> Result<PathBuf, PipelineError> {
+    let target = out.join(&set.name);
+    let staged = StagedDir::new(&target, force)?;
+    write_files(set, staged.path())?;
+    staged.commit()
+}

@@ -1,0 +1,314 @@
+//! One validated configuration for a whole run: the built-in defaults of
+//! DESIGN §3 "Default parameters" (documented in the repository's
+//! `pipeline.toml`), a profile, an optional TOML file, then command-line
+//! overrides — validated once, before any work.
+
+use std::path::{Path, PathBuf};
+
+use mapzoo_extract::ExtractParams;
+use mapzoo_format::FreeRule;
+use mapzoo_raceline::RacelineParams;
+use serde::{Deserialize, Serialize};
+
+use crate::error::PipelineError;
+
+/// A named set of safety widths (DESIGN §3 "Default parameters").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// The MapZoo dataset: safety widths 1.2 / 1.2 m.
+    #[default]
+    Mapzoo,
+    /// The Race Stack's global_planner_params.yaml: safety widths 0.7 / 0.7 m.
+    Racestack,
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "mapzoo" => Ok(Profile::Mapzoo),
+            "racestack" => Ok(Profile::Racestack),
+            other => Err(format!(
+                "unknown profile {other:?}; use \"mapzoo\" or \"racestack\""
+            )),
+        }
+    }
+}
+
+/// How the map image is read.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MapConfig {
+    /// Which pixels are free: "map-server" (YAML thresholds, default) or "nonzero" (Race Stack).
+    pub free_rule: FreeRule,
+}
+
+/// Values of freshly created sector files (MapZoo's defaults, DESIGN §2.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SectorDefaults {
+    /// `global_limit` of speed_scaling.yaml, fraction of the planned speed (default 0.7).
+    pub global_limit: f64,
+    /// `scaling` of the single speed sector, fraction (default 0.7).
+    pub scaling: f64,
+    /// `only_FTG` of the single speed sector (default false).
+    pub only_ftg: bool,
+    /// `no_FTG` of the single speed sector (default true).
+    pub no_ftg: bool,
+    /// `yeet_factor` of ot_sectors.yaml (default 1.25).
+    pub yeet_factor: f64,
+    /// `spline_len` of ot_sectors.yaml, waypoints (default 30).
+    pub spline_len: i64,
+    /// `ot_sector_begin` of ot_sectors.yaml, fraction of a sector (default 0.5).
+    pub ot_sector_begin: f64,
+    /// `ot_flag` of the single overtaking sector (default true).
+    pub ot_flag: bool,
+}
+
+impl Default for SectorDefaults {
+    fn default() -> Self {
+        SectorDefaults {
+            global_limit: 0.7,
+            scaling: 0.7,
+            only_ftg: false,
+            no_ftg: true,
+            yeet_factor: 1.25,
+            spline_len: 30,
+            ot_sector_begin: 0.5,
+            ot_flag: true,
+        }
+    }
+}
+
+/// Every parameter of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Profile the safety widths come from unless set explicitly (default "mapzoo").
+    pub profile: Profile,
+    /// Map reading.
+    pub map: MapConfig,
+    /// Extraction (DESIGN §3 stages 2–6).
+    pub extract: ExtractParams,
+    /// Racing lines and velocity profile (stages 7–11).
+    pub raceline: RacelineParams,
+    /// New sector files.
+    pub sectors: SectorDefaults,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::for_profile(Profile::Mapzoo)
+    }
+}
+
+/// Values given on the command line; `None` keeps the configured value.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    /// `--profile`.
+    pub profile: Option<Profile>,
+    /// `--free-rule`.
+    pub free_rule: Option<FreeRule>,
+    /// `--safety-width`, metres.
+    pub safety_width: Option<f64>,
+    /// `--safety-width-sp`, metres.
+    pub safety_width_sp: Option<f64>,
+}
+
+impl Config {
+    /// The built-in defaults with the safety widths of `profile`.
+    pub fn for_profile(profile: Profile) -> Self {
+        Config {
+            profile,
+            map: MapConfig::default(),
+            extract: ExtractParams::default(),
+            raceline: match profile {
+                Profile::Mapzoo => RacelineParams::mapzoo(),
+                Profile::Racestack => RacelineParams::racestack(),
+            },
+            sectors: SectorDefaults::default(),
+        }
+    }
+
+    /// Defaults, overlaid with the TOML text of `file` (if any), then `overrides`; validated.
+    ///
+    /// The profile is taken from `overrides`, else from the file's `profile` key,
+    /// else "mapzoo"; keys the file sets explicitly win over the profile.
+    pub fn resolve(file: Option<&Path>, overrides: &Overrides) -> Result<Self, PipelineError> {
+        let mut config = match file {
+            None => Config::for_profile(overrides.profile.unwrap_or_default()),
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| PipelineError::io(path, e))?;
+                Config::from_toml_str(&text, overrides.profile, path)?
+            }
+        };
+        if let Some(rule) = overrides.free_rule {
+            config.map.free_rule = rule;
+        }
+        if let Some(w) = overrides.safety_width {
+            config.raceline.safety_width = w;
+        }
+        if let Some(w) = overrides.safety_width_sp {
+            config.raceline.safety_width_sp = w;
+        }
+        config.validate(file.unwrap_or_else(|| Path::new("<command line>")))?;
+        Ok(config)
+    }
+
+    /// Parses TOML text over the defaults of the chosen profile; `path` names it in errors.
+    pub fn from_toml_str(
+        text: &str,
+        profile: Option<Profile>,
+        path: &Path,
+    ) -> Result<Self, PipelineError> {
+        let overlay: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| PipelineError::config(path, e.to_string()))?;
+        let profile = match (profile, overlay.get("profile")) {
+            (Some(p), _) => p,
+            (None, None) => Profile::default(),
+            (None, Some(toml::Value::String(s))) => s.parse().map_err(|e: String| {
+                PipelineError::config(path, format!("field \"profile\": {e}"))
+            })?,
+            (None, Some(other)) => {
+                return Err(PipelineError::config(
+                    path,
+                    format!("field \"profile\" must be a string (found {other})"),
+                ))
+            }
+        };
+        let base = Config::for_profile(profile);
+        let mut merged = toml::Table::try_from(&base)
+            .map_err(|e| PipelineError::config(path, format!("cannot serialise defaults: {e}")))?;
+        merge_tables(&mut merged, overlay);
+        merged.insert(
+            "profile".into(),
+            toml::Value::try_from(profile)
+                .map_err(|e| PipelineError::config(path, e.to_string()))?,
+        );
+        toml::Value::Table(merged)
+            .try_into()
+            .map_err(|e: toml::de::Error| PipelineError::config(path, e.to_string()))
+    }
+
+    /// Checks every range; `path` names the configuration in the message.
+    pub fn validate(&self, path: &Path) -> Result<(), PipelineError> {
+        self.extract
+            .validate()
+            .map_err(|e| PipelineError::config(path, format!("[extract] {e}")))?;
+        self.raceline
+            .validate()
+            .map_err(|e| PipelineError::config(path, format!("[raceline] {e}")))?;
+        let s = &self.sectors;
+        for (field, v) in [("global_limit", s.global_limit), ("scaling", s.scaling)] {
+            if !(v > 0.0 && v <= 1.0) {
+                return Err(PipelineError::config(
+                    path,
+                    format!("[sectors] field \"{field}\" must be in (0, 1] (found {v})"),
+                ));
+            }
+        }
+        if !(s.yeet_factor.is_finite() && s.yeet_factor > 0.0) {
+            return Err(PipelineError::config(
+                path,
+                format!(
+                    "[sectors] field \"yeet_factor\" must be > 0 (found {})",
+                    s.yeet_factor
+                ),
+            ));
+        }
+        if s.spline_len < 1 {
+            return Err(PipelineError::config(
+                path,
+                format!(
+                    "[sectors] field \"spline_len\" must be >= 1 (found {})",
+                    s.spline_len
+                ),
+            ));
+        }
+        if !(0.0..=1.0).contains(&s.ot_sector_begin) {
+            return Err(PipelineError::config(
+                path,
+                format!(
+                    "[sectors] field \"ot_sector_begin\" must be in [0, 1] (found {})",
+                    s.ot_sector_begin
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The configuration as TOML text (what `--json` records and tests compare).
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Overlays `overlay` onto `base`: tables merge key by key, anything else replaces.
+fn merge_tables(base: &mut toml::Table, overlay: toml::Table) {
+    for (key, value) in overlay {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge_tables(b, o),
+            (_, v) => {
+                base.insert(key, v);
+            }
+        }
+    }
+}
+
+/// The repository's documented defaults file, for tests.
+pub fn documented_defaults_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../pipeline.toml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipeline_toml_documents_exactly_the_defaults() {
+        let path = documented_defaults_path();
+        let text = std::fs::read_to_string(&path).expect("pipeline.toml is part of the repository");
+        for profile in [Profile::Mapzoo, Profile::Racestack] {
+            let parsed = Config::from_toml_str(&text, Some(profile), &path).unwrap();
+            assert_eq!(parsed, Config::for_profile(profile), "profile {profile:?}");
+        }
+        let parsed = Config::from_toml_str(&text, None, &path).unwrap();
+        assert_eq!(parsed, Config::default());
+    }
+
+    #[test]
+    fn file_keys_win_over_profile_and_overrides_win_over_file() {
+        let path = Path::new("test.toml");
+        let c = Config::from_toml_str(
+            "profile = \"racestack\"\n[raceline]\nsafety_width_sp = 0.9\n",
+            None,
+            path,
+        )
+        .unwrap();
+        assert_eq!(c.profile, Profile::Racestack);
+        assert_eq!(c.raceline.safety_width, 0.7);
+        assert_eq!(c.raceline.safety_width_sp, 0.9);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_ranges_are_named() {
+        let path = Path::new("bad.toml");
+        let err =
+            Config::from_toml_str("[raceline]\nsafety_widht = 1.0\n", None, path).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("bad.toml") && msg.contains("safety_widht"),
+            "{msg}"
+        );
+        let mut c = Config::default();
+        c.sectors.scaling = 0.0;
+        let msg = c.validate(path).unwrap_err().to_string();
+        assert!(msg.contains("scaling") && msg.contains("(0, 1]"), "{msg}");
+        c = Config::default();
+        c.extract.opening_size = 4;
+        let msg = c.validate(path).unwrap_err().to_string();
+        assert!(msg.contains("opening_size"), "{msg}");
+    }
+}

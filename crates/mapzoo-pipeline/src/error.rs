@@ -1,0 +1,71 @@
+//! Errors of the pipeline: each carries the file it concerns.
+
+use std::path::{Path, PathBuf};
+
+use mapzoo_extract::ExtractError;
+use mapzoo_format::FormatError;
+use mapzoo_raceline::OptimizeError;
+
+/// What can stop a build, a regeneration or a configuration load.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// Reading or writing a file of the set failed.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The extraction stages (1–6) failed on this map.
+    #[error("{}: {source}", path.display())]
+    Extract {
+        /// The map image.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: ExtractError,
+    },
+    /// The racing-line stages (7–11) failed on this track.
+    #[error("{}: {source}", path.display())]
+    Optimize {
+        /// The map YAML or centerline the track came from.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: OptimizeError,
+    },
+    /// A configuration file or override is wrong.
+    #[error("{}: {what}", path.display())]
+    Config {
+        /// The configuration file (or `<command line>`).
+        path: PathBuf,
+        /// The field and why.
+        what: String,
+    },
+    /// The output folder exists and `--force` was not given.
+    #[error("{}: the output folder exists; pass --force to replace it", .0.display())]
+    Exists(PathBuf),
+    /// An I/O error on a path.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl PipelineError {
+    /// An I/O error on `path`.
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        PipelineError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// A configuration error in `path`.
+    pub fn config(path: &Path, what: impl Into<String>) -> Self {
+        PipelineError::Config {
+            path: path.to_path_buf(),
+            what: what.into(),
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! `mapzoo build MAP.yaml... --out DIR`: maps → complete MapZoo sets.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use mapzoo_extract::StartPose;
+use mapzoo_pipeline::batch::run_batch;
+use mapzoo_pipeline::{build, write_set, BuildRecord, BuildRequest};
+
+use super::common::{parse_start, ConfigArgs, Progress};
+
+/// Arguments of `mapzoo build`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Map-server YAML files.
+    #[arg(required = true, value_name = "MAP.yaml")]
+    pub maps: Vec<PathBuf>,
+    /// Output folder; each track goes to DIR/<name>/.
+    #[arg(long, short, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Track name (only with one map); default: the YAML's file stem.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Start pose x,y,yaw (metres, radians): waypoint 0 and driving direction.
+    #[arg(long, value_parser = parse_start, allow_hyphen_values = true, value_name = "X,Y,YAW")]
+    pub start: Option<StartPose>,
+    /// Drive the loop the other way round.
+    #[arg(long)]
+    pub reverse: bool,
+    /// Replace existing output folders.
+    #[arg(long)]
+    pub force: bool,
+    /// Parallel tracks (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// Print one JSON record per track on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Print per-stage timings.
+    #[arg(long, short)]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+/// Builds every map; exit 1 if any failed.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.name.is_some() && args.maps.len() > 1 {
+        anyhow::bail!(
+            "--name names one track; it cannot be used with {} maps",
+            args.maps.len()
+        );
+    }
+    let config = args.config.resolve()?;
+    let requests: Vec<BuildRequest> = args
+        .maps
+        .iter()
+        .map(|yaml| BuildRequest {
+            yaml: yaml.clone(),
+            name: args.name.clone(),
+            start: args.start,
+            reverse: args.reverse,
+        })
+        .collect();
+    let progress = Progress::new(requests.len(), args.json);
+    let results = run_batch(
+        &requests,
+        args.jobs,
+        |req| {
+            let t = std::time::Instant::now();
+            let set = build(req, &config)?;
+            let dir = write_set(&set, &args.out, args.force)?;
+            let mut record = set.record();
+            record.seconds = t.elapsed().as_secs_f64();
+            Ok((dir, record))
+        },
+        |req, r| match r {
+            Ok((dir, rec)) => progress.done(&format!(
+                "ok    {}: IQP {:.4} s, SP {:.4} s -> {}",
+                rec.track,
+                rec.iqp_lap_s,
+                rec.sp_lap_s,
+                dir.display()
+            )),
+            Err(e) => progress.done(&format!("FAIL  {}: {e}", req.yaml.display())),
+        },
+    );
+    progress.finish();
+    let mut failed = 0;
+    let mut ok: Vec<&BuildRecord> = Vec::new();
+    for r in &results {
+        match r {
+            Ok((_, rec)) => ok.push(rec),
+            Err(_) => failed += 1,
+        }
+    }
+    if args.json {
+        for rec in &ok {
+            println!("{}", record_json(rec));
+        }
+    } else {
+        print_summary(&ok, failed, args.verbose);
+    }
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The JSON record: the `raceline` keys, then one `<stage>_s` key per stage.
+pub fn record_json(rec: &BuildRecord) -> String {
+    let mut obj = serde_json::Map::new();
+    obj.insert("track".into(), rec.track.clone().into());
+    obj.insert("centerline_points".into(), rec.centerline_points.into());
+    obj.insert("iqp_points".into(), rec.iqp_points.into());
+    obj.insert("sp_points".into(), rec.sp_points.into());
+    obj.insert("iqp_lap_s".into(), rec.iqp_lap_s.into());
+    obj.insert("iqp_vmax".into(), rec.iqp_vmax.into());
+    obj.insert("sp_lap_s".into(), rec.sp_lap_s.into());
+    obj.insert("sp_vmax".into(), rec.sp_vmax.into());
+    obj.insert("iqp_length_m".into(), rec.iqp_length_m.into());
+    obj.insert("sp_length_m".into(), rec.sp_length_m.into());
+    obj.insert("seconds".into(), rec.seconds.into());
+    for (stage, s) in &rec.stages {
+        obj.insert(format!("{stage}_s"), (*s).into());
+    }
+    serde_json::Value::Object(obj).to_string()
+}
+
+fn print_summary(ok: &[&BuildRecord], failed: usize, verbose: bool) {
+    println!(
+        "{:<20} {:>6} {:>6} {:>6} {:>10} {:>9} {:>10} {:>9} {:>8}",
+        "track", "cent", "iqp", "sp", "IQP lap s", "IQP vmax", "SP lap s", "SP vmax", "seconds"
+    );
+    for r in ok {
+        println!(
+            "{:<20} {:>6} {:>6} {:>6} {:>10.4} {:>9.4} {:>10.4} {:>9.4} {:>8.3}",
+            r.track,
+            r.centerline_points,
+            r.iqp_points,
+            r.sp_points,
+            r.iqp_lap_s,
+            r.iqp_vmax,
+            r.sp_lap_s,
+            r.sp_vmax,
+            r.seconds
+        );
+        if verbose {
+            for (stage, s) in &r.stages {
+                println!("    {stage:<18} {s:>8.4} s");
+            }
+        }
+    }
+    if failed > 0 {
+        println!("{} built, {failed} failed", ok.len());
+    }
+}

@@ -1,0 +1,80 @@
+//! `mapzoo regen DIR...`: rebuild sets after a map edit, keeping start,
+//! direction and the hand-tuned sector files.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use mapzoo_pipeline::batch::run_batch;
+use mapzoo_pipeline::{regen, RegenReport};
+
+use super::common::{ConfigArgs, Progress};
+
+/// Arguments of `mapzoo regen`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// MapZoo set folders (DIR/<DIR>.yaml and its PNG are the source).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Reset speed_scaling.yaml and ot_sectors.yaml to the defaults instead of keeping them.
+    #[arg(long)]
+    pub force_sectors: bool,
+    /// Parallel tracks (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// Print one JSON record per track on stdout.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+/// Regenerates every folder; exit 1 if any failed.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let config = args.config.resolve()?;
+    let progress = Progress::new(args.dirs.len(), args.json);
+    let results = run_batch(
+        &args.dirs,
+        args.jobs,
+        |dir| regen(dir, &config, args.force_sectors),
+        |dir, r| match r {
+            Ok(rep) => progress.done(&describe(rep)),
+            Err(e) => progress.done(&format!("FAIL  {}: {e}", dir.display())),
+        },
+    );
+    progress.finish();
+    let failed = results.iter().filter(|r| r.is_err()).count();
+    if args.json {
+        for rep in results.iter().flatten() {
+            println!("{}", serde_json::to_string(rep)?);
+        }
+    }
+    if failed > 0 {
+        eprintln!("{} regenerated, {failed} failed", results.len() - failed);
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn before(v: Option<f64>) -> String {
+    v.map_or("?".into(), |v| format!("{v:.4}"))
+}
+
+fn describe(r: &RegenReport) -> String {
+    let sectors = if r.sectors_reset {
+        "sectors reset to defaults".to_string()
+    } else if r.sectors_remapped {
+        "sectors kept, indices remapped".to_string()
+    } else {
+        "sectors kept unchanged".to_string()
+    };
+    format!(
+        "ok    {}: IQP {} -> {:.4} s, SP {} -> {:.4} s, racing line {} -> {} points, {sectors}",
+        r.track,
+        before(r.iqp_lap_s.0),
+        r.iqp_lap_s.1,
+        before(r.sp_lap_s.0),
+        r.sp_lap_s.1,
+        r.iqp_points.0.map_or("?".into(), |n| n.to_string()),
+        r.iqp_points.1,
+    )
+}
