@@ -274,7 +274,10 @@ mod tests {
         // 30 four-neighbour steps around the ring, each corner cut by a diagonal.
         let expected = 30.0 - 4.0 * (2.0 - std::f64::consts::SQRT_2);
         assert!((len - expected).abs() < 1e-9, "length {len}");
-        assert!(cyc.iter().all(|&p| p % w <= 10), "stays off the obstacle ring");
+        assert!(
+            cyc.iter().all(|&p| p % w <= 10),
+            "stays off the obstacle ring"
+        );
     }
 
     #[test]

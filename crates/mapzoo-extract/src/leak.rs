@@ -97,8 +97,7 @@ pub fn locate_leak(
         for dr in -1..=1isize {
             for dc in -1..=1isize {
                 let (rr, cc) = (r + dr, c + dc);
-                if (dr, dc) == (0, 0) || rr < 0 || cc < 0 || rr as usize >= h || cc as usize >= w
-                {
+                if (dr, dc) == (0, 0) || rr < 0 || cc < 0 || rr as usize >= h || cc as usize >= w {
                     continue;
                 }
                 let q = rr as usize * w + cc as usize;
@@ -119,10 +118,7 @@ pub fn locate_leak(
     while prev[*path.last()? as usize] != u32::MAX {
         path.push(prev[*path.last()?] as usize);
     }
-    let narrow = path
-        .iter()
-        .map(|&p| clear[p])
-        .fold(f32::INFINITY, f32::min);
+    let narrow = path.iter().map(|&p| clear[p]).fold(f32::INFINITY, f32::min);
     // `path` runs from the border back to the loop; the gap is where it first gets about as
     // narrow as its narrowest place, seen from the loop: the mouth of the passage.
     let k = path.iter().rposition(|&p| clear[p] <= narrow + 0.5)?;

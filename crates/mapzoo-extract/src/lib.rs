@@ -43,10 +43,14 @@ pub struct Extraction {
     pub track_free: Vec<bool>,
     /// Seconds spent in each stage, in order.
     pub timings: Vec<(&'static str, f64)>,
+    /// Chebyshev radius of the opening actually used, pixels (smaller than asked when it was shrunk).
+    pub opening_radius_px: usize,
 }
 
 /// Bucket size of the nearest-wall grid, metres.
 const GRID_CELL_M: f64 = 0.5;
+/// Bucket size of the clearance grid, pixels.
+const CLEARANCE_CELL_PX: f64 = 8.0;
 /// Spacing at which walls are resampled for d_right / d_left, metres (the Race Stack's).
 const WALL_STEP_M: f64 = 0.1;
 
@@ -106,17 +110,34 @@ pub fn extract(
         timings: Vec::new(),
     };
 
-    // Stage 2: opening, track region.
-    let opened = clean::open_free(&map.free, width, height, params.opening_radius());
-    clock.lap("open");
-    if !opened.iter().any(|&v| v) {
-        return Err(ExtractError::NoFreeSpace {
-            opening: 2 * params.opening_radius() + 1,
-        });
-    }
-    let choice = clean::choose_track(&opened, width, height);
-    drop(opened);
-    clock.lap("region");
+    // Stage 2: opening, track region. A kernel wider than a stretch of track cuts the loop;
+    // then smaller ones are tried, and if none keeps a loop the first failure is reported.
+    let mut radius = params.opening_radius();
+    let mut first_failure: Option<(TrackChoice, usize)> = None;
+    let (choice, radius) = loop {
+        let opened = clean::open_free(&map.free, width, height, radius);
+        if !opened.iter().any(|&v| v) {
+            if first_failure.is_none() {
+                return Err(ExtractError::NoFreeSpace {
+                    opening: 2 * radius + 1,
+                });
+            }
+        } else {
+            match clean::choose_track(&opened, width, height) {
+                TrackChoice::Track(r) => break (TrackChoice::Track(r), radius),
+                other => {
+                    first_failure.get_or_insert((other, radius));
+                }
+            }
+        }
+        if radius == 0 || !params.shrink_opening {
+            break first_failure
+                .take()
+                .unwrap_or((TrackChoice::NoHole(None), radius));
+        }
+        radius /= 2;
+    };
+    clock.lap("clean");
     let (region, leaking) = match choice {
         TrackChoice::Track(r) => (r, false),
         TrackChoice::Leaking(r) => (r, true),
@@ -158,9 +179,45 @@ pub fn extract(
         return Err(leak_error(map, &region, &cycle_px));
     }
 
-    // Stage 4: smoothing in pixels, then metres.
+    // Stage 4: smoothing in pixels, then metres. A smoothed point may move at most half the
+    // clearance of its loop pixel (distance to the region's boundary, pixels).
     let n = cycle_px.len();
-    let Some(window) = smooth::effective_window(n) else {
+    let outer_px = walls::trace_boundary(
+        &region.mask,
+        region.width,
+        region.height,
+        region.mask.iter().position(|&v| v).unwrap_or(0),
+        walls::WEST,
+    );
+    let holes_px: Vec<Vec<usize>> = region
+        .holes
+        .iter()
+        .map(|hole| {
+            walls::trace_boundary(
+                &region.mask,
+                region.width,
+                region.height,
+                hole.first - region.width,
+                walls::SOUTH,
+            )
+        })
+        .collect();
+    let crop_xy = |p: &usize| [(p % region.width) as f64, (p / region.width) as f64];
+    let loop_xy: Vec<[f64; 2]> = cycle_px.iter().map(crop_xy).collect();
+    let boundary_xy: Vec<[f64; 2]> = outer_px
+        .iter()
+        .chain(holes_px.iter().flatten())
+        .map(crop_xy)
+        .collect();
+    let boundary = walls::PointGrid::new(&boundary_xy, &loop_xy, CLEARANCE_CELL_PX);
+    // Boundary pixel centres lie half a pixel inside the free space's edge.
+    let limit: Vec<f64> = loop_xy
+        .iter()
+        .map(|&p| 0.5 * (boundary.nearest(p) + 0.5))
+        .collect();
+    let cols: Vec<f64> = loop_xy.iter().map(|p| p[0]).collect();
+    let rows: Vec<f64> = loop_xy.iter().map(|p| p[1]).collect();
+    let Some((cols, rows, _window)) = smooth::smooth_loop(&cols, &rows, &limit) else {
         let (c, r) = region.image_pixel(cycle_px[0]);
         return Err(ExtractError::NoLoop {
             why: format!(
@@ -169,21 +226,11 @@ pub fn extract(
             ),
         });
     };
-    let cols: Vec<f64> = cycle_px
-        .iter()
-        .map(|&p| region.image_pixel(p).0 as f64)
-        .collect();
-    let rows: Vec<f64> = cycle_px
-        .iter()
-        .map(|&p| region.image_pixel(p).1 as f64)
-        .collect();
-    let cols = smooth::savgol_circular(&cols, window);
-    let rows = smooth::savgol_circular(&rows, window);
     let smooth_m: Vec<[f64; 2]> = cols
         .iter()
         .zip(&rows)
         .map(|(&c, &r)| {
-            let (x, y) = map.pixel_to_world(c, r);
+            let (x, y) = map.pixel_to_world(c + region.col0 as f64, r + region.row0 as f64);
             [x, y]
         })
         .collect();
@@ -217,24 +264,8 @@ pub fn extract(
             })
             .collect()
     };
-    let first = region.mask.iter().position(|&v| v).unwrap_or(0);
-    let mut outer = to_world(&walls::trace_boundary(
-        &region.mask,
-        region.width,
-        region.height,
-        first,
-        walls::WEST,
-    ));
-    let hole_wall = |hole: &clean::Component| {
-        to_world(&walls::trace_boundary(
-            &region.mask,
-            region.width,
-            region.height,
-            hole.first - region.width,
-            walls::SOUTH,
-        ))
-    };
-    let mut inner = hole_wall(infield);
+    let mut outer = to_world(&outer_px);
+    let mut inner = to_world(&holes_px[0]);
     // Walls run in the driving direction, like the centerline.
     let ccw = walls::signed_area2(&points) > 0.0;
     for wall in [&mut outer, &mut inner] {
@@ -248,8 +279,8 @@ pub fn extract(
     let mut left_pts = walls::resample_closed(&left_wall, WALL_STEP_M);
     if region.holes.len() > 1 {
         let mut obstacle_pts = Vec::new();
-        for hole in &region.holes[1..] {
-            obstacle_pts.extend(walls::resample_closed(&hole_wall(hole), WALL_STEP_M));
+        for hole in &holes_px[1..] {
+            obstacle_pts.extend(walls::resample_closed(&to_world(hole), WALL_STEP_M));
         }
         let side = walls::PointGrid::new(&points, &obstacle_pts, GRID_CELL_M);
         for p in obstacle_pts {
@@ -295,6 +326,7 @@ pub fn extract(
         left_wall,
         track_free,
         timings: clock.timings,
+        opening_radius_px: radius,
     })
 }
 

@@ -14,6 +14,9 @@ pub struct ExtractParams {
     pub opening_iterations: usize,
     /// Spacing of the resampled centerline, metres (default 0.1).
     pub spacing_m: f64,
+    /// When the opening cuts every loop (a track narrower than the kernel, e.g. a diagonal
+    /// stretch under 24 px), retry with half the radius until one survives (default true).
+    pub shrink_opening: bool,
 }
 
 impl Default for ExtractParams {
@@ -22,6 +25,7 @@ impl Default for ExtractParams {
             opening_size: 9,
             opening_iterations: 2,
             spacing_m: 0.1,
+            shrink_opening: true,
         }
     }
 }

@@ -81,7 +81,13 @@ fn simple(nb: &[u8; 27]) -> bool {
     // Count 26-connected pieces among the 26 neighbours (the centre left out).
     let coords: Vec<(isize, isize, isize)> = (0..27)
         .filter(|&i| i != 13 && nb[i] == 1)
-        .map(|i| ((i / 9) as isize - 1, ((i / 3) % 3) as isize - 1, (i % 3) as isize - 1))
+        .map(|i| {
+            (
+                (i / 9) as isize - 1,
+                ((i / 3) % 3) as isize - 1,
+                (i % 3) as isize - 1,
+            )
+        })
         .collect();
     let mut seen = vec![false; coords.len()];
     let mut pieces = 0;
@@ -352,7 +358,12 @@ mod tests {
         // One pixel wide: no 2×2 block of skeleton pixels.
         for r in 0..h - 1 {
             for c in 0..w - 1 {
-                let block = [r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1];
+                let block = [
+                    r * w + c,
+                    r * w + c + 1,
+                    (r + 1) * w + c,
+                    (r + 1) * w + c + 1,
+                ];
                 assert!(!block.iter().all(|&i| s[i]), "2×2 block at ({c}, {r})");
             }
         }
@@ -413,7 +424,10 @@ mod tests {
         let s = skeletonize(&m, w, h);
         assert!(s.iter().zip(&m).all(|(&a, &b)| !a || b));
         assert!(s.iter().filter(|&&v| v).count() >= 5);
-        assert!(s[2 * w..3 * w].iter().filter(|&&v| v).count() >= 5, "on the middle row");
+        assert!(
+            s[2 * w..3 * w].iter().filter(|&&v| v).count() >= 5,
+            "on the middle row"
+        );
     }
 
     proptest! {

@@ -269,15 +269,19 @@ mod tests {
             let (r, c) = ((p / w) as isize, (p % w) as isize);
             assert!(m[p]);
             assert!(
-                DIRS.iter().any(|&(dr, dc)| !m[(r + dr) as usize * w + (c + dc) as usize]
-                    && (3..=4).contains(&(r + dr))
-                    && (3..=6).contains(&(c + dc))),
+                DIRS.iter()
+                    .any(|&(dr, dc)| !m[(r + dr) as usize * w + (c + dc) as usize]
+                        && (3..=4).contains(&(r + dr))
+                        && (3..=6).contains(&(c + dc))),
                 "pixel ({c}, {r}) touches the hole"
             );
         }
         for k in 0..inner.len() {
             let (a, b) = (inner[k], inner[(k + 1) % inner.len()]);
-            let (dr, dc) = ((a / w) as isize - (b / w) as isize, (a % w) as isize - (b % w) as isize);
+            let (dr, dc) = (
+                (a / w) as isize - (b / w) as isize,
+                (a % w) as isize - (b % w) as isize,
+            );
             assert!(dr.abs() <= 1 && dc.abs() <= 1 && (dr, dc) != (0, 0));
         }
     }

@@ -46,6 +46,29 @@ fn loop_length(pts: &[[f64; 2]]) -> f64 {
         .sum()
 }
 
+/// Mean free width of `map` across the points `line` (world): twice the distance to the
+/// nearest non-free pixel centre, minus one pixel, metres.
+fn mean_free_width(map: &OccupancyMap, line: &[[f64; 2]]) -> f64 {
+    let reach = (3.0 / map.resolution).ceil() as i64;
+    let total: f64 = line
+        .iter()
+        .map(|p| {
+            let (c, r) = map.world_to_pixel(p[0], p[1]);
+            let (c, r) = (c.round() as i64, r.round() as i64);
+            let mut best = f64::INFINITY;
+            for dr in -reach..=reach {
+                for dc in -reach..=reach {
+                    if !map.is_free(c + dc, r + dr) {
+                        best = best.min(((dr * dr + dc * dc) as f64).sqrt());
+                    }
+                }
+            }
+            (2.0 * best - 1.0) * map.resolution
+        })
+        .sum();
+    total / line.len() as f64
+}
+
 /// The published start pose: the first waypoint, heading from the first two.
 fn start_of(published: &[Waypoint]) -> StartPose {
     let (a, b) = (published[0], published[1]);
@@ -67,8 +90,13 @@ fn racestack_case(data: &Path, track: &str, image: Option<&str>) {
         .expect("published json")
         .centerline
         .wpnts;
-    let ex = extract(&map, &ExtractParams::default(), Some(start_of(&published)), false)
-        .unwrap_or_else(|e| panic!("{track}: {e}"));
+    let ex = extract(
+        &map,
+        &ExtractParams::default(),
+        Some(start_of(&published)),
+        false,
+    )
+    .unwrap_or_else(|e| panic!("{track}: {e}"));
     let ours = &ex.centerline;
     let count_err = (ours.len() as f64 - published.len() as f64).abs() / published.len() as f64;
     let d_ours = mean_dist(&xy(ours), &xy(&published));
@@ -95,9 +123,19 @@ fn racestack_case(data: &Path, track: &str, image: Option<&str>) {
         published.len(),
         ex.timings
     );
-    assert!(count_err <= 0.02, "{track}: point count off by {:.1} %", 100.0 * count_err);
-    assert!(d_ours <= 0.05 && d_pub <= 0.05, "{track}: mean distance {d_ours} / {d_pub} m");
-    assert!(dr <= 0.05 && dl <= 0.05, "{track}: widths off by {dr} / {dl} m");
+    assert!(
+        count_err <= 0.02,
+        "{track}: point count off by {:.1} %",
+        100.0 * count_err
+    );
+    assert!(
+        d_ours <= 0.05 && d_pub <= 0.05,
+        "{track}: mean distance {d_ours} / {d_pub} m"
+    );
+    assert!(
+        dr <= 0.05 && dl <= 0.05,
+        "{track}: widths off by {dr} / {dl} m"
+    );
     check_invariants(track, &ex, ExtractParams::default().spacing_m);
 }
 
@@ -109,11 +147,17 @@ fn check_invariants(track: &str, ex: &Extraction, spacing: f64) {
     for (i, p) in c.iter().enumerate() {
         assert_eq!(p.id, i as i64);
         assert!((p.s_m - spacing * i as f64).abs() < 1e-9);
-        assert!(p.values().iter().all(|v| v.is_finite()), "{track}: non-finite at {i}");
+        assert!(
+            p.values().iter().all(|v| v.is_finite()),
+            "{track}: non-finite at {i}"
+        );
         assert!(p.d_right > 0.0 && p.d_left > 0.0, "{track}: widths at {i}");
         let q = &c[(i + 1) % n];
         let step = (q.x_m - p.x_m).hypot(q.y_m - p.y_m);
-        assert!(step <= spacing + 1e-9 && step > 0.5 * spacing, "{track}: step {step} at {i}");
+        assert!(
+            step <= spacing + 1e-9 && step > 0.5 * spacing,
+            "{track}: step {step} at {i}"
+        );
     }
     assert!(ex.right_wall.len() > 10 && ex.left_wall.len() > 10);
 }
@@ -138,4 +182,74 @@ fn racestack_circle() {
     if let Some(data) = reference_data_or_skip("racestack_circle") {
         racestack_case(&data, "circle", Some("map_boundaries_map.png"));
     }
+}
+
+#[test]
+fn f1tenth_maps() {
+    let Some(data) = reference_data_or_skip("f1tenth_maps") else {
+        return;
+    };
+    let root = data.join("f1tenth");
+    let mut tracks: Vec<String> = std::fs::read_dir(&root)
+        .expect("f1tenth folder")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    tracks.sort();
+    assert_eq!(tracks.len(), 18, "the 18 F1TENTH maps");
+    let mut failures = Vec::new();
+    for track in &tracks {
+        let dir = root.join(track);
+        let yaml = dir.join(format!("{track}_map.yaml"));
+        let (_, map) = OccupancyMap::load(&yaml, FreeRule::MapServer).expect("map");
+        let published =
+            mapzoo_format::tum::read_centerline(&dir.join(format!("{track}_centerline.csv")))
+                .expect("centerline");
+        let pub_xy: Vec<[f64; 2]> = published.iter().map(|p| [p.x_m, p.y_m]).collect();
+        let (a, b) = (pub_xy[0], pub_xy[1]);
+        let start = StartPose {
+            x: a[0],
+            y: a[1],
+            yaw: (b[1] - a[1]).atan2(b[0] - a[0]),
+        };
+        let ex = match extract(&map, &ExtractParams::default(), Some(start), false) {
+            Ok(ex) => ex,
+            Err(e) => {
+                failures.push(format!("{track}: {e}"));
+                continue;
+            }
+        };
+        check_invariants(track, &ex, 0.1);
+        let ours = xy(&ex.centerline);
+        let (len_ours, len_pub) = (loop_length(&ours), loop_length(&pub_xy));
+        let len_err = (len_ours - len_pub).abs() / len_pub;
+        let d = mean_dist(&ours, &pub_xy);
+        let d_back = mean_dist(&pub_xy, &ours);
+        // Widths: the maps are not all drawn 2.2 m wide (their free width runs from 1.3 m on
+        // Montreal to 2.5 m on BrandsHatch); the reference is the free width of the PNG itself
+        // across the published centerline (2 × distance to the nearest non-free pixel centre
+        // − 1 px), against ours + 1 px (our distances end at boundary pixel centres).
+        let free_width = mean_free_width(&map, &pub_xy);
+        let width = ex
+            .centerline
+            .iter()
+            .map(|p| p.d_right + p.d_left)
+            .sum::<f64>()
+            / ex.centerline.len() as f64
+            + map.resolution;
+        eprintln!(
+            "{track}: {} points, length {len_ours:.2} m (published {len_pub:.2}), mean distance {d:.4} / {d_back:.4} m, width {width:.3} m (map {free_width:.3} m, nominal 2.2), opening r={} px, {:.3} s",
+            ex.centerline.len(),
+            ex.opening_radius_px,
+            ex.timings.iter().map(|t| t.1).sum::<f64>()
+        );
+        if len_err > 0.03 || d > 0.25 || d_back > 0.25 || (width - free_width).abs() > 0.15 {
+            failures.push(format!(
+                "{track}: length off {:.2} %, distance {d:.3} / {d_back:.3} m, width {width:.3} m vs {free_width:.3} m",
+                100.0 * len_err
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }
