@@ -196,7 +196,7 @@ impl MapMeta {
         Self::from_yaml_str(&text, path)
     }
 
-    /// The YAML text in the map-server layout (keys sorted as ROS writes them).
+    /// The YAML text in the layout of the published files (keys sorted, block lists, Python float repr).
     pub fn to_yaml_string(&self) -> String {
         let mut s = String::new();
         s.push_str(&format!("free_thresh: {}\n", yaml_float(self.free_thresh)));
@@ -210,8 +210,15 @@ impl MapMeta {
             yaml_float(self.occupied_thresh)
         ));
         s.push_str("origin:\n");
-        for v in self.origin {
-            s.push_str(&format!("- {}\n", yaml_float(v)));
+        for v in &self.origin[..2] {
+            s.push_str(&format!("- {}\n", yaml_float(*v)));
+        }
+        // The Race Stack and MapZoo write a zero yaw as the integer 0.
+        let yaw = self.origin[2];
+        if yaw == 0.0 {
+            s.push_str("- 0\n");
+        } else {
+            s.push_str(&format!("- {}\n", yaml_float(yaw)));
         }
         s.push_str(&format!("resolution: {}\n", yaml_float(self.resolution)));
         s
@@ -232,9 +239,8 @@ impl MapMeta {
 }
 
 fn yaml_float(v: f64) -> String {
-    // Rust's shortest round-trip formatting; keep a decimal point so YAML reads a float.
-    let s = format!("{v:?}");
-    s
+    // Python's repr, as PyYAML writes the floats of the published files.
+    crate::pyfmt::float_repr(v)
 }
 
 fn yaml_short(v: &serde_yaml_ng::Value) -> String {
@@ -465,5 +471,102 @@ mod tests {
             let (c, r) = world_to_pixel(o, 0.1, 50, x, y);
             assert!((c - 12.5).abs() < 1e-9 && (r - 7.25).abs() < 1e-9);
         }
+    }
+
+    fn png_bytes<P: image::PixelWithColorType>(w: u32, h: u32, raw: Vec<P::Subpixel>) -> Vec<u8>
+    where
+        [P::Subpixel]: image::EncodableLayout,
+    {
+        let img = image::ImageBuffer::<P, Vec<P::Subpixel>>::from_raw(w, h, raw).unwrap();
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, image::ImageFormat::Png).unwrap();
+        out.into_inner()
+    }
+
+    fn meta(negate: u8) -> MapMeta {
+        MapMeta {
+            image: "m.png".into(),
+            resolution: 0.05,
+            origin: [0.0, 0.0, 0.0],
+            negate,
+            occupied_thresh: 0.65,
+            free_thresh: 0.196,
+            mode: None,
+        }
+    }
+
+    #[test]
+    fn gray8_is_read_as_is() {
+        let bytes = png_bytes::<image::Luma<u8>>(4, 1, vec![0, 100, 254, 255]);
+        let (w, h, g) = decode_gray_png(&bytes, Path::new("m.png")).unwrap();
+        assert_eq!((w, h, g), (4, 1, vec![0, 100, 254, 255]));
+    }
+
+    #[test]
+    fn rgb_is_averaged_not_luma() {
+        // Pure red: the mean is 85; Rec.709 luma would give 54, Rec.601 76.
+        let bytes = png_bytes::<image::Rgb<u8>>(3, 1, vec![255, 0, 0, 0, 255, 0, 10, 20, 40]);
+        let (_, _, g) = decode_gray_png(&bytes, Path::new("m.png")).unwrap();
+        assert_eq!(g, vec![85, 85, 23]);
+    }
+
+    #[test]
+    fn rgba_ignores_alpha() {
+        let bytes = png_bytes::<image::Rgba<u8>>(2, 1, vec![30, 60, 90, 0, 254, 254, 254, 17]);
+        let (_, _, g) = decode_gray_png(&bytes, Path::new("m.png")).unwrap();
+        assert_eq!(g, vec![60, 254]);
+    }
+
+    #[test]
+    fn gray16_is_scaled_to_8_bit() {
+        let bytes = png_bytes::<image::Luma<u16>>(4, 1, vec![0, 257 * 100, 65535, 257 * 254 + 100]);
+        let (_, _, g) = decode_gray_png(&bytes, Path::new("m.png")).unwrap();
+        assert_eq!(g, vec![0, 100, 255, 254]);
+    }
+
+    #[test]
+    fn rows_run_top_down() {
+        // 1 × 2 image: row 0 (top) black, row 1 white.
+        let bytes = png_bytes::<image::Luma<u8>>(1, 2, vec![0, 255]);
+        let (_, h, g) = decode_gray_png(&bytes, Path::new("m.png")).unwrap();
+        let map = OccupancyMap::from_gray(1, h, g, &meta(0), FreeRule::MapServer);
+        assert!(!map.is_free(0, 0) && map.is_free(0, 1));
+        // Row 1 is the bottom row: world y = origin y.
+        assert_eq!(map.pixel_to_world(0.0, 1.0), (0.0, 0.0));
+        assert!(map.is_free_world(0.0, 0.0) && !map.is_free_world(0.0, 0.05));
+    }
+
+    #[test]
+    fn map_server_rule_uses_the_thresholds() {
+        let m = meta(0);
+        // p = (255 - v) / 255 must be < free_thresh 0.196: v = 206 gives 0.1922, v = 205 gives 0.1961.
+        assert!(is_free(255, &m, FreeRule::MapServer));
+        assert!(is_free(206, &m, FreeRule::MapServer));
+        assert!(
+            !is_free(205, &m, FreeRule::MapServer),
+            "unknown counts as occupied"
+        );
+        assert!(!is_free(100, &m, FreeRule::MapServer));
+        assert!(!is_free(0, &m, FreeRule::MapServer));
+    }
+
+    #[test]
+    fn negate_flips_the_occupancy() {
+        let m = meta(1);
+        assert!(is_free(0, &m, FreeRule::MapServer));
+        assert!(is_free(49, &m, FreeRule::MapServer));
+        assert!(!is_free(50, &m, FreeRule::MapServer));
+        assert!(!is_free(255, &m, FreeRule::MapServer));
+    }
+
+    #[test]
+    fn nonzero_rule_frees_every_non_black_pixel() {
+        let m = meta(0);
+        assert!(!is_free(0, &m, FreeRule::Nonzero));
+        assert!(is_free(1, &m, FreeRule::Nonzero));
+        assert!(is_free(100, &m, FreeRule::Nonzero));
+        assert_eq!("nonzero".parse::<FreeRule>(), Ok(FreeRule::Nonzero));
+        assert_eq!("map-server".parse::<FreeRule>(), Ok(FreeRule::MapServer));
+        assert!("luma".parse::<FreeRule>().is_err());
     }
 }

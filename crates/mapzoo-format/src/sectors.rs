@@ -102,7 +102,14 @@ impl SpeedScaling {
         let global_limit = doc.number("global_limit")?;
         let declared_n_sectors = doc.int("n_sectors")?;
         let mut sectors = Vec::new();
-        for (name, m) in doc.sections("Sector")? {
+        let sections = doc.sections("Sector")?;
+        if sections.is_empty() {
+            return Err(FormatError::invalid(
+                path,
+                "no sector entries; expected Sector0 (with start, end, scaling, only_FTG, no_FTG)",
+            ));
+        }
+        for (name, m) in sections {
             let f = Fields {
                 doc: &doc,
                 name: &name,
@@ -232,7 +239,14 @@ impl OtSectors {
         let spline_len = doc.int("spline_len")?;
         let ot_sector_begin = doc.number("ot_sector_begin")?;
         let mut sectors = Vec::new();
-        for (name, m) in doc.sections("Overtaking_sector")? {
+        let sections = doc.sections("Overtaking_sector")?;
+        if sections.is_empty() {
+            return Err(FormatError::invalid(
+                path,
+                "no sector entries; expected Overtaking_sector0 (with start, end, ot_flag)",
+            ));
+        }
+        for (name, m) in sections {
             let f = Fields {
                 doc: &doc,
                 name: &name,

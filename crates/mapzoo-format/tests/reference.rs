@@ -264,3 +264,41 @@ fn tum_files_read() {
         assert!(r.windows(2).all(|w| w[1].s_m > w[0].s_m), "{}", p.display());
     }
 }
+
+#[test]
+fn map_yamls_round_trip_exactly() {
+    let Some(data) = reference_data_or_skip("map_yamls_round_trip_exactly") else {
+        return;
+    };
+    let mut found = files(&data.join("mapzoo"), &|p| name(p).ends_with(".yaml"));
+    found.extend(files(&data.join("racestack"), &|p| {
+        name(p).ends_with(".yaml")
+    }));
+    found.retain(|p| {
+        !matches!(
+            name(p).as_str(),
+            "speed_scaling.yaml" | "ot_sectors.yaml" | "global_planner_params.yaml"
+        )
+    });
+    assert!(found.len() >= 7, "{found:?}");
+    for p in found {
+        let raw = std::fs::read_to_string(&p).unwrap();
+        let meta = mapzoo_format::MapMeta::read(&p).unwrap();
+        assert_eq!(meta.to_yaml_string(), raw, "{}", p.display());
+    }
+}
+
+#[test]
+fn f1tenth_map_yamls_read() {
+    let Some(data) = reference_data_or_skip("f1tenth_map_yamls_read") else {
+        return;
+    };
+    let found = files(&data.join("f1tenth"), &|p| name(p).ends_with(".yaml"));
+    assert_eq!(found.len(), 18);
+    for p in found {
+        let meta = mapzoo_format::MapMeta::read(&p).unwrap();
+        assert!(meta.image_path(&p).is_file(), "{}", p.display());
+        let again = mapzoo_format::MapMeta::from_yaml_str(&meta.to_yaml_string(), &p).unwrap();
+        assert_eq!(again, meta);
+    }
+}
