@@ -1,2 +1,329 @@
 //! Racing lines: reference spline, sparse IQP, shortest path, velocity
 //! profile and lap time (DESIGN §3, stages 7–11).
+//!
+//! [`compute`] runs the whole stage as the Race Stack's global planner does
+//! around TUM's trajectory_planning_helpers: prep the centerline (§3.7), iterate
+//! the minimum-curvature QP (§3.8), sample the line at ≈0.1 m and give it a
+//! velocity profile and lap time (§3.10–11); then a second IQP at
+//! `safety_width_sp` becomes the reference of the shortest-path QP (§3.9),
+//! whose widths are the distances to the walls. Each stage is also a public
+//! function: [`prep()`], [`iqp()`], [`sp()`], [`sample()`], [`velocity_profile()`],
+//! [`lap_time()`].
+
+pub mod error;
+pub mod fitpack;
+pub mod fpclos;
+pub mod iqp;
+pub mod numeric;
+pub mod params;
+pub mod prep;
+pub mod sp;
+pub mod spline;
+pub mod velocity;
+pub mod walls;
+
+use std::time::Instant;
+
+use mapzoo_format::Waypoint;
+
+pub use error::OptimizeError;
+pub use iqp::IqpSolution;
+pub use params::RacelineParams;
+pub use prep::RefTrack;
+pub use spline::ClosedSpline;
+pub use walls::Walls;
+
+/// A sampled racing line with its velocity profile (open: the closing point is not repeated).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trajectory {
+    /// Arc length of each point from the start, metres.
+    pub s: Vec<f64>,
+    /// Points, metres.
+    pub xy: Vec<[f64; 2]>,
+    /// Heading, 0 = +x, counter-clockwise, in (−π, π] (the Race Stack's convention), radians.
+    pub psi: Vec<f64>,
+    /// Signed curvature, positive left, 1/m.
+    pub kappa: Vec<f64>,
+    /// Distance from each point to the next (the last back to the first), metres.
+    pub el_lengths: Vec<f64>,
+    /// Lap length (sum of the spline segment lengths), metres.
+    pub length: f64,
+    /// Speed, m/s (zero until [`Trajectory::with_velocity`]).
+    pub vx: Vec<f64>,
+    /// Longitudinal acceleration to the next point, m/s².
+    pub ax: Vec<f64>,
+    /// Lap time, seconds.
+    pub lap_time: f64,
+}
+
+impl Trajectory {
+    /// Fill speed, acceleration and lap time for a vehicle (stage 11).
+    pub fn with_velocity(mut self, params: &RacelineParams) -> Self {
+        let veh = velocity::Vehicle::from_params(params);
+        self.vx = velocity_profile(&self.kappa, &self.el_lengths, &veh);
+        self.ax = velocity::ax_profile(&self.vx, &self.el_lengths);
+        self.lap_time = lap_time(&self.vx, &self.ax, &self.el_lengths);
+        self
+    }
+
+    /// Highest speed, m/s.
+    pub fn v_max(&self) -> f64 {
+        self.vx.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The closed point list: every point, then the first again (DESIGN §2.2).
+    pub fn closed_points(&self) -> Vec<[f64; 2]> {
+        let mut pts = self.xy.clone();
+        pts.push(self.xy[0]);
+        pts
+    }
+
+    /// Waypoints as the Race Stack writes them: closed (last row = first with s = lap length),
+    /// d_right/d_left the distances to the walls.
+    pub fn waypoints(&self, walls: &walls::ResampledWalls) -> Vec<Waypoint> {
+        let n = self.xy.len();
+        (0..=n)
+            .map(|k| {
+                let i = k % n;
+                let [x, y] = self.xy[i];
+                let (d_right, d_left) = walls.distances([x, y]);
+                Waypoint {
+                    id: k as i64,
+                    s_m: if k == n { self.length } else { self.s[i] },
+                    d_m: 0.0,
+                    x_m: x,
+                    y_m: y,
+                    d_right,
+                    d_left,
+                    psi_rad: self.psi[i],
+                    kappa_radpm: self.kappa[i],
+                    vx_mps: self.vx[i],
+                    ax_mps2: self.ax[i],
+                }
+            })
+            .collect()
+    }
+}
+
+/// Stage 7: the smoothed reference line with widths (see [`prep::prep`]).
+pub fn prep(track: &RefTrack, params: &RacelineParams) -> Result<RefTrack, OptimizeError> {
+    prep::prep(track, params)
+}
+
+/// Stage 8: the iterated minimum-curvature QP on a prepped reference line at a safety width.
+pub fn iqp(
+    reference: &RefTrack,
+    safety_width: f64,
+    params: &RacelineParams,
+) -> Result<IqpSolution, OptimizeError> {
+    iqp::iqp(
+        reference,
+        safety_width,
+        params.curvlim,
+        params.stepsize_reg,
+        params.iqp_iters_min,
+        params.iqp_iters_max,
+        params.iqp_curverror_allowed,
+    )
+}
+
+/// Stage 9: shortest-path shifts on a prepped reference line: (normals, smoothed α).
+pub fn sp(
+    reference: &RefTrack,
+    safety_width: f64,
+    params: &RacelineParams,
+) -> Result<(Vec<[f64; 2]>, Vec<f64>), OptimizeError> {
+    iqp::check_width(reference, safety_width, "sp")?;
+    let scaling = spline::distance_scaling(&reference.xy);
+    let normals = ClosedSpline::through(&reference.xy, Some(&scaling))?.normals();
+    let alpha = sp::shortest_path_qp(reference, &normals, safety_width)?;
+    let alpha = sp::smooth_circular(&alpha, params.sp_alpha_smoothing_half_window);
+    Ok((normals, alpha))
+}
+
+/// Stage 10: the racing line r = p + α·n through a closed spline, points every ≈`step` metres
+/// of arc length, with analytic heading and curvature (TUM `create_raceline`, `calc_head_curv_an`).
+pub fn sample(
+    reference: &[[f64; 2]],
+    normals: &[[f64; 2]],
+    alpha: &[f64],
+    step: f64,
+) -> Result<Trajectory, OptimizeError> {
+    let line: Vec<[f64; 2]> = reference
+        .iter()
+        .zip(normals)
+        .zip(alpha)
+        .map(|((p, n), a)| [p[0] + a * n[0], p[1] + a * n[1]])
+        .collect();
+    let spline = ClosedSpline::through(&line, None)?;
+    let sampled = spline.sample(step);
+    let mut psi = Vec::with_capacity(sampled.points.len());
+    let mut kappa = Vec::with_capacity(sampled.points.len());
+    for (&seg, &t) in sampled.segment.iter().zip(&sampled.t) {
+        let (p, k) = spline.heading_curvature(seg, t);
+        // TUM heading (0 = north) → the Race Stack's (0 = +x), kept in (−π, π]
+        let mut yaw = p + std::f64::consts::FRAC_PI_2;
+        if yaw > std::f64::consts::PI {
+            yaw -= 2.0 * std::f64::consts::PI;
+        }
+        psi.push(yaw);
+        kappa.push(k);
+    }
+    let el_lengths = sampled.el_lengths_closed();
+    let n = sampled.points.len();
+    Ok(Trajectory {
+        s: sampled.s,
+        xy: sampled.points,
+        psi,
+        kappa,
+        el_lengths,
+        length: sampled.total,
+        vx: vec![0.0; n],
+        ax: vec![0.0; n],
+        lap_time: 0.0,
+    })
+}
+
+/// Stage 11: the closed velocity profile (see [`velocity::velocity_profile`]), m/s.
+pub fn velocity_profile(
+    kappa: &[f64],
+    el_lengths: &[f64],
+    vehicle: &velocity::Vehicle,
+) -> Vec<f64> {
+    velocity::velocity_profile(kappa, el_lengths, vehicle)
+}
+
+/// Stage 11: lap time of a closed profile (see [`velocity::lap_time`]), seconds.
+pub fn lap_time(vx: &[f64], ax: &[f64], el_lengths: &[f64]) -> f64 {
+    velocity::lap_time(vx, ax, el_lengths)
+}
+
+/// Everything stages 7–11 produce for one track.
+#[derive(Debug, Clone)]
+pub struct RacelineResult {
+    /// IQP trajectory, closed (last row = first with s_m = lap length).
+    pub iqp: Vec<Waypoint>,
+    /// SP trajectory, closed.
+    pub sp: Vec<Waypoint>,
+    /// IQP lap time, seconds.
+    pub iqp_lap_s: f64,
+    /// IQP top speed, m/s.
+    pub iqp_vmax: f64,
+    /// SP lap time, seconds.
+    pub sp_lap_s: f64,
+    /// SP top speed, m/s.
+    pub sp_vmax: f64,
+    /// IQP lap length, metres.
+    pub iqp_length_m: f64,
+    /// SP lap length, metres.
+    pub sp_length_m: f64,
+    /// Wall-clock seconds per stage ("prep", "iqp", "iqp_sp", "sp", "total").
+    pub timings: Vec<(&'static str, f64)>,
+    /// Problems that did not stop the computation (e.g. an SP line folding at a thin wall).
+    pub warnings: Vec<String>,
+}
+
+/// The centerline as a reference track: x_m, y_m, d_right, d_left (open loop).
+pub fn reftrack_from_waypoints(centerline: &[Waypoint]) -> RefTrack {
+    RefTrack {
+        xy: centerline.iter().map(|w| [w.x_m, w.y_m]).collect(),
+        w_right: centerline.iter().map(|w| w.d_right).collect(),
+        w_left: centerline.iter().map(|w| w.d_left).collect(),
+    }
+}
+
+/// Stages 7–11 for one track: the IQP and SP racing lines with velocity profiles and lap times.
+/// `centerline`: x_m, y_m, d_right, d_left are used (open loop). `walls`: the track boundaries
+/// for the SP widths and the output d_right/d_left; `None` rebuilds them as centerline ±
+/// d_right/d_left along the centerline's normals.
+pub fn compute(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+) -> Result<RacelineResult, OptimizeError> {
+    params.validate()?;
+    let t0 = Instant::now();
+    let mut timings = Vec::new();
+    let track = reftrack_from_waypoints(centerline);
+    track.check("centerline")?;
+    let rebuilt;
+    let walls = match walls {
+        Some(w) => w,
+        None => {
+            rebuilt = Walls::from_centerline(&track)?;
+            &rebuilt
+        }
+    };
+    walls.check()?;
+    let walls = walls.resampled(params.wall_resample_step);
+
+    let mut t = Instant::now();
+    let reference = prep(&track, params)?;
+    timings.push(("prep", t.elapsed().as_secs_f64()));
+
+    t = Instant::now();
+    let sol = iqp(&reference, params.safety_width, params)?;
+    let traj_iqp = sample(
+        &sol.reftrack.xy,
+        &sol.normals,
+        &sol.alpha,
+        params.stepsize_interp_after_opt,
+    )?
+    .with_velocity(params);
+    timings.push(("iqp", t.elapsed().as_secs_f64()));
+
+    t = Instant::now();
+    let traj_iqp2 = if params.safety_width_sp == params.safety_width {
+        traj_iqp.clone()
+    } else {
+        let sol2 = iqp(&reference, params.safety_width_sp, params)?;
+        sample(
+            &sol2.reftrack.xy,
+            &sol2.normals,
+            &sol2.alpha,
+            params.stepsize_interp_after_opt,
+        )?
+    };
+    timings.push(("iqp_sp", t.elapsed().as_secs_f64()));
+
+    t = Instant::now();
+    // the SP reference: the second IQP's closed trajectory incl. its repeated end point
+    let pts2 = traj_iqp2.closed_points();
+    let (w_right, w_left): (Vec<f64>, Vec<f64>) = pts2.iter().map(|&p| walls.distances(p)).unzip();
+    let cent2 = RefTrack {
+        xy: pts2,
+        w_right,
+        w_left,
+    };
+    let reference_sp = prep(&cent2, params)?;
+    let (normals_sp, alpha_sp) = sp(&reference_sp, params.safety_width_sp, params)?;
+    // the Race Stack keeps an SP line that folds at a thin wall (hangar); so do we, with a warning
+    let mut warnings = Vec::new();
+    if let Err(e) = iqp::check_folds(&reference_sp, &normals_sp, &alpha_sp, "sp") {
+        warnings.push(e.to_string());
+    }
+    let traj_sp = sample(
+        &reference_sp.xy,
+        &normals_sp,
+        &alpha_sp,
+        params.stepsize_interp_after_opt,
+    )?
+    .with_velocity(params);
+    timings.push(("sp", t.elapsed().as_secs_f64()));
+
+    let iqp_wp = traj_iqp.waypoints(&walls);
+    let sp_wp = traj_sp.waypoints(&walls);
+    timings.push(("total", t0.elapsed().as_secs_f64()));
+    Ok(RacelineResult {
+        iqp_lap_s: traj_iqp.lap_time,
+        iqp_vmax: traj_iqp.v_max(),
+        sp_lap_s: traj_sp.lap_time,
+        sp_vmax: traj_sp.v_max(),
+        iqp_length_m: traj_iqp.length,
+        sp_length_m: traj_sp.length,
+        iqp: iqp_wp,
+        sp: sp_wp,
+        timings,
+        warnings,
+    })
+}

@@ -1,0 +1,438 @@
+//! Stage 8, the minimum-curvature racing line, iterated (DESIGN §3.8; TUM
+//! `opt_min_curv`, `iqp_handler`).
+//!
+//! TUM builds the curvature QP densely: it inverts the 4N×4N spline system and
+//! hands quadprog an N×N dense Hessian, O(N³). Here the spline's second
+//! derivatives zx, zy at the knots are extra variables tied to the shifts α by
+//! the cyclic tridiagonal C2 conditions (equalities). The linearised curvature
+//! κᵢ = cᵢ·(x′ᵢ·zyᵢ − y′ᵢ·zxᵢ), with x′, y′ and cᵢ = (x′² + y′²)^(−3/2) frozen at
+//! the reference, then depends on two variables per knot: P is block-diagonal
+//! and every constraint row has O(1) entries, so Clarabel solves it in O(N) per
+//! interior-point iteration. The objective is TUM's exactly:
+//! ½αᵀHα + fᵀα = Σ ½(κᵢ − κ_ref,ᵢ)² + 2κ_ref,ᵢ(κᵢ − κ_ref,ᵢ), which up to a
+//! constant is Σ ½κᵢ² + κ_ref,ᵢκᵢ. A strictly convex QP has one minimiser, so
+//! both formulations give the same α.
+
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{
+    DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
+};
+
+use crate::error::OptimizeError;
+use crate::prep::RefTrack;
+use crate::spline::{
+    c2_rhs, c2_system, coefficients, distance_scaling, second_derivatives, ClosedSpline,
+};
+
+/// One curvature QP: the reference line, its unit normals and the spline scaling it was built with.
+#[derive(Debug, Clone, Copy)]
+pub struct CurvatureQp<'a> {
+    /// Reference line and widths.
+    pub reftrack: &'a RefTrack,
+    /// Unit normals at the reference points (pointing right).
+    pub normals: &'a [[f64; 2]],
+    /// Spline C1/C2 scaling per segment (all ones for TUM's unscaled re-fits).
+    pub scaling: &'a [f64],
+    /// Curvature bound, 1/m.
+    pub kappa_bound: f64,
+    /// Safety width (vehicle + margin), metres.
+    pub safety_width: f64,
+}
+
+/// Derivatives of the spline through the reference at its knots, and the frozen curvature factors.
+#[derive(Debug, Clone)]
+pub struct Linearisation {
+    /// x′ᵢ = P_i'(0) of the x spline, metres per unit t.
+    pub xd: Vec<f64>,
+    /// y′ᵢ.
+    pub yd: Vec<f64>,
+    /// cᵢ = (x′ᵢ² + y′ᵢ²)^(−3/2) (0 where the derivative vanishes).
+    pub c: Vec<f64>,
+    /// Curvature of the reference at the knots, 1/m.
+    pub kappa_ref: Vec<f64>,
+}
+
+/// Knot derivatives, second derivatives and curvature factors of a closed spline.
+fn spline_at_knots(
+    xs: &[f64],
+    ys: &[f64],
+    scaling: &[f64],
+) -> Result<(Vec<[f64; 4]>, Vec<[f64; 4]>, Vec<f64>, Vec<f64>), OptimizeError> {
+    let zx = second_derivatives(xs, scaling)?;
+    let zy = second_derivatives(ys, scaling)?;
+    Ok((
+        coefficients(xs, &zx, scaling),
+        coefficients(ys, &zy, scaling),
+        zx,
+        zy,
+    ))
+}
+
+impl CurvatureQp<'_> {
+    /// Check sizes and that the track is wide enough everywhere.
+    fn check(&self, stage: &'static str) -> Result<(), OptimizeError> {
+        let n = self.reftrack.len();
+        if self.normals.len() != n || self.scaling.len() != n {
+            return Err(OptimizeError::Numerical {
+                stage,
+                message: format!(
+                    "{} reference points but {} normals and {} scaling factors",
+                    n,
+                    self.normals.len(),
+                    self.scaling.len()
+                ),
+            });
+        }
+        check_width(self.reftrack, self.safety_width, stage)
+    }
+
+    /// The reference spline's knot derivatives and curvature.
+    pub fn linearisation(&self) -> Result<Linearisation, OptimizeError> {
+        let xs: Vec<f64> = self.reftrack.xy.iter().map(|p| p[0]).collect();
+        let ys: Vec<f64> = self.reftrack.xy.iter().map(|p| p[1]).collect();
+        let (cx, cy, zx, zy) = spline_at_knots(&xs, &ys, self.scaling)?;
+        let n = xs.len();
+        let mut lin = Linearisation {
+            xd: Vec::with_capacity(n),
+            yd: Vec::with_capacity(n),
+            c: Vec::with_capacity(n),
+            kappa_ref: Vec::with_capacity(n),
+        };
+        for i in 0..n {
+            let (xd, yd) = (cx[i][1], cy[i][1]);
+            let den = (xd * xd + yd * yd).powf(1.5);
+            let c = if den != 0.0 { 1.0 / den } else { 0.0 };
+            lin.xd.push(xd);
+            lin.yd.push(yd);
+            lin.c.push(c);
+            lin.kappa_ref.push(c * (xd * zy[i] - yd * zx[i]));
+        }
+        Ok(lin)
+    }
+
+    /// Solve the sparse QP; returns α (metres, positive to the right).
+    pub fn solve(&self, iteration: usize) -> Result<Vec<f64>, OptimizeError> {
+        self.check("iqp")?;
+        let lin = self.linearisation()?;
+        let rt = self.reftrack;
+        let n = rt.len();
+        let (ia, izx, izy) = (0, n, 2 * n);
+        let nvar = 3 * n;
+
+        // objective: per knot ½ (g·z)² + κ_ref (g·z), g = c (−y′, x′) on (zx, zy)
+        let mut p_i = Vec::with_capacity(3 * n);
+        let mut p_j = Vec::with_capacity(3 * n);
+        let mut p_v = Vec::with_capacity(3 * n);
+        let mut q = vec![0.0; nvar];
+        for i in 0..n {
+            let gx = -lin.c[i] * lin.yd[i];
+            let gy = lin.c[i] * lin.xd[i];
+            p_i.extend([izx + i, izx + i, izy + i]);
+            p_j.extend([izx + i, izy + i, izy + i]);
+            p_v.extend([gx * gx, gx * gy, gy * gy]);
+            q[izx + i] = lin.kappa_ref[i] * gx;
+            q[izy + i] = lin.kappa_ref[i] * gy;
+        }
+        let p = CscMatrix::new_from_triplets(nvar, nvar, p_i, p_j, p_v);
+
+        // constraints: C2 equalities for x and y, then α bounds, then curvature bounds
+        let (sub, diag, sup) = c2_system(self.scaling);
+        let xs: Vec<f64> = rt.xy.iter().map(|p| p[0]).collect();
+        let ys: Vec<f64> = rt.xy.iter().map(|p| p[1]).collect();
+        let rhs_x = c2_rhs(&xs, self.scaling);
+        let rhs_y = c2_rhs(&ys, self.scaling);
+        let m = 6 * n;
+        let mut a_i = Vec::with_capacity(20 * n);
+        let mut a_j = Vec::with_capacity(20 * n);
+        let mut a_v = Vec::with_capacity(20 * n);
+        let mut b = vec![0.0; m];
+        for (dim, (iz, rhs)) in [(izx, &rhs_x), (izy, &rhs_y)].into_iter().enumerate() {
+            for j in 0..n {
+                let row = dim * n + j;
+                let prev = (j + n - 1) % n;
+                let next = (j + 1) % n;
+                let sp = self.scaling[prev];
+                a_i.extend([row, row, row]);
+                a_j.extend([iz + prev, iz + j, iz + next]);
+                a_v.extend([sub[j], diag[j], sup[j]]);
+                a_i.extend([row, row, row]);
+                a_j.extend([ia + prev, ia + j, ia + next]);
+                a_v.extend([
+                    -6.0 * self.normals[prev][dim],
+                    6.0 * (sp + 1.0) * self.normals[j][dim],
+                    -6.0 * sp * self.normals[next][dim],
+                ]);
+                b[row] = rhs[j];
+            }
+        }
+        let half = self.safety_width / 2.0;
+        for i in 0..n {
+            let gx = -lin.c[i] * lin.yd[i];
+            let gy = lin.c[i] * lin.xd[i];
+            let (r_up, r_lo, r_kup, r_klo) = (2 * n + i, 3 * n + i, 4 * n + i, 5 * n + i);
+            a_i.extend([r_up, r_lo]);
+            a_j.extend([ia + i, ia + i]);
+            a_v.extend([1.0, -1.0]);
+            b[r_up] = rt.w_right[i] - half;
+            b[r_lo] = rt.w_left[i] - half;
+            a_i.extend([r_kup, r_kup, r_klo, r_klo]);
+            a_j.extend([izx + i, izy + i, izx + i, izy + i]);
+            a_v.extend([gx, gy, -gx, -gy]);
+            b[r_kup] = self.kappa_bound;
+            b[r_klo] = self.kappa_bound;
+        }
+        let a = CscMatrix::new_from_triplets(m, nvar, a_i, a_j, a_v);
+        let cones = [
+            SupportedConeT::ZeroConeT(2 * n),
+            SupportedConeT::NonnegativeConeT(4 * n),
+        ];
+        let x = solve_qp(&p, &q, &a, &b, &cones, "iqp", iteration)?;
+        Ok(x[ia..ia + n].to_vec())
+    }
+
+    /// TUM's convergence measure: max |κ(x′ at solution) − κ(x′ at reference)| over the knots,
+    /// both with the second derivatives of the spline through the shifted points, rad/m.
+    pub fn curvature_error(&self, alpha: &[f64]) -> Result<f64, OptimizeError> {
+        let lin = self.linearisation()?;
+        let rt = self.reftrack;
+        let xs: Vec<f64> = (0..rt.len())
+            .map(|i| rt.xy[i][0] + self.normals[i][0] * alpha[i])
+            .collect();
+        let ys: Vec<f64> = (0..rt.len())
+            .map(|i| rt.xy[i][1] + self.normals[i][1] * alpha[i])
+            .collect();
+        let (cx, cy, zx, zy) = spline_at_knots(&xs, &ys, self.scaling)?;
+        let mut err: f64 = 0.0;
+        for i in 0..rt.len() {
+            let orig = (lin.xd[i] * zy[i] - lin.yd[i] * zx[i])
+                / (lin.xd[i].powi(2) + lin.yd[i].powi(2)).powf(1.5);
+            let (xd, yd) = (cx[i][1], cy[i][1]);
+            let sol = (xd * zy[i] - yd * zx[i]) / (xd * xd + yd * yd).powf(1.5);
+            err = err.max((sol - orig).abs());
+        }
+        Ok(err)
+    }
+}
+
+/// Neighbouring normals that cross before the shifted points reach them fold the line back on
+/// itself: (rᵢ₊₁ − rᵢ)·(pᵢ₊₁ − pᵢ) ≤ 0. Error with where and which knob helps.
+pub fn check_folds(
+    rt: &RefTrack,
+    normals: &[[f64; 2]],
+    alpha: &[f64],
+    stage: &'static str,
+) -> Result<(), OptimizeError> {
+    let n = rt.len();
+    let r = |i: usize| {
+        [
+            rt.xy[i][0] + alpha[i] * normals[i][0],
+            rt.xy[i][1] + alpha[i] * normals[i][1],
+        ]
+    };
+    let mut s = 0.0;
+    for i in 0..n {
+        let j = (i + 1) % n;
+        let (ri, rj) = (r(i), r(j));
+        let d = [rt.xy[j][0] - rt.xy[i][0], rt.xy[j][1] - rt.xy[i][1]];
+        let len = d[0].hypot(d[1]);
+        if (rj[0] - ri[0]) * d[0] + (rj[1] - ri[1]) * d[1] <= 0.0 {
+            return Err(OptimizeError::CrossingNormals {
+                stage,
+                s_m: s,
+                x: rt.xy[i][0],
+                y: rt.xy[i][1],
+                other_s_m: s + len,
+                side: if alpha[i] >= 0.0 { "right" } else { "left" },
+                distance: alpha[i].abs(),
+            });
+        }
+        s += len;
+    }
+    Ok(())
+}
+
+/// Track narrower than the safety width anywhere → error with where and how narrow.
+pub(crate) fn check_width(
+    rt: &RefTrack,
+    safety_width: f64,
+    stage: &'static str,
+) -> Result<(), OptimizeError> {
+    let half = safety_width / 2.0;
+    let mut s = 0.0;
+    for i in 0..rt.len() {
+        let dev_r = rt.w_right[i] - half;
+        let dev_l = rt.w_left[i] - half;
+        if -dev_r > dev_l || -dev_l > dev_r {
+            return Err(OptimizeError::Infeasible {
+                stage,
+                s_m: s,
+                x: rt.xy[i][0],
+                y: rt.xy[i][1],
+                width: rt.w_right[i] + rt.w_left[i],
+                safety_width,
+            });
+        }
+        let nxt = rt.xy[(i + 1) % rt.len()];
+        s += ((nxt[0] - rt.xy[i][0]).powi(2) + (nxt[1] - rt.xy[i][1]).powi(2)).sqrt();
+    }
+    Ok(())
+}
+
+/// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`.
+pub(crate) fn solve_qp(
+    p: &CscMatrix<f64>,
+    q: &[f64],
+    a: &CscMatrix<f64>,
+    b: &[f64],
+    cones: &[SupportedConeT<f64>],
+    stage: &'static str,
+    iteration: usize,
+) -> Result<Vec<f64>, OptimizeError> {
+    let settings = DefaultSettingsBuilder::default()
+        .verbose(false)
+        .tol_gap_abs(1e-10)
+        .tol_gap_rel(1e-10)
+        .tol_feas(1e-10)
+        .tol_ktratio(1e-8)
+        .max_iter(200)
+        .build()
+        .map_err(|e| OptimizeError::Numerical {
+            stage,
+            message: format!("solver settings: {e}"),
+        })?;
+    let mut solver =
+        DefaultSolver::new(p, q, a, b, cones, settings).map_err(|e| OptimizeError::Numerical {
+            stage,
+            message: format!("solver setup: {e}"),
+        })?;
+    solver.solve();
+    match solver.solution.status {
+        SolverStatus::Solved | SolverStatus::AlmostSolved => Ok(solver.solution.x.clone()),
+        status => Err(OptimizeError::Solver {
+            stage,
+            status: format!("{status:?}"),
+            iteration,
+        }),
+    }
+}
+
+/// Result of the iterated IQP.
+#[derive(Debug, Clone)]
+pub struct IqpSolution {
+    /// The reference line of the last QP (TUM returns this one), with its widths.
+    pub reftrack: RefTrack,
+    /// Its unit normals.
+    pub normals: Vec<[f64; 2]>,
+    /// The last QP's shifts, metres.
+    pub alpha: Vec<f64>,
+    /// QP solves run.
+    pub iterations: usize,
+    /// Curvature error of the last iteration, rad/m.
+    pub curvature_error: f64,
+}
+
+/// Stage 8: iterate the curvature QP (TUM `iqp_handler`). The first QP uses the
+/// distance-scaled spline of `reference`; each further one re-samples the shifted line at
+/// `stepsize_reg` and re-fits an unscaled spline. The first `iters_min` − 1 steps are damped
+/// by iteration/iters_min; stop once iteration ≥ iters_min and the curvature error ≤ allowed.
+#[allow(clippy::too_many_arguments)]
+pub fn iqp(
+    reference: &RefTrack,
+    safety_width: f64,
+    kappa_bound: f64,
+    stepsize_reg: f64,
+    iters_min: usize,
+    iters_max: usize,
+    curv_error_allowed: f64,
+) -> Result<IqpSolution, OptimizeError> {
+    reference.check("iqp reference line")?;
+    let mut rt = reference.clone();
+    let mut scaling = distance_scaling(&rt.xy);
+    let mut normals = ClosedSpline::through(&rt.xy, Some(&scaling))?.normals();
+    let mut iter = 0;
+    loop {
+        iter += 1;
+        let qp = CurvatureQp {
+            reftrack: &rt,
+            normals: &normals,
+            scaling: &scaling,
+            kappa_bound,
+            safety_width,
+        };
+        let mut alpha = qp.solve(iter)?;
+        let err = qp.curvature_error(&alpha)?;
+        if iter < iters_min {
+            let f = iter as f64 * 1.0 / iters_min as f64;
+            alpha.iter_mut().for_each(|a| *a *= f);
+        }
+        if iter >= iters_min && err <= curv_error_allowed {
+            // the final line must not fold back on itself (the undamped first steps may)
+            check_folds(&rt, &normals, &alpha, "iqp")?;
+            return Ok(IqpSolution {
+                reftrack: rt,
+                normals,
+                alpha,
+                iterations: iter,
+                curvature_error: err,
+            });
+        }
+        if iter >= iters_max {
+            return Err(OptimizeError::NotConverged {
+                iterations: iter,
+                error: err,
+                allowed: curv_error_allowed,
+            });
+        }
+        rt = shift_and_resample(&rt, &normals, &alpha, stepsize_reg)?;
+        scaling = vec![1.0; rt.len()];
+        normals = ClosedSpline::through(&rt.xy, None)?.normals();
+    }
+}
+
+/// The reference shifted by α along its normals, re-sampled at `step` on an unscaled spline,
+/// widths shifted (w_right −= α, w_left += α) and interpolated per segment (TUM `create_raceline`,
+/// `interp_track_widths`).
+pub fn shift_and_resample(
+    rt: &RefTrack,
+    normals: &[[f64; 2]],
+    alpha: &[f64],
+    step: f64,
+) -> Result<RefTrack, OptimizeError> {
+    let n = rt.len();
+    let shifted: Vec<[f64; 2]> = (0..n)
+        .map(|i| {
+            [
+                rt.xy[i][0] + alpha[i] * normals[i][0],
+                rt.xy[i][1] + alpha[i] * normals[i][1],
+            ]
+        })
+        .collect();
+    let sampled = ClosedSpline::through(&shifted, None)?.sample(step);
+    let wr: Vec<f64> = (0..n).map(|i| rt.w_right[i] - alpha[i]).collect();
+    let wl: Vec<f64> = (0..n).map(|i| rt.w_left[i] + alpha[i]).collect();
+    let lerp = |w: &[f64], seg: usize, t: f64| -> f64 {
+        let (a, b) = (w[seg], w[(seg + 1) % n]);
+        if t == 0.0 {
+            a
+        } else {
+            (b - a) / 1.0 * t + a
+        }
+    };
+    let w_right = sampled
+        .segment
+        .iter()
+        .zip(&sampled.t)
+        .map(|(&s, &t)| lerp(&wr, s, t))
+        .collect();
+    let w_left = sampled
+        .segment
+        .iter()
+        .zip(&sampled.t)
+        .map(|(&s, &t)| lerp(&wl, s, t))
+        .collect();
+    Ok(RefTrack {
+        xy: sampled.points,
+        w_right,
+        w_left,
+    })
+}

@@ -1,0 +1,286 @@
+//! Parameters of the racing-line stages, with the two profiles of DESIGN §3
+//! "Default parameters" (the Race Stack's F1TENTH car, racecar_f110.ini,
+//! ggv.csv, ax_max_machines.csv, global_planner_params.yaml).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::OptimizeError;
+
+/// Every tunable of stages 7–11; deserialised from the `[raceline]` table of pipeline.toml.
+#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RacelineParams {
+    /// Safety width of the IQP (vehicle width + margin), metres; mapzoo 1.2, racestack 0.7.
+    pub safety_width: f64,
+    /// Safety width of the SP and of its reference IQP, metres; mapzoo 1.2, racestack 0.7.
+    pub safety_width_sp: f64,
+    /// Top speed, m/s; default 15.0.
+    pub v_max: f64,
+    /// Vehicle length, metres; default 0.535 (informational, as in racecar_f110.ini).
+    pub length: f64,
+    /// Vehicle width, metres; default 0.30 (used for the narrow-track warning only).
+    pub width: f64,
+    /// Vehicle mass, kg; default 3.518.
+    pub mass: f64,
+    /// Drag coefficient (drag force = dragcoeff·v², N), kg/m; default 0.0136.
+    pub dragcoeff: f64,
+    /// Curvature limit of the IQP, 1/m; default 1.0.
+    pub curvlim: f64,
+    /// Gravity, m/s²; default 9.81 (informational).
+    pub g: f64,
+    /// ggv diagram rows `[v m/s, a_x max m/s², a_y max m/s²]`, speeds ascending; default 12/12 m/s² for 0..72 m/s.
+    pub ggv: Vec<[f64; 3]>,
+    /// Machine acceleration limit rows `[v m/s, a_x m/s²]`, speeds ascending; default 9.10936 → 1.47484 m/s² over 0..14.75 m/s.
+    pub ax_max_machines: Vec<[f64; 2]>,
+    /// Exponent of the friction-ellipse model (1 = diamond, 2 = ellipse), in [1, 2]; default 1.0.
+    pub dyn_model_exp: f64,
+    /// Step of the linear interpolation before smoothing, metres; default 0.05.
+    pub stepsize_prep: f64,
+    /// Step of the reference line after smoothing and inside the IQP loop, metres; default 0.2.
+    pub stepsize_reg: f64,
+    /// Step of the final racing-line sampling, metres; default 0.1.
+    pub stepsize_interp_after_opt: f64,
+    /// Degree of the smoothing spline (only 3 is supported); default 3.
+    pub k_reg: u32,
+    /// Smoothing factor of the periodic smoothing spline (FITPACK `s`, m²); default 1.0.
+    pub s_reg: f64,
+    /// Minimum IQP iterations (the first ones take a fraction iteration/iters_min of the step); default 5.
+    pub iqp_iters_min: usize,
+    /// Allowed gap between linearised and actual curvature at the solution, rad/m; default 0.1.
+    pub iqp_curverror_allowed: f64,
+    /// Safety stop of the IQP loop (TUM has none), iterations; default 100.
+    pub iqp_iters_max: usize,
+    /// Half window of the circular moving average of the SP's α (3 → 7 points); default 3.
+    pub sp_alpha_smoothing_half_window: usize,
+    /// Spacing at which walls are resampled before nearest-distance queries, metres; default 0.1.
+    pub wall_resample_step: f64,
+}
+
+/// Machine acceleration table of the Race Stack (ax_max_machines.csv): linear from
+/// 9.10935576152022 m/s² at 0 m/s to 1.4748437957754705 m/s² at 14.75 m/s, in 0.25 m/s steps, then constant to 15 m/s.
+fn default_ax_max_machines() -> Vec<[f64; 2]> {
+    let a0 = 9.109_355_761_520_22;
+    let a1 = 1.474_843_795_775_470_5;
+    let mut rows: Vec<[f64; 2]> = (0..60)
+        .map(|i| {
+            let v = i as f64 * 0.25;
+            [v, a0 + (a1 - a0) * v / 14.75]
+        })
+        .collect();
+    rows.push([15.0, a1]);
+    rows
+}
+
+/// ggv of the Race Stack (ggv.csv): 12 m/s² longitudinal and lateral at every speed.
+fn default_ggv() -> Vec<[f64; 3]> {
+    let speeds = [
+        0.0, 4.0, 8.0, 12.0, 16.0, 20.0, 24.0, 28.0, 32.0, 36.0, 40.0, 44.0, 48.0, 52.0, 56.0,
+        60.0, 66.0, 72.0,
+    ];
+    speeds.iter().map(|&v| [v, 12.0, 12.0]).collect()
+}
+
+impl Default for RacelineParams {
+    fn default() -> Self {
+        Self::mapzoo()
+    }
+}
+
+impl RacelineParams {
+    /// The MapZoo dataset's profile: safety widths 1.2 / 1.2 m.
+    pub fn mapzoo() -> Self {
+        RacelineParams {
+            safety_width: 1.2,
+            safety_width_sp: 1.2,
+            ..Self::racestack()
+        }
+    }
+
+    /// The Race Stack's profile (global_planner_params.yaml): safety widths 0.7 / 0.7 m.
+    pub fn racestack() -> Self {
+        RacelineParams {
+            safety_width: 0.7,
+            safety_width_sp: 0.7,
+            v_max: 15.0,
+            length: 0.535,
+            width: 0.30,
+            mass: 3.518,
+            dragcoeff: 0.0136,
+            curvlim: 1.0,
+            g: 9.81,
+            ggv: default_ggv(),
+            ax_max_machines: default_ax_max_machines(),
+            dyn_model_exp: 1.0,
+            stepsize_prep: 0.05,
+            stepsize_reg: 0.2,
+            stepsize_interp_after_opt: 0.1,
+            k_reg: 3,
+            s_reg: 1.0,
+            iqp_iters_min: 5,
+            iqp_curverror_allowed: 0.1,
+            iqp_iters_max: 100,
+            sp_alpha_smoothing_half_window: 3,
+            wall_resample_step: 0.1,
+        }
+    }
+
+    /// A profile by name: "mapzoo" or "racestack".
+    pub fn profile(name: &str) -> Option<Self> {
+        match name {
+            "mapzoo" => Some(Self::mapzoo()),
+            "racestack" => Some(Self::racestack()),
+            _ => None,
+        }
+    }
+
+    /// `base` overlaid with the keys of the `[raceline]` table of a TOML document (other tables ignored).
+    pub fn from_toml_str(text: &str, base: &Self) -> Result<Self, OptimizeError> {
+        let doc: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| OptimizeError::Config(e.to_string()))?;
+        let Some(section) = doc.get("raceline") else {
+            return Ok(base.clone());
+        };
+        let toml::Value::Table(overlay) = section else {
+            return Err(OptimizeError::Config(
+                "`raceline` must be a table ([raceline])".into(),
+            ));
+        };
+        let mut merged = toml::Table::try_from(base)
+            .map_err(|e| OptimizeError::Config(format!("cannot serialise base parameters: {e}")))?;
+        for (k, v) in overlay {
+            merged.insert(k.clone(), v.clone());
+        }
+        let params: Self = toml::Value::Table(merged)
+            .try_into()
+            .map_err(|e: toml::de::Error| OptimizeError::Config(format!("[raceline]: {e}")))?;
+        params.validate()?;
+        Ok(params)
+    }
+
+    /// Check every parameter once, before any work.
+    pub fn validate(&self) -> Result<(), OptimizeError> {
+        fn positive(name: &'static str, value: f64) -> Result<(), OptimizeError> {
+            if value.is_finite() && value > 0.0 {
+                Ok(())
+            } else {
+                Err(OptimizeError::InvalidParameter {
+                    name,
+                    problem: "must be a finite number > 0",
+                    value,
+                })
+            }
+        }
+        positive("safety_width", self.safety_width)?;
+        positive("safety_width_sp", self.safety_width_sp)?;
+        positive("v_max", self.v_max)?;
+        positive("length", self.length)?;
+        positive("width", self.width)?;
+        positive("mass", self.mass)?;
+        positive("curvlim", self.curvlim)?;
+        positive("g", self.g)?;
+        positive("stepsize_prep", self.stepsize_prep)?;
+        positive("stepsize_reg", self.stepsize_reg)?;
+        positive("stepsize_interp_after_opt", self.stepsize_interp_after_opt)?;
+        positive("wall_resample_step", self.wall_resample_step)?;
+        if !(self.dragcoeff.is_finite() && self.dragcoeff >= 0.0) {
+            return Err(OptimizeError::InvalidParameter {
+                name: "dragcoeff",
+                problem: "must be finite and >= 0",
+                value: self.dragcoeff,
+            });
+        }
+        if !(self.s_reg.is_finite() && self.s_reg >= 0.0) {
+            return Err(OptimizeError::InvalidParameter {
+                name: "s_reg",
+                problem: "must be finite and >= 0",
+                value: self.s_reg,
+            });
+        }
+        if self.k_reg != 3 {
+            return Err(OptimizeError::InvalidParameter {
+                name: "k_reg",
+                problem: "must be 3 (cubic smoothing spline)",
+                value: self.k_reg as f64,
+            });
+        }
+        if !(1.0..=2.0).contains(&self.dyn_model_exp) {
+            return Err(OptimizeError::InvalidParameter {
+                name: "dyn_model_exp",
+                problem: "must be in [1, 2]",
+                value: self.dyn_model_exp,
+            });
+        }
+        if !(self.iqp_curverror_allowed.is_finite() && self.iqp_curverror_allowed > 0.0) {
+            return Err(OptimizeError::InvalidParameter {
+                name: "iqp_curverror_allowed",
+                problem: "must be a finite number > 0",
+                value: self.iqp_curverror_allowed,
+            });
+        }
+        if self.iqp_iters_min == 0 || self.iqp_iters_max < self.iqp_iters_min {
+            return Err(OptimizeError::InvalidParameter {
+                name: "iqp_iters_min",
+                problem: "must be >= 1 and <= iqp_iters_max",
+                value: self.iqp_iters_min as f64,
+            });
+        }
+        check_table(
+            "ggv",
+            &self.ggv.iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
+            self.v_max,
+        )?;
+        check_table(
+            "ax_max_machines",
+            &self
+                .ax_max_machines
+                .iter()
+                .map(|r| r.to_vec())
+                .collect::<Vec<_>>(),
+            self.v_max,
+        )?;
+        Ok(())
+    }
+}
+
+/// A speed table: speeds ascending from >= 0, covering v_max, accelerations > 0 and finite.
+fn check_table(name: &'static str, rows: &[Vec<f64>], v_max: f64) -> Result<(), OptimizeError> {
+    let Some(last) = rows.last() else {
+        return Err(OptimizeError::InvalidParameter {
+            name,
+            problem: "must have at least one row",
+            value: 0.0,
+        });
+    };
+    for (i, row) in rows.iter().enumerate() {
+        if row.iter().any(|v| !v.is_finite()) || row[0] < 0.0 {
+            return Err(OptimizeError::InvalidParameter {
+                name,
+                problem: "rows must be finite with speed >= 0",
+                value: i as f64,
+            });
+        }
+        if row[1..].iter().any(|&a| a <= 0.0) {
+            return Err(OptimizeError::InvalidParameter {
+                name,
+                problem: "accelerations must be > 0 (row index in value)",
+                value: i as f64,
+            });
+        }
+        if i > 0 && row[0] <= rows[i - 1][0] {
+            return Err(OptimizeError::InvalidParameter {
+                name,
+                problem: "speeds must be strictly ascending (row index in value)",
+                value: i as f64,
+            });
+        }
+    }
+    if last[0] < v_max {
+        return Err(OptimizeError::InvalidParameter {
+            name,
+            problem: "must cover the speed range up to v_max (last speed in value)",
+            value: last[0],
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! Stage 11, velocity profile, acceleration profile and lap time (DESIGN
+//! §3.11; TUM `calc_vel_profile` closed case, `calc_ax_profile`,
+//! `calc_t_profile`).
+//!
+//! Closed forward–backward solver: cornering limit per point (fixed point on the
+//! ggv), capped at v_max; a forward pass of acceleration phases limited by the
+//! tire (friction diamond/ellipse) and the machine, minus drag; a backward pass
+//! of braking phases with drag helping. Both passes run over two concatenated
+//! laps so the start and end speeds agree. The pass structure (phases start
+//! where the speed rises, stop above v_max or at the next phase) is TUM's, kept
+//! exactly because it decides which limits bind.
+
+use crate::numeric::interp1;
+use crate::params::RacelineParams;
+
+/// Vehicle limits used by the velocity profile.
+#[derive(Debug, Clone, Copy)]
+pub struct Vehicle<'a> {
+    /// ggv rows [v, a_x max, a_y max].
+    pub ggv: &'a [[f64; 3]],
+    /// Machine limit rows [v, a_x].
+    pub ax_max_machines: &'a [[f64; 2]],
+    /// Top speed, m/s.
+    pub v_max: f64,
+    /// Drag coefficient, kg/m.
+    pub dragcoeff: f64,
+    /// Mass, kg.
+    pub mass: f64,
+    /// Friction-model exponent.
+    pub dyn_model_exp: f64,
+}
+
+impl<'a> Vehicle<'a> {
+    /// The vehicle of a parameter set.
+    pub fn from_params(p: &'a RacelineParams) -> Self {
+        Vehicle {
+            ggv: &p.ggv,
+            ax_max_machines: &p.ax_max_machines,
+            v_max: p.v_max,
+            dragcoeff: p.dragcoeff,
+            mass: p.mass,
+            dyn_model_exp: p.dyn_model_exp,
+        }
+    }
+}
+
+/// Column `col` of the ggv as a vector.
+fn ggv_col(ggv: &[[f64; 3]], col: usize) -> Vec<f64> {
+    ggv.iter().map(|r| r[col]).collect()
+}
+
+/// Tables pre-split into columns for `numpy.interp`.
+struct Tables {
+    v: Vec<f64>,
+    ax: Vec<f64>,
+    ay: Vec<f64>,
+    mv: Vec<f64>,
+    ma: Vec<f64>,
+}
+
+impl Tables {
+    fn new(veh: &Vehicle) -> Self {
+        Tables {
+            v: ggv_col(veh.ggv, 0),
+            ax: ggv_col(veh.ggv, 1),
+            ay: ggv_col(veh.ggv, 2),
+            mv: veh.ax_max_machines.iter().map(|r| r[0]).collect(),
+            ma: veh.ax_max_machines.iter().map(|r| r[1]).collect(),
+        }
+    }
+}
+
+/// TUM `calc_ax_poss`: the longitudinal acceleration available at speed v on radius r, m/s²
+/// (forward: accelerate, minus drag; backward: brake, drag helping).
+fn ax_possible(veh: &Vehicle, tab: &Tables, v: f64, radius: f64, backward: bool) -> f64 {
+    let ax_max_tires = interp1(v, &tab.v, &tab.ax);
+    let ay_max_tires = interp1(v, &tab.v, &tab.ay);
+    let ay_used = v * v / radius;
+    let radicand = 1.0 - (ay_used / ay_max_tires).powf(veh.dyn_model_exp);
+    let ax_avail_tires = if radicand > 0.0 {
+        ax_max_tires * radicand.powf(1.0 / veh.dyn_model_exp)
+    } else {
+        0.0
+    };
+    let ax_drag = -(v * v) * veh.dragcoeff / veh.mass;
+    if backward {
+        ax_avail_tires - ax_drag
+    } else {
+        let machines = interp1(v, &tab.mv, &tab.ma);
+        ax_avail_tires.min(machines) + ax_drag
+    }
+}
+
+/// One TUM acceleration (forward) or deceleration (backward, on reversed arrays) pass.
+fn acc_pass(
+    veh: &Vehicle,
+    tab: &Tables,
+    radii: &[f64],
+    el: &[f64],
+    vx: &mut [f64],
+    backward: bool,
+) {
+    let n = vx.len();
+    let acc_inds: Vec<usize> = (0..n - 1).filter(|&i| vx[i + 1] - vx[i] > 0.0).collect();
+    let mut starts: std::collections::VecDeque<usize> = acc_inds
+        .iter()
+        .enumerate()
+        .filter(|&(k, &i)| k == 0 || i - acc_inds[k - 1] > 1)
+        .map(|(_, &i)| i)
+        .collect();
+    while let Some(mut i) = starts.pop_front() {
+        while i < n - 1 {
+            let ax = ax_possible(veh, tab, vx[i], radii[i], backward);
+            let mut v_next = (vx[i] * vx[i] + 2.0 * ax * el[i]).max(0.0).sqrt();
+            if backward {
+                let ax_next = ax_possible(veh, tab, v_next, radii[i + 1], backward);
+                let v_tmp = (vx[i] * vx[i] + 2.0 * ax_next * el[i]).max(0.0).sqrt();
+                if v_tmp < v_next {
+                    v_next = v_tmp;
+                }
+            }
+            if v_next < vx[i + 1] {
+                vx[i + 1] = v_next;
+            }
+            i += 1;
+            if v_next > veh.v_max || starts.front().is_some_and(|&s| i >= s) {
+                break;
+            }
+        }
+    }
+}
+
+/// Stage 11: speed at each point of a closed line (TUM `calc_vel_profile`, closed, ggv mode),
+/// from the curvature (1/m) at each point and the distance to the next point (last → first), m/s.
+pub fn velocity_profile(kappa: &[f64], el_lengths: &[f64], veh: &Vehicle) -> Vec<f64> {
+    let n = kappa.len();
+    let tab = Tables::new(veh);
+    let radii: Vec<f64> = kappa
+        .iter()
+        .map(|&k| {
+            if k != 0.0 {
+                (1.0 / k).abs()
+            } else {
+                f64::INFINITY
+            }
+        })
+        .collect();
+    let ay_min = tab.ay.iter().cloned().fold(f64::INFINITY, f64::min);
+    let mut vx: Vec<f64> = radii.iter().map(|r| (ay_min * r).sqrt()).collect();
+    for _ in 0..100 {
+        let prev = vx.clone();
+        vx = prev
+            .iter()
+            .zip(&radii)
+            .map(|(&v, &r)| (interp1(v, &tab.v, &tab.ay) * r).sqrt())
+            .collect();
+        // NaN (inf/inf on straight points) never counts as converged, as in NumPy
+        let worst = vx
+            .iter()
+            .zip(&prev)
+            .map(|(a, b)| (a / b - 1.0).abs())
+            .fold(0.0_f64, |m, d| {
+                if d.is_nan() || m.is_nan() {
+                    f64::NAN
+                } else {
+                    m.max(d)
+                }
+            });
+        if worst < 0.005 {
+            break;
+        }
+    }
+    for v in vx.iter_mut() {
+        if *v > veh.v_max {
+            *v = veh.v_max;
+        }
+    }
+    let double = |a: &[f64]| -> Vec<f64> { a.iter().chain(a.iter()).cloned().collect() };
+    let radii2 = double(&radii);
+    let el2 = double(el_lengths);
+    let mut v2 = double(&vx);
+    acc_pass(veh, &tab, &radii2, &el2, &mut v2, false);
+    let second: Vec<f64> = v2[n..].to_vec();
+    let mut v2 = double(&second);
+    // backward pass on the reversed arrays
+    let radii_rev: Vec<f64> = radii2.iter().rev().cloned().collect();
+    let el_rev: Vec<f64> = el2.iter().rev().cloned().collect();
+    v2.reverse();
+    acc_pass(veh, &tab, &radii_rev, &el_rev, &mut v2, true);
+    v2.reverse();
+    v2[n..].to_vec()
+}
+
+/// Plain-loop twin of [`velocity_profile`] for tests: the cornering fixed point, then one forward
+/// and one backward sweep over two laps, each step min(v, limit) — the textbook forward–backward
+/// method. Like TUM, the backward step from point i to i−1 uses the distance Δsᵢ (i to i+1).
+pub fn velocity_profile_reference(kappa: &[f64], el_lengths: &[f64], veh: &Vehicle) -> Vec<f64> {
+    let n = kappa.len();
+    let tab = Tables::new(veh);
+    let radius = |i: usize| {
+        let k = kappa[i % n];
+        if k != 0.0 {
+            (1.0 / k).abs()
+        } else {
+            f64::INFINITY
+        }
+    };
+    let mut v: Vec<f64> = (0..2 * n)
+        .map(|i| {
+            let r = radius(i);
+            let ay_min = tab.ay.iter().cloned().fold(f64::INFINITY, f64::min);
+            let mut v = (ay_min * r).sqrt();
+            for _ in 0..100 {
+                v = (interp1(v, &tab.v, &tab.ay) * r).sqrt();
+            }
+            v.min(veh.v_max)
+        })
+        .collect();
+    for i in 0..2 * n - 1 {
+        let ax = ax_possible(veh, &tab, v[i], radius(i), false);
+        let next = (v[i] * v[i] + 2.0 * ax * el_lengths[i % n]).max(0.0).sqrt();
+        v[i + 1] = v[i + 1].min(next);
+    }
+    let mut v: Vec<f64> = v[n..].iter().chain(v[n..].iter()).cloned().collect();
+    for i in (1..2 * n).rev() {
+        let el = el_lengths[i % n];
+        let ax = ax_possible(veh, &tab, v[i], radius(i), true);
+        let mut prev = (v[i] * v[i] + 2.0 * ax * el).max(0.0).sqrt();
+        let ax_next = ax_possible(veh, &tab, prev, radius(i - 1), true);
+        prev = prev.min((v[i] * v[i] + 2.0 * ax_next * el).max(0.0).sqrt());
+        v[i - 1] = v[i - 1].min(prev);
+    }
+    v[n..].to_vec()
+}
+
+/// TUM `calc_ax_profile` on the closed profile: aᵢ = (vᵢ₊₁² − vᵢ²)/(2Δsᵢ), the last to the first point, m/s².
+pub fn ax_profile(vx: &[f64], el_lengths: &[f64]) -> Vec<f64> {
+    let n = vx.len();
+    (0..n)
+        .map(|i| {
+            let next = vx[(i + 1) % n];
+            (next * next - vx[i] * vx[i]) / (2.0 * el_lengths[i])
+        })
+        .collect()
+}
+
+/// Stage 11: lap time of the closed profile (TUM `calc_t_profile`): Σ (−v + √(v² + 2aΔs))/a, or Δs/v where a = 0, seconds.
+pub fn lap_time(vx: &[f64], ax: &[f64], el_lengths: &[f64]) -> f64 {
+    let mut t = 0.0;
+    for i in 0..el_lengths.len() {
+        t += if ax[i] != 0.0 {
+            (-vx[i] + (vx[i] * vx[i] + 2.0 * ax[i] * el_lengths[i]).sqrt()) / ax[i]
+        } else {
+            el_lengths[i] / vx[i]
+        };
+    }
+    t
+}
