@@ -4,6 +4,8 @@
 //! the formats, their field names and their quirks, and reports bad input
 //! with the file and the field, line or pixel that is wrong.
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod global;
 pub mod map;

@@ -91,6 +91,11 @@ impl SpeedScaling {
         }
     }
 
+    /// The (start, end) index pairs of the sectors.
+    pub fn ranges(&self) -> Vec<(i64, i64)> {
+        self.sectors.iter().map(|s| (s.start, s.end)).collect()
+    }
+
     /// Reads `speed_scaling.yaml`.
     pub fn read(path: &Path) -> Result<Self> {
         Self::from_yaml_str(&read_text(path)?, path)
@@ -182,14 +187,14 @@ impl SpeedScaling {
                 ));
             }
         }
-        let ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        let ranges = self.ranges();
         check_ranges(&ranges, "Sector", n, path)
     }
 
     /// Remaps the indices to a line of `n_new` points from one of `n_old`, by arc-length fraction
     /// (points are equally spaced, so index / n is the fraction).
     pub fn remap(&mut self, n_old: usize, n_new: usize) {
-        let mut ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        let mut ranges = self.ranges();
         remap_ranges(&mut ranges, |i| fraction_map(i, n_old, n_new), n_new);
         for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
             s.start = a;
@@ -199,7 +204,7 @@ impl SpeedScaling {
 
     /// Remaps the indices by the arc length `s_m` of each point of the old and the new line.
     pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
-        let mut ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        let mut ranges = self.ranges();
         remap_ranges(&mut ranges, |i| arc_map(i, old_s, new_s), new_s.len());
         for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
             s.start = a;
@@ -224,6 +229,11 @@ impl OtSectors {
             }],
             extra: Vec::new(),
         }
+    }
+
+    /// The (start, end) index pairs of the sectors.
+    pub fn ranges(&self) -> Vec<(i64, i64)> {
+        self.sectors.iter().map(|s| (s.start, s.end)).collect()
     }
 
     /// Reads `ot_sectors.yaml`.
@@ -307,13 +317,13 @@ impl OtSectors {
                 "\"yeet_factor\" and \"ot_sector_begin\" must be finite numbers",
             ));
         }
-        let ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        let ranges = self.ranges();
         check_ranges(&ranges, "Overtaking_sector", n, path)
     }
 
     /// Remaps the indices to a line of `n_new` points from one of `n_old`, by arc-length fraction.
     pub fn remap(&mut self, n_old: usize, n_new: usize) {
-        let mut ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        let mut ranges = self.ranges();
         remap_ranges(&mut ranges, |i| fraction_map(i, n_old, n_new), n_new);
         for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
             s.start = a;
@@ -323,7 +333,7 @@ impl OtSectors {
 
     /// Remaps the indices by the arc length `s_m` of each point of the old and the new line.
     pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
-        let mut ranges: Vec<(i64, i64)> = self.sectors.iter().map(|s| (s.start, s.end)).collect();
+        let mut ranges = self.ranges();
         remap_ranges(&mut ranges, |i| arc_map(i, old_s, new_s), new_s.len());
         for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
             s.start = a;
@@ -345,54 +355,72 @@ fn check_count(declared: i64, found: usize, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Sectors must start at 0, run in order without gaps or overlaps (next start = end or end + 1),
-/// and the last must end at `n`, the racing line's point count.
+/// Bounds and contiguity of DESIGN §2.4, as a `FormatError` on `path`.
 fn check_ranges(ranges: &[(i64, i64)], prefix: &str, n: usize, path: &Path) -> Result<()> {
+    check_bounds(ranges, prefix, n)
+        .and_then(|()| check_contiguous(ranges, prefix, Some(n)))
+        .map_err(|what| FormatError::invalid(path, what))
+}
+
+/// Every start and end lies within `0..=n` (`n` = the racing line's point count).
+pub fn check_bounds(
+    ranges: &[(i64, i64)],
+    prefix: &str,
+    n: usize,
+) -> std::result::Result<(), String> {
     let n = n as i64;
+    match ranges
+        .iter()
+        .enumerate()
+        .find(|(_, &(a, b))| a < 0 || a > n || b < 0 || b > n)
+    {
+        None => Ok(()),
+        Some((i, (a, b))) => Err(format!(
+            "{prefix}{i}: start {a}, end {b} is outside 0..={n} (the racing line has {n} points); remap the sectors to the current line"
+        )),
+    }
+}
+
+/// Sectors start at 0, run in order without gaps or overlaps (next start = end or
+/// end + 1), and, when `n` is given, the last ends at `n`, the racing line's point count.
+pub fn check_contiguous(
+    ranges: &[(i64, i64)],
+    prefix: &str,
+    n: Option<usize>,
+) -> std::result::Result<(), String> {
     for (i, &(a, b)) in ranges.iter().enumerate() {
-        if a < 0 || a > n || b < 0 || b > n {
-            return Err(FormatError::invalid(
-                path,
-                format!("{prefix}{i}: indices {a}..{b} are outside 0..={n}, the racing line's points; remap the sectors to the current line"),
-            ));
-        }
         if a > b {
-            return Err(FormatError::invalid(
-                path,
-                format!("{prefix}{i}: \"start\" {a} is after \"end\" {b}"),
-            ));
+            return Err(format!("{prefix}{i}: start {a} is after end {b}"));
         }
         if i == 0 && a != 0 {
-            return Err(FormatError::invalid(
-                path,
-                format!("{prefix}0: \"start\" must be 0 (found {a}); the sectors must cover the whole line"),
+            return Err(format!(
+                "{prefix}0: start is {a}, must be 0 so that the sectors cover the whole line"
             ));
         }
         if i > 0 {
-            let prev_end = ranges[i - 1].1;
-            if a < prev_end {
-                return Err(FormatError::invalid(
-                    path,
-                    format!("{prefix}{i}: \"start\" {a} overlaps {prefix}{}, which ends at {prev_end}; sectors must be in order and not overlap", i - 1),
+            let prev = ranges[i - 1].1;
+            if a < prev {
+                return Err(format!(
+                    "{prefix}{i}: start {a} overlaps {prefix}{}, which ends at {prev}; sectors must be in order and not overlap",
+                    i - 1
                 ));
             }
-            if a > prev_end + 1 {
-                return Err(FormatError::invalid(
-                    path,
-                    format!("{prefix}{i}: \"start\" {a} leaves a gap after {prefix}{}, which ends at {prev_end}; start it at {prev_end} or {}", i - 1, prev_end + 1),
+            if a > prev + 1 {
+                return Err(format!(
+                    "{prefix}{i}: start {a} leaves a gap after {prefix}{}, which ends at {prev}; start it at {prev} or {}",
+                    i - 1,
+                    prev + 1
                 ));
             }
         }
     }
-    if let Some(&(_, last)) = ranges.last() {
-        if last != n {
-            return Err(FormatError::invalid(
-                path,
-                format!("{prefix}{}: the last sector ends at {last}, but the racing line has {n} points; the sectors must cover 0..={n}", ranges.len() - 1),
-            ));
-        }
+    match (ranges.last(), n) {
+        (Some(&(_, last)), Some(n)) if last != n as i64 => Err(format!(
+            "{prefix}{}: the last sector ends at {last} but the racing line has {n} points; the sectors must cover 0..={n}",
+            ranges.len() - 1
+        )),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 fn fraction_map(i: i64, n_old: usize, n_new: usize) -> i64 {

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::error::FormatError;
 use crate::global::GlobalWaypoints;
 use crate::map::{decode_gray_png, FreeRule, MapMeta, OccupancyMap};
-use crate::sectors::{OtSectors, SpeedScaling};
+use crate::sectors::{check_bounds, check_contiguous, OtSectors, SpeedScaling};
 use crate::waypoint::{self, Waypoint};
 
 /// Target spacing of waypoints along the line, metres (DESIGN §2.2).
@@ -740,7 +740,7 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &Listing, n: Option<usi
         let path = dir.join(file);
         let parsed = if speed {
             SpeedScaling::read(&path).map(|s| {
-                let ranges: Vec<(i64, i64)> = s.sectors.iter().map(|x| (x.start, x.end)).collect();
+                let ranges = s.ranges();
                 let scal: Vec<f64> = s.sectors.iter().map(|x| x.scaling).collect();
                 (
                     s.declared_n_sectors,
@@ -751,7 +751,7 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &Listing, n: Option<usi
             })
         } else {
             OtSectors::read(&path).map(|s| {
-                let ranges: Vec<(i64, i64)> = s.sectors.iter().map(|x| (x.start, x.end)).collect();
+                let ranges = s.ranges();
                 (s.declared_n_sectors, ranges, None, "Overtaking_sector")
             })
         };
@@ -780,25 +780,30 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &Listing, n: Option<usi
                 ),
             );
         }
+        let covered = |r: std::result::Result<(), String>| {
+            r.map(|()| format!("{} sectors cover the line", ranges.len()))
+        };
         match n {
             Some(n) => {
-                let out = ranges
-                    .iter()
-                    .enumerate()
-                    .find(|(_, (a, b))| *a < 0 || *b < 0 || *a > n as i64 || *b > n as i64);
-                match out {
-                    None => sheet.pass(file, RANGE, format!("racing line has {n} points")),
-                    Some((i, (a, b))) => sheet.fail(
-                        file,
-                        RANGE,
-                        format!("{prefix}{i}: start {a}, end {b} is outside 0..={n} (the racing line has {n} points); remap the sectors to the line"),
-                    ),
-                }
-                sheet.result(file, ORDER, contiguous(&ranges, prefix, n as i64));
+                sheet.result(
+                    file,
+                    RANGE,
+                    check_bounds(&ranges, prefix, n)
+                        .map(|()| format!("racing line has {n} points")),
+                );
+                sheet.result(
+                    file,
+                    ORDER,
+                    covered(check_contiguous(&ranges, prefix, Some(n))),
+                );
             }
             None => {
                 sheet.skip(file, RANGE, "no racing line read");
-                sheet.result(file, ORDER, contiguous(&ranges, prefix, -1));
+                sheet.result(
+                    file,
+                    ORDER,
+                    covered(check_contiguous(&ranges, prefix, None)),
+                );
             }
         }
         if let Some((limit, scal)) = scaling {
@@ -818,40 +823,6 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &Listing, n: Option<usi
                 ),
             }
         }
-    }
-}
-
-/// First start 0, each next start = previous end or end + 1, start ≤ end, last end = n (when n ≥ 0).
-fn contiguous(ranges: &[(i64, i64)], prefix: &str, n: i64) -> std::result::Result<String, String> {
-    for (i, &(a, b)) in ranges.iter().enumerate() {
-        if a > b {
-            return Err(format!("{prefix}{i}: start {a} is after end {b}"));
-        }
-        if i == 0 && a != 0 {
-            return Err(format!("{prefix}0: start is {a}, must be 0"));
-        }
-        if i > 0 {
-            let prev = ranges[i - 1].1;
-            if a < prev {
-                return Err(format!(
-                    "{prefix}{i}: start {a} overlaps {prefix}{}, which ends at {prev}",
-                    i - 1
-                ));
-            }
-            if a > prev + 1 {
-                return Err(format!(
-                    "{prefix}{i}: start {a} leaves a gap after {prefix}{}, which ends at {prev}",
-                    i - 1
-                ));
-            }
-        }
-    }
-    match ranges.last() {
-        Some(&(_, last)) if n >= 0 && last != n => Err(format!(
-            "{prefix}{}: the last sector ends at {last} but the racing line has {n} points; the sectors must cover 0..={n}",
-            ranges.len() - 1
-        )),
-        _ => Ok(format!("{} sectors cover the line", ranges.len())),
     }
 }
 
