@@ -573,16 +573,13 @@ pub fn generate(opts: &SynthOptions) -> Result<SynthMap, SynthError> {
     let mut field = Field::new(w, h, reach);
 
     // Free space: the band, spurs, pockets and the gap corridor (pixel units).
-    let n = track.points.len();
-    for i in 0..n {
-        let (a, b) = (&track.points[i], &track.points[(i + 1) % n]);
-        field.capsule(
-            frame.to_px([a.x, a.y]),
-            frame.to_px([b.x, b.y]),
-            a.d_left / res,
-            b.d_left / res,
-        );
-    }
+    let centre_px: Vec<[f64; 2]> = track
+        .points
+        .iter()
+        .map(|p| frame.to_px([p.x, p.y]))
+        .collect();
+    let radius_px: Vec<f64> = track.points.iter().map(|p| p.d_left / res).collect();
+    field.band(&centre_px, &radius_px);
     for sp in &spurs {
         let r = sp.width / 2.0 / res;
         field.capsule(frame.to_px(sp.root), frame.to_px(sp.tip), r, r);
@@ -604,7 +601,7 @@ pub fn generate(opts: &SynthOptions) -> Result<SynthMap, SynthError> {
     let unknown_beyond = opts.wall_thickness.map(|t| t / res);
     for (g, &f) in gray.iter_mut().zip(field.dist.iter()) {
         let f = f as f64;
-        *g = if ramp > 0.0 {
+        *g = if ramp > 0.0 && f.abs() < ramp / 2.0 {
             coverage_gray(0.5 - f / ramp)
         } else if f <= 0.0 {
             FREE
@@ -1668,6 +1665,175 @@ impl Field {
     }
 }
 
+impl Field {
+    /// Unions the band around the closed polyline `pts` (pixel coordinates)
+    /// with radius `radii` (pixels, linear along each segment) into the field.
+    ///
+    /// Each pixel is evaluated only where its nearest polyline point can be:
+    /// in the strip beside a segment (foot point inside it) or, at a vertex,
+    /// in the wedge on the convex side. That is a few hundred pixels per
+    /// segment instead of the whole bounding box of its capsule. It equals
+    /// the union of [`Field::capsule`]s for a constant radius; with a varying
+    /// radius it can differ at a vertex by the radius change along the
+    /// adjacent segment (a small fraction of a pixel for smooth widths).
+    fn band(&mut self, pts: &[[f64; 2]], radii: &[f64]) {
+        let n = pts.len();
+        for i in 0..n {
+            let j = (i + 1) % n;
+            self.strip(pts[i], pts[j], radii[i], radii[j]);
+            let h = (i + n - 1) % n;
+            self.wedge(pts[h], pts[i], pts[j], radii[i]);
+        }
+    }
+
+    /// The pixels whose foot point on segment a → b lies inside it.
+    fn strip(&mut self, a: [f64; 2], b: [f64; 2], ra: f64, rb: f64) {
+        let ab = [b[0] - a[0], b[1] - a[1]];
+        let len = ab[0].hypot(ab[1]);
+        if len < 1e-9 {
+            return;
+        }
+        let u = [ab[0] / len, ab[1] / len];
+        let nrm = [-u[1], u[0]];
+        let big = ra.max(rb) + self.reach;
+        let ys = [
+            a[1] + big * nrm[1],
+            a[1] - big * nrm[1],
+            b[1] + big * nrm[1],
+            b[1] - big * nrm[1],
+        ];
+        let y0 = ys
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
+            .floor()
+            .max(0.0);
+        let y1 = ys
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max)
+            .ceil()
+            .min(self.height as f64 - 1.0);
+        if y0 > y1 {
+            return;
+        }
+        let dr = rb - ra;
+        for r in y0 as usize..=y1 as usize {
+            let py = r as f64 - a[1];
+            // 0 ≤ (p − a)·u ≤ len and |(p − a)·n| ≤ big, each linear in the column.
+            let Some((lo, hi)) = clip(u[0], py * u[1], 0.0, len)
+                .and_then(|iv| intersect(iv, clip(nrm[0], py * nrm[1], -big, big)?))
+            else {
+                continue;
+            };
+            let c0 = (a[0] + lo).ceil().max(0.0);
+            let c1 = (a[0] + hi).floor().min(self.width as f64 - 1.0);
+            if c0 > c1 {
+                continue;
+            }
+            let row = &mut self.dist[r * self.width..(r + 1) * self.width];
+            for (c, cell) in row
+                .iter_mut()
+                .enumerate()
+                .take(c1 as usize + 1)
+                .skip(c0 as usize)
+            {
+                let px = c as f64 - a[0];
+                let t = ((px * u[0] + py * u[1]) / len).clamp(0.0, 1.0);
+                let d = ((px * nrm[0] + py * nrm[1]).abs() - (ra + t * dr)) as f32;
+                if d < *cell {
+                    *cell = d;
+                }
+            }
+        }
+    }
+
+    /// The pixels nearest to vertex v between segments prev → v and v → next
+    /// (the wedge on the convex side of the turn).
+    fn wedge(&mut self, prev: [f64; 2], v: [f64; 2], next: [f64; 2], rv: f64) {
+        let (l0, l1) = (dist(prev, v), dist(v, next));
+        if l0 < 1e-9 || l1 < 1e-9 {
+            self.capsule(v, v, rv, rv);
+            return;
+        }
+        let u0 = [(v[0] - prev[0]) / l0, (v[1] - prev[1]) / l0];
+        let u1 = [(next[0] - v[0]) / l1, (next[1] - v[1]) / l1];
+        let bis = [u0[0] - u1[0], u0[1] - u1[1]];
+        let blen = bis[0].hypot(bis[1]);
+        if blen < 1e-12 {
+            return;
+        }
+        let big = rv + self.reach;
+        let (c0, c1, r0, r1) = if u0[0] * u1[0] + u0[1] * u1[1] > 0.9 {
+            // Small turn: the sector hugs its two edge rays and its mid ray.
+            let side = |w: [f64; 2], other: [f64; 2], sign: f64| {
+                let m = [-w[1], w[0]];
+                if (m[0] * other[0] + m[1] * other[1]) * sign >= 0.0 {
+                    m
+                } else {
+                    [-m[0], -m[1]]
+                }
+            };
+            let m0 = side(u0, u1, -1.0);
+            let m1 = side(u1, u0, 1.0);
+            let mid = [bis[0] / blen, bis[1] / blen];
+            let pts = [
+                v,
+                add(v, scale(m0, big)),
+                add(v, scale(m1, big)),
+                add(v, scale(mid, big)),
+            ];
+            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            for p in pts {
+                for k in 0..2 {
+                    lo[k] = lo[k].min(p[k] - 2.0);
+                    hi[k] = hi[k].max(p[k] + 2.0);
+                }
+            }
+            (lo[0], hi[0], lo[1], hi[1])
+        } else {
+            (v[0] - big, v[0] + big, v[1] - big, v[1] + big)
+        };
+        let c0 = c0.floor().max(0.0);
+        let c1 = c1.ceil().min(self.width as f64 - 1.0);
+        let r0 = r0.floor().max(0.0);
+        let r1 = r1.ceil().min(self.height as f64 - 1.0);
+        if c0 > c1 || r0 > r1 {
+            return;
+        }
+        for r in r0 as usize..=r1 as usize {
+            let py = r as f64 - v[1];
+            for c in c0 as usize..=c1 as usize {
+                let px = c as f64 - v[0];
+                if px * u0[0] + py * u0[1] < 0.0 || px * u1[0] + py * u1[1] > 0.0 {
+                    continue;
+                }
+                let d = ((px * px + py * py).sqrt() - rv) as f32;
+                let cell = &mut self.dist[r * self.width + c];
+                if d < *cell {
+                    *cell = d;
+                }
+            }
+        }
+    }
+}
+
+/// The interval of x with lo ≤ x·k + off ≤ hi; `None` if empty; unbounded if k = 0 and it holds.
+fn clip(k: f64, off: f64, lo: f64, hi: f64) -> Option<(f64, f64)> {
+    if k.abs() < 1e-12 {
+        return (lo..=hi)
+            .contains(&off)
+            .then_some((f64::NEG_INFINITY, f64::INFINITY));
+    }
+    let (x0, x1) = ((lo - off) / k, (hi - off) / k);
+    Some((x0.min(x1), x0.max(x1)))
+}
+
+fn intersect(a: (f64, f64), b: (f64, f64)) -> Option<(f64, f64)> {
+    let (lo, hi) = (a.0.max(b.0), a.1.min(b.1));
+    (lo <= hi).then_some((lo, hi))
+}
+
 /// Gray of a pixel whose free coverage is `cov` (clamped to 0..1).
 fn coverage_gray(cov: f64) -> u8 {
     (cov.clamp(0.0, 1.0) * FREE as f64).round() as u8
@@ -1815,10 +1981,26 @@ fn add_noise(opts: &SynthOptions, gray: &mut [u8], field: &Field) {
         return;
     }
     let mut rng = SplitMix64::stream(opts.seed, tag::NOISE);
-    for (g, &f) in gray.iter_mut().zip(field.dist.iter()) {
-        if (f as f64) > KEEP_OFF_PX && rng.next_f64() < opts.noise {
-            *g = rng.below(255) as u8;
+    // Geometric gaps between hit pixels: one draw per hit, not per pixel.
+    let log_miss = (1.0 - opts.noise).ln();
+    let mut i = 0usize;
+    loop {
+        if log_miss.is_finite() {
+            let u = 1.0 - rng.next_f64();
+            let gap = (u.ln() / log_miss).floor();
+            if gap >= (gray.len() - i) as f64 {
+                break;
+            }
+            i += gap as usize;
         }
+        if i >= gray.len() {
+            break;
+        }
+        let value = rng.below(255) as u8;
+        if field.dist[i] as f64 > KEEP_OFF_PX {
+            gray[i] = value;
+        }
+        i += 1;
     }
 }
 
@@ -1841,5 +2023,91 @@ fn wrap_angle(a: f64) -> f64 {
         w - TAU
     } else {
         w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The reference twin of [`Field::band`]: every capsule over its whole bounding box.
+    fn capsules(w: usize, h: usize, reach: f64, pts: &[[f64; 2]], radii: &[f64]) -> Field {
+        let mut f = Field::new(w, h, reach);
+        let n = pts.len();
+        for i in 0..n {
+            let j = (i + 1) % n;
+            f.capsule(pts[i], pts[j], radii[i], radii[j]);
+        }
+        f
+    }
+
+    /// A random star-shaped closed polygon in a 64×64 px image.
+    fn polygon() -> impl Strategy<Value = (Vec<[f64; 2]>, Vec<f64>)> {
+        (3usize..24).prop_flat_map(|n| {
+            (
+                proptest::collection::vec((6.0f64..26.0, 0.0f64..1.0), n),
+                proptest::collection::vec(1.0f64..6.0, n),
+            )
+                .prop_map(move |(polar, radii)| {
+                    let pts = polar
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &(r, jitter))| {
+                            let a = TAU * (i as f64 + 0.8 * jitter) / n as f64;
+                            [32.0 + r * a.cos(), 32.0 + r * a.sin()]
+                        })
+                        .collect();
+                    (pts, radii)
+                })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// With a constant radius the strip-and-wedge band equals the union of capsules.
+        #[test]
+        fn band_equals_capsules_for_constant_radius((pts, radii) in polygon()) {
+            let r = radii[0];
+            let radii = vec![r; pts.len()];
+            let reach = 3.0;
+            let mut fast = Field::new(64, 64, reach);
+            fast.band(&pts, &radii);
+            let slow = capsules(64, 64, reach, &pts, &radii);
+            for (i, (&a, &b)) in fast.dist.iter().zip(&slow.dist).enumerate() {
+                if (b as f64) <= reach {
+                    prop_assert!((a - b).abs() < 1e-3, "pixel {}: band {} vs capsules {}", i, a, b);
+                } else {
+                    prop_assert!(a as f64 > reach - 1e-3, "pixel {}: band {} vs capsules {}", i, a, b);
+                }
+            }
+        }
+
+        /// With a varying radius they differ by at most the radius change along one segment.
+        #[test]
+        fn band_is_close_to_capsules_for_varying_radius((pts, radii) in polygon()) {
+            let reach = 3.0;
+            let n = pts.len();
+            let step = (0..n).map(|i| (radii[(i + 1) % n] - radii[i]).abs()).fold(0.0, f64::max);
+            let mut fast = Field::new(64, 64, reach);
+            fast.band(&pts, &radii);
+            let slow = capsules(64, 64, reach, &pts, &radii);
+            for (i, (&a, &b)) in fast.dist.iter().zip(&slow.dist).enumerate() {
+                if (b as f64) <= reach - step {
+                    let (a, b) = (a as f64, b as f64);
+                    prop_assert!(a >= b - 1e-3 && a <= b + step + 1e-3, "pixel {}: band {} vs capsules {}", i, a, b);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn splitmix_is_the_reference_sequence() {
+        // First outputs of SplitMix64 seeded with 0 (Vigna's reference implementation).
+        let mut r = SplitMix64::new(0);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(r.next_u64(), 0x06C4_5D18_8009_454F);
     }
 }
