@@ -343,6 +343,44 @@ mod tests {
         assert_eq!(rows[6], "#####.");
     }
 
+    /// The capsule coverage of every pixel of the canvas, without the bounding box.
+    fn naive_capsule(w: usize, h: usize, a: Px, b: Px, r: f64) -> Canvas {
+        let mut c = Canvas::new(w, h, W);
+        for y in 0..h {
+            for x in 0..w {
+                let p = [x as f64 + 0.5, y as f64 + 0.5];
+                let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+                let len2 = dx * dx + dy * dy;
+                let t = if len2 > 0.0 {
+                    (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let d = (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy);
+                let cov = (r + 0.5 - d).clamp(0.0, 1.0) as f32;
+                if cov > 0.0 {
+                    c.blend_index(y * w + x, K, cov);
+                }
+            }
+        }
+        c
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn bounded_capsule_matches_the_whole_canvas_sweep(
+            ax in -10.0f64..40.0, ay in -10.0f64..30.0,
+            bx in -10.0f64..40.0, by in -10.0f64..30.0,
+            r in 0.2f64..6.0,
+        ) {
+            let mut c = Canvas::new(30, 20, W);
+            let mut s = Stroke::for_canvas(&c);
+            s.segment([ax, ay], [bx, by], r, &|_| K);
+            c.composite(&mut s);
+            proptest::prop_assert_eq!(c, naive_capsule(30, 20, [ax, ay], [bx, by], r));
+        }
+    }
+
     #[test]
     fn shapes_outside_or_non_finite_are_ignored() {
         let mut c = Canvas::new(4, 4, W);

@@ -23,7 +23,7 @@ pub const ARROW_RIM: Rgb = [255, 255, 255];
 /// Speed-scaling sector ticks.
 pub const SPEED_TICK: Rgb = [200, 0, 170];
 /// Overtaking sector ticks.
-pub const OVERTAKING_TICK: Rgb = [0, 180, 255];
+pub const OVERTAKING_TICK: Rgb = [0, 0, 0];
 /// Text.
 pub const INK: Rgb = [20, 20, 20];
 /// Picture background.

@@ -31,6 +31,16 @@ pub enum RenderError {
         /// Map height, pixels.
         height: usize,
     },
+    /// The picture would exceed the pixel budget.
+    #[error("the picture would be {width} x {height} px, over the limit of {limit} pixels; use a smaller --size")]
+    TooLarge {
+        /// Picture width, pixels.
+        width: usize,
+        /// Picture height, pixels.
+        height: usize,
+        /// Largest accepted width × height.
+        limit: usize,
+    },
     /// A gallery was asked for without any track.
     #[error("a gallery needs at least one track folder")]
     NoTracks,

@@ -7,7 +7,7 @@ use crate::canvas::{Canvas, Stroke};
 use crate::draw::{self, Style};
 use crate::error::RenderError;
 use crate::font;
-use crate::picture::{check_map, check_size, colour_bar, speed_scale};
+use crate::picture::{check_map, check_pixels, check_size, colour_bar, speed_scale};
 use crate::track::TrackPicture;
 use crate::view::{self, MapView};
 
@@ -80,7 +80,8 @@ pub fn render_gallery(
     let grid_h = row_h.iter().map(|h| h + caption_h).sum::<f64>() + (rows - 1) as f64 * gap;
     let height = (grid_top + grid_h + footer_h + margin).ceil();
 
-    let mut canvas = Canvas::new(width as usize, height as usize, draw::PAPER);
+    let (cw, ch) = check_pixels(width, height)?;
+    let mut canvas = Canvas::new(cw, ch, draw::PAPER);
     let mut stroke = Stroke::for_canvas(&canvas);
     let title = format!("{n} track{}", if n == 1 { "" } else { "s" });
     canvas.draw_text(margin, margin, &title, u + 1, draw::INK);

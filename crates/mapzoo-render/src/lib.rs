@@ -24,7 +24,9 @@ pub use draw::{ARROW, CENTERLINE, HALO, INK, OVERTAKING_TICK, PAPER, SPEED_TICK,
 pub use error::RenderError;
 pub use gallery::{render_gallery, GalleryOptions};
 pub use load::load_track;
-pub use picture::{check_size, render_track, RenderOptions, Rendered, MAX_SIZE, MIN_SIZE};
+pub use picture::{
+    check_size, render_track, RenderOptions, Rendered, MAX_PIXELS, MAX_SIZE, MIN_SIZE,
+};
 pub use track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
 pub use view::MapView;
 

@@ -15,6 +15,22 @@ pub const MIN_SIZE: u32 = 64;
 /// Largest accepted picture size, pixels.
 pub const MAX_SIZE: u32 = 8192;
 
+/// Largest picture, width × height pixels (about 1 GB of working memory).
+pub const MAX_PIXELS: usize = 100_000_000;
+
+/// Checks a picture's dimensions against [`MAX_PIXELS`].
+pub(crate) fn check_pixels(width: f64, height: f64) -> Result<(usize, usize), RenderError> {
+    let (w, h) = (width.max(1.0) as usize, height.max(1.0) as usize);
+    if w.saturating_mul(h) > MAX_PIXELS {
+        return Err(RenderError::TooLarge {
+            width: w,
+            height: h,
+            limit: MAX_PIXELS,
+        });
+    }
+    Ok((w, h))
+}
+
 /// Options of a one-track picture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderOptions {
@@ -100,6 +116,7 @@ pub fn render_track(
     );
     let speed = speed_scale([track]);
     let info = info_lines(track);
+    let title = shorten(&track.name, MAX_LINE_CHARS / 2);
     let legend = legend_items(track);
 
     let bar_w = (0.4 * map_w).max(100.0 * uf).round();
@@ -117,7 +134,7 @@ pub fn render_track(
     let content_w = info
         .iter()
         .map(|l| text_w(l, info_s))
-        .chain([map_w, text_w(&track.name, title_s), footer_w, legend_w])
+        .chain([map_w, text_w(&title, title_s), footer_w, legend_w])
         .fold(0.0, f64::max);
     let width = (content_w + 2.0 * margin).ceil();
 
@@ -130,7 +147,8 @@ pub fn render_track(
     let legend_y = footer_y + row_a_h + margin / 2.0;
     let height = (legend_y + line_h(u).max(10.0 * uf) + margin).ceil();
 
-    let mut canvas = Canvas::new(width as usize, height as usize, draw::PAPER);
+    let (cw, ch) = check_pixels(width, height)?;
+    let mut canvas = Canvas::new(cw, ch, draw::PAPER);
     let mut stroke = Stroke::for_canvas(&canvas);
     let map_left = ((width - map_w) / 2.0).round();
     let view = MapView::fit(&track.map, map_left, map_top, map_w, map_h);
@@ -170,7 +188,7 @@ pub fn render_track(
         draw::arrow(&mut canvas, &mut stroke, p0, dir, style.arrow_len);
     }
 
-    canvas.draw_text(margin, title_y, &track.name, title_s, draw::INK);
+    canvas.draw_text(margin, title_y, &title, title_s, draw::INK);
     for (k, line) in info.iter().enumerate() {
         canvas.draw_text(
             margin,
@@ -274,6 +292,22 @@ fn info_lines(track: &TrackPicture) -> Vec<String> {
     }
     lines.push(last);
     lines
+        .into_iter()
+        .map(|l| shorten(&l, MAX_LINE_CHARS))
+        .collect()
+}
+
+/// Longest text line printed, characters; longer ones (a file with hundreds
+/// of sectors, a very long name) are cut so the picture stays a sane size.
+const MAX_LINE_CHARS: usize = 160;
+
+/// `text` cut to `max` characters, ending in `..` when cut.
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(2)).collect();
+    format!("{kept}..")
 }
 
 /// A 1-pixel gray frame just outside the map.
@@ -516,6 +550,21 @@ mod tests {
         assert!((nice_floor(0.34) - 0.2).abs() < 1e-12);
         assert_eq!(tick_text(2.5, 0.5), "2.5");
         assert_eq!(tick_text(4.0, 2.0), "4");
+    }
+
+    #[test]
+    fn pictures_over_the_pixel_budget_are_refused() {
+        assert_eq!(check_pixels(100.0, 50.0).unwrap(), (100, 50));
+        let err = check_pixels(20_000.0, 20_000.0).unwrap_err();
+        assert!(matches!(err, RenderError::TooLarge { .. }), "{err}");
+        assert!(err.to_string().contains("smaller --size"));
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        assert_eq!(shorten("abc", 3), "abc");
+        assert_eq!(shorten("abcdef", 4), "ab..");
+        assert_eq!(shorten(&"é".repeat(500), 10).chars().count(), 10);
     }
 
     #[test]
