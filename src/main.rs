@@ -19,6 +19,8 @@ enum Command {
     Build(cmd::build::Args),
     /// Rebuild sets after a map edit, keeping start, direction and sector files.
     Regen(cmd::regen::Args),
+    /// Rebuild published sets from their maps and compare with their published lap times.
+    Check(cmd::check::Args),
     /// Generate a built-in example track and build its set.
     Demo(cmd::demo::Args),
     /// Check MapZoo or Race Stack track folders against the dataset's checklist.
@@ -34,6 +36,7 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Build(args) => cmd::build::run(args),
         Command::Regen(args) => cmd::regen::run(args),
+        Command::Check(args) => cmd::check::run(args),
         Command::Demo(args) => cmd::demo::run(args),
         Command::Validate(args) => cmd::validate::run(args),
         Command::Generate(args) => cmd::generate::run(args),

@@ -1,6 +1,7 @@
 //! One module per subcommand; each has `Args` (clap) and `run`.
 
 pub mod build;
+pub mod check;
 pub mod common;
 pub mod demo;
 pub mod generate;

@@ -5,11 +5,14 @@
 pub mod atomic;
 pub mod batch;
 pub mod build;
+pub mod check;
 pub mod config;
 pub mod error;
+pub mod geometry;
 pub mod regen;
 
 pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, TrackSet};
+pub use check::{check, CheckOptions, CheckReport};
 pub use config::{Config, Overrides, Profile};
 pub use error::PipelineError;
 pub use regen::{regen, RegenReport};

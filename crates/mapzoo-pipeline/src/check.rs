@@ -1,0 +1,588 @@
+//! `check`: does a published set follow from its own map? Rebuild it with the
+//! published start and direction, compare lap times, speeds, counts and lines,
+//! and explain mismatches where the data says why (DESIGN §1, issue 6).
+
+use std::path::{Path, PathBuf};
+
+use mapzoo_format::{waypoint, GlobalWaypoints, Waypoint};
+use mapzoo_raceline::{RacelineParams, RacelineResult, Walls};
+use serde::Serialize;
+
+use crate::build::{build, BuildRequest, GLOBAL_WAYPOINTS};
+use crate::config::Config;
+use crate::error::PipelineError;
+use crate::geometry::line_distance;
+use crate::regen::start_pose_of;
+
+/// Lap times and speeds of one set (the names of the build record).
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
+pub struct Figures {
+    /// IQP lap time, seconds.
+    pub iqp_lap_s: Option<f64>,
+    /// IQP maximum speed, m/s.
+    pub iqp_vmax: Option<f64>,
+    /// SP lap time, seconds.
+    pub sp_lap_s: Option<f64>,
+    /// SP maximum speed, m/s.
+    pub sp_vmax: Option<f64>,
+    /// Centerline waypoints.
+    pub centerline_points: Option<usize>,
+    /// IQP waypoints (incl. the closing point).
+    pub iqp_points: Option<usize>,
+    /// SP waypoints (incl. the closing point).
+    pub sp_points: Option<usize>,
+}
+
+/// One row of `published.csv` (MapZoo's published figures).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublishedRow {
+    /// Track name.
+    pub track: String,
+    /// The figures.
+    pub figures: Figures,
+}
+
+/// Reads MapZoo's `published.csv` (`track,resolution,origin_x,origin_y,iqp_lap_s,iqp_vmax,sp_lap_s,sp_vmax,...`).
+pub fn read_published_csv(path: &Path) -> Result<Vec<PublishedRow>, PipelineError> {
+    let text = std::fs::read_to_string(path).map_err(|e| PipelineError::io(path, e))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let track_col = col("track").ok_or_else(|| {
+        PipelineError::config(
+            path,
+            "line 1: no \"track\" column; expected the header of MapZoo's published.csv",
+        )
+    })?;
+    let cols = [
+        col("iqp_lap_s"),
+        col("iqp_vmax"),
+        col("sp_lap_s"),
+        col("sp_vmax"),
+    ];
+    let mut rows = Vec::new();
+    for (i, line) in lines.enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+        let number = |c: Option<usize>| -> Result<Option<f64>, PipelineError> {
+            match c.and_then(|c| cells.get(c)) {
+                None => Ok(None),
+                Some(s) if s.is_empty() => Ok(None),
+                Some(s) => s
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .map(Some)
+                    .ok_or_else(|| {
+                        PipelineError::config(
+                            path,
+                            format!("line {}: {s:?} is not a finite number", i + 2),
+                        )
+                    }),
+            }
+        };
+        let track = cells
+            .get(track_col)
+            .ok_or_else(|| {
+                PipelineError::config(path, format!("line {}: missing the track column", i + 2))
+            })?
+            .to_string();
+        rows.push(PublishedRow {
+            track,
+            figures: Figures {
+                iqp_lap_s: number(cols[0])?,
+                iqp_vmax: number(cols[1])?,
+                sp_lap_s: number(cols[2])?,
+                sp_vmax: number(cols[3])?,
+                ..Figures::default()
+            },
+        });
+    }
+    Ok(rows)
+}
+
+/// How a check runs.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// Skip the image stages: optimise from the published centerline and its widths.
+    pub from_centerline: bool,
+    /// Largest relative lap-time difference that passes (0.01 = 1 %).
+    pub lap_tol: f64,
+    /// Published figures for folders without a global_waypoints.json.
+    pub published: Vec<PublishedRow>,
+}
+
+/// Distances between a regenerated and a published line, metres.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
+pub struct LineDistance {
+    /// Mean distance of the regenerated points to the published line.
+    pub mean_m: f64,
+    /// Largest distance.
+    pub max_m: f64,
+}
+
+/// The comparison for one folder.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    /// Track name.
+    pub track: String,
+    /// The folder.
+    pub dir: PathBuf,
+    /// What the published set says.
+    pub published: Figures,
+    /// What the rebuild gives.
+    pub regenerated: Figures,
+    /// Regenerated − published IQP lap, percent of published.
+    pub iqp_lap_diff_pct: Option<f64>,
+    /// Regenerated − published SP lap, percent of published.
+    pub sp_lap_diff_pct: Option<f64>,
+    /// Centerline distance (regenerated → published).
+    pub centerline_distance: Option<LineDistance>,
+    /// IQP line distance.
+    pub iqp_distance: Option<LineDistance>,
+    /// SP line distance.
+    pub sp_distance: Option<LineDistance>,
+    /// Mean |Δd_right| between regenerated and nearest published centerline points, metres.
+    pub mean_abs_d_right_diff_m: Option<f64>,
+    /// Mean |Δd_left|, metres.
+    pub mean_abs_d_left_diff_m: Option<f64>,
+    /// Smallest wall clearance of the published IQP line, metres.
+    pub published_iqp_min_clearance_m: Option<f64>,
+    /// Smallest wall clearance of the published SP line, metres.
+    pub published_sp_min_clearance_m: Option<f64>,
+    /// The safety widths the rebuild used, metres (IQP, SP).
+    pub safety_widths: (f64, f64),
+    /// Likely causes of mismatches, in words.
+    pub explanations: Vec<String>,
+    /// Every published lap time within the tolerance.
+    pub pass: bool,
+}
+
+/// What a folder publishes.
+struct Published {
+    name: String,
+    yaml: Option<PathBuf>,
+    figures: Figures,
+    centerline: Vec<Waypoint>,
+    iqp: Vec<Waypoint>,
+    sp: Vec<Waypoint>,
+    walls: Option<Walls>,
+}
+
+fn find_map_yaml(dir: &Path, name: &str) -> Option<PathBuf> {
+    let own = dir.join(format!("{name}.yaml"));
+    if own.is_file() {
+        return Some(own);
+    }
+    let mut yamls: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let n = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            n.ends_with(".yaml")
+                && !n.ends_with("-cent.yaml")
+                && n != "speed_scaling.yaml"
+                && n != "ot_sectors.yaml"
+        })
+        .collect();
+    yamls.sort();
+    (yamls.len() == 1).then(|| yamls.remove(0))
+}
+
+fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, PipelineError> {
+    let name = dir
+        .canonicalize()
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| PipelineError::config(dir, "not a track folder"))?;
+    let yaml = find_map_yaml(dir, &name);
+    let global = dir.join(GLOBAL_WAYPOINTS);
+    if global.is_file() {
+        let g = GlobalWaypoints::read(&global)?;
+        let walls = Walls {
+            right: g.right_bound(),
+            left: g.left_bound(),
+        };
+        let figures = Figures {
+            iqp_lap_s: g.map_info.iqp_lap_time_s,
+            iqp_vmax: g.map_info.iqp_max_speed_mps,
+            sp_lap_s: g.map_info.sp_lap_time_s.or(g.est_lap_time),
+            sp_vmax: g.map_info.sp_max_speed_mps,
+            centerline_points: Some(g.centerline.wpnts.len()),
+            iqp_points: Some(g.iqp.wpnts.len()),
+            sp_points: Some(g.sp.wpnts.len()),
+        };
+        return Ok(Published {
+            name,
+            yaml,
+            figures,
+            centerline: g.centerline.wpnts,
+            iqp: g.iqp.wpnts,
+            sp: g.sp.wpnts,
+            walls: (!walls.right.is_empty() && !walls.left.is_empty()).then_some(walls),
+        });
+    }
+    let cl_path = dir.join(format!("{name}_centerline.csv"));
+    if !cl_path.is_file() {
+        return Err(PipelineError::config(
+            dir,
+            format!("neither {GLOBAL_WAYPOINTS} nor {name}_centerline.csv: nothing published to check against"),
+        ));
+    }
+    let centerline = waypoint::read_csv(&cl_path)?;
+    let rl_path = dir.join(format!("{name}_racing_line.csv"));
+    let iqp = if rl_path.is_file() {
+        waypoint::read_csv(&rl_path)?
+    } else {
+        Vec::new()
+    };
+    let mut figures = opts
+        .published
+        .iter()
+        .find(|r| r.track == name)
+        .map(|r| r.figures)
+        .ok_or_else(|| {
+            PipelineError::config(
+                dir,
+                format!("no {GLOBAL_WAYPOINTS}; pass --published published.csv with a row for track {name:?}"),
+            )
+        })?;
+    figures.centerline_points = Some(centerline.len());
+    figures.iqp_points = (!iqp.is_empty()).then_some(iqp.len());
+    Ok(Published {
+        name,
+        yaml,
+        figures,
+        centerline,
+        iqp,
+        sp: Vec::new(),
+        walls: None,
+    })
+}
+
+fn xy(w: &[Waypoint]) -> Vec<[f64; 2]> {
+    w.iter().map(|p| [p.x_m, p.y_m]).collect()
+}
+
+fn open_xy(w: &[Waypoint]) -> Vec<[f64; 2]> {
+    let mut pts = xy(w);
+    if pts.len() > 2 && pts.first() == pts.last() {
+        pts.pop();
+    }
+    pts
+}
+
+fn distance(a: &[Waypoint], b: &[Waypoint]) -> Option<LineDistance> {
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    let (mean_m, max_m) = line_distance(&open_xy(a), &open_xy(b));
+    Some(LineDistance { mean_m, max_m })
+}
+
+fn pct(ours: f64, published: Option<f64>) -> Option<f64> {
+    published
+        .filter(|p| *p != 0.0)
+        .map(|p| (ours - p) / p * 100.0)
+}
+
+/// Smallest min(d_right, d_left) over a line's waypoints; `None` if they carry no widths.
+fn min_clearance(line: &[Waypoint]) -> Option<f64> {
+    let m = line
+        .iter()
+        .map(|w| w.d_right.min(w.d_left))
+        .fold(f64::INFINITY, f64::min);
+    (m.is_finite() && m > 0.0).then_some(m)
+}
+
+/// Fraction of `ours` whose heading opposes the nearest published point's.
+fn opposite_fraction(ours: &[Waypoint], published: &[Waypoint]) -> f64 {
+    let pub_xy = open_xy(published);
+    let our_xy = open_xy(ours);
+    if pub_xy.len() < 3 || our_xy.len() < 3 {
+        return 0.0;
+    }
+    let dir = |pts: &[[f64; 2]], i: usize| {
+        let n = pts.len();
+        let (a, b) = (pts[i], pts[(i + 1) % n]);
+        [b[0] - a[0], b[1] - a[1]]
+    };
+    let step = (our_xy.len() / 50).max(1);
+    let (mut opposite, mut total) = (0usize, 0usize);
+    for i in (0..our_xy.len()).step_by(step) {
+        let p = our_xy[i];
+        let j = (0..pub_xy.len())
+            .min_by(|&a, &b| {
+                let da = (pub_xy[a][0] - p[0]).powi(2) + (pub_xy[a][1] - p[1]).powi(2);
+                let db = (pub_xy[b][0] - p[0]).powi(2) + (pub_xy[b][1] - p[1]).powi(2);
+                da.total_cmp(&db)
+            })
+            .unwrap_or(0);
+        let (u, v) = (dir(&our_xy, i), dir(&pub_xy, j));
+        total += 1;
+        if u[0] * v[0] + u[1] * v[1] < 0.0 {
+            opposite += 1;
+        }
+    }
+    opposite as f64 / total as f64
+}
+
+/// Mean |Δd_right|, |Δd_left| between each regenerated centerline point and the nearest published one.
+fn width_differences(ours: &[Waypoint], published: &[Waypoint]) -> (Option<f64>, Option<f64>) {
+    if ours.is_empty() || published.is_empty() {
+        return (None, None);
+    }
+    let (mut dr, mut dl) = (0.0, 0.0);
+    for w in ours {
+        let nearest = published
+            .iter()
+            .min_by(|a, b| {
+                let da = (a.x_m - w.x_m).powi(2) + (a.y_m - w.y_m).powi(2);
+                let db = (b.x_m - w.x_m).powi(2) + (b.y_m - w.y_m).powi(2);
+                da.total_cmp(&db)
+            })
+            .copied()
+            .unwrap_or_default();
+        dr += (w.d_right - nearest.d_right).abs();
+        dl += (w.d_left - nearest.d_left).abs();
+    }
+    let n = ours.len() as f64;
+    (Some(dr / n), Some(dl / n))
+}
+
+fn regenerate(
+    p: &Published,
+    dir: &Path,
+    config: &Config,
+    opts: &CheckOptions,
+) -> Result<(Vec<Waypoint>, RacelineResult), PipelineError> {
+    if opts.from_centerline {
+        let lines = mapzoo_raceline::compute(&p.centerline, p.walls.as_ref(), &config.raceline)
+            .map_err(|source| PipelineError::Optimize {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        return Ok((p.centerline.clone(), lines));
+    }
+    let yaml = p.yaml.clone().ok_or_else(|| {
+        PipelineError::config(dir, format!("no map YAML ({}.yaml) to rebuild from; use --from-centerline to optimise the published centerline", p.name))
+    })?;
+    let req = BuildRequest {
+        yaml,
+        name: Some(p.name.clone()),
+        start: start_pose_of(&p.centerline),
+        reverse: false,
+    };
+    let set = build(&req, config)?;
+    Ok((set.extraction.centerline, set.lines))
+}
+
+/// Checks one folder.
+pub fn check(
+    dir: &Path,
+    config: &Config,
+    opts: &CheckOptions,
+) -> Result<CheckReport, PipelineError> {
+    let p = read_published(dir, opts)?;
+    let (centerline, lines) = regenerate(&p, dir, config, opts)?;
+    let regenerated = Figures {
+        iqp_lap_s: Some(lines.iqp_lap_s),
+        iqp_vmax: Some(lines.iqp_vmax),
+        sp_lap_s: Some(lines.sp_lap_s),
+        sp_vmax: Some(lines.sp_vmax),
+        centerline_points: Some(centerline.len()),
+        iqp_points: Some(lines.iqp.len()),
+        sp_points: Some(lines.sp.len()),
+    };
+    let iqp_pct = pct(lines.iqp_lap_s, p.figures.iqp_lap_s);
+    let sp_pct = pct(lines.sp_lap_s, p.figures.sp_lap_s);
+    let tol = opts.lap_tol * 100.0;
+    let pass = [iqp_pct, sp_pct].iter().flatten().all(|d| d.abs() <= tol)
+        && (iqp_pct.is_some() || sp_pct.is_some());
+    let (d_right, d_left) = if opts.from_centerline {
+        (None, None)
+    } else {
+        width_differences(&centerline, &p.centerline)
+    };
+    let iqp_clear = min_clearance(&p.iqp);
+    let sp_clear = min_clearance(&p.sp);
+    let widths = (
+        config.raceline.safety_width,
+        config.raceline.safety_width_sp,
+    );
+
+    let mut explanations = Vec::new();
+    let opposite = opposite_fraction(&centerline, &p.centerline);
+    if opposite > 0.5 {
+        explanations.push(format!(
+            "the regenerated centerline runs opposite to the published one ({:.0} % of points); check the start pose / --reverse",
+            opposite * 100.0
+        ));
+    }
+    if !pass {
+        explain_safety_width(
+            &p,
+            &centerline,
+            config,
+            iqp_clear,
+            sp_clear,
+            &mut explanations,
+        );
+    }
+    Ok(CheckReport {
+        track: p.name.clone(),
+        dir: dir.to_path_buf(),
+        published: p.figures,
+        regenerated,
+        iqp_lap_diff_pct: iqp_pct,
+        sp_lap_diff_pct: sp_pct,
+        centerline_distance: distance(&centerline, &p.centerline),
+        iqp_distance: distance(&lines.iqp, &p.iqp),
+        sp_distance: distance(&lines.sp, &p.sp),
+        mean_abs_d_right_diff_m: d_right,
+        mean_abs_d_left_diff_m: d_left,
+        published_iqp_min_clearance_m: iqp_clear,
+        published_sp_min_clearance_m: sp_clear,
+        safety_widths: widths,
+        explanations,
+        pass,
+    })
+}
+
+/// Where the published lines keep clearly more than safety_width/2 from the walls, the
+/// clearance implies a wider safety width: say which, and re-run with it to show the effect.
+fn explain_safety_width(
+    p: &Published,
+    centerline: &[Waypoint],
+    config: &Config,
+    iqp_clear: Option<f64>,
+    sp_clear: Option<f64>,
+    out: &mut Vec<String>,
+) {
+    const MARGIN_M: f64 = 0.05;
+    let implied = |clear: Option<f64>, used: f64| {
+        clear
+            .map(|c| (2.0 * c / 0.05).round() * 0.05)
+            .filter(|w| (w - used).abs() > 2.0 * MARGIN_M)
+    };
+    let w_iqp = implied(iqp_clear, config.raceline.safety_width);
+    let w_sp = implied(sp_clear, config.raceline.safety_width_sp);
+    if w_iqp.is_none() && w_sp.is_none() {
+        return;
+    }
+    let mut params: RacelineParams = config.raceline.clone();
+    if let Some(w) = w_iqp {
+        out.push(format!(
+            "the published IQP line keeps at least {:.3} m from the walls: that implies safety_width ≈ {w:.2} m (this run used {:.2} m)",
+            iqp_clear.unwrap_or_default(),
+            config.raceline.safety_width
+        ));
+        params.safety_width = w;
+    }
+    if let Some(w) = w_sp {
+        out.push(format!(
+            "the published SP line keeps at least {:.3} m from the walls: that implies safety_width_sp ≈ {w:.2} m (this run used {:.2} m)",
+            sp_clear.unwrap_or_default(),
+            config.raceline.safety_width_sp
+        ));
+        params.safety_width_sp = w;
+    }
+    match mapzoo_raceline::compute(centerline, p.walls.as_ref(), &params) {
+        Ok(r) => out.push(format!(
+            "re-run with --safety-width {:.2} --safety-width-sp {:.2}: IQP {:.4} s ({}), SP {:.4} s ({})",
+            params.safety_width,
+            params.safety_width_sp,
+            r.iqp_lap_s,
+            fmt_pct(pct(r.iqp_lap_s, p.figures.iqp_lap_s)),
+            r.sp_lap_s,
+            fmt_pct(pct(r.sp_lap_s, p.figures.sp_lap_s)),
+        )),
+        Err(e) => out.push(format!(
+            "re-run with safety widths {:.2} / {:.2} failed: {e}",
+            params.safety_width, params.safety_width_sp
+        )),
+    }
+}
+
+/// `+1.23 %` or `n/a`.
+pub fn fmt_pct(v: Option<f64>) -> String {
+    v.map_or("n/a".into(), |v| format!("{v:+.2} %"))
+}
+
+/// Reports as a Markdown document.
+pub fn markdown(reports: &[CheckReport], tol: f64) -> String {
+    let f = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.4}"));
+    let n = |v: Option<usize>| v.map_or("–".to_string(), |v| v.to_string());
+    let d = |v: Option<LineDistance>| {
+        v.map_or("–".to_string(), |v| {
+            format!("{:.3} / {:.3}", v.mean_m, v.max_m)
+        })
+    };
+    let mut s = String::new();
+    s.push_str(&format!(
+        "# mapzoo check\n\nLap-time tolerance {:.2} %.\n\n| track | IQP pub | IQP ours | Δ | SP pub | SP ours | Δ | IQP vmax pub / ours | SP vmax pub / ours | points cent / IQP / SP (pub → ours) | pass |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        tol * 100.0
+    ));
+    for r in reports {
+        let (p, o) = (&r.published, &r.regenerated);
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} / {} | {} / {} | {}/{}/{} → {}/{}/{} | {} |\n",
+            r.track,
+            f(p.iqp_lap_s),
+            f(o.iqp_lap_s),
+            fmt_pct(r.iqp_lap_diff_pct),
+            f(p.sp_lap_s),
+            f(o.sp_lap_s),
+            fmt_pct(r.sp_lap_diff_pct),
+            f(p.iqp_vmax),
+            f(o.iqp_vmax),
+            f(p.sp_vmax),
+            f(o.sp_vmax),
+            n(p.centerline_points),
+            n(p.iqp_points),
+            n(p.sp_points),
+            n(o.centerline_points),
+            n(o.iqp_points),
+            n(o.sp_points),
+            if r.pass { "yes" } else { "**no**" }
+        ));
+    }
+    s.push_str("\n| track | centerline mean / max m | IQP mean / max m | SP mean / max m | mean abs Δd_right / Δd_left m | published min clearance IQP / SP m |\n|---|---|---|---|---|---|\n");
+    for r in reports {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} / {} | {} / {} |\n",
+            r.track,
+            d(r.centerline_distance),
+            d(r.iqp_distance),
+            d(r.sp_distance),
+            f(r.mean_abs_d_right_diff_m),
+            f(r.mean_abs_d_left_diff_m),
+            f(r.published_iqp_min_clearance_m),
+            f(r.published_sp_min_clearance_m),
+        ));
+    }
+    let notes: Vec<_> = reports
+        .iter()
+        .filter(|r| !r.explanations.is_empty())
+        .collect();
+    if !notes.is_empty() {
+        s.push_str("\n## Explanations\n\n");
+        for r in notes {
+            for e in &r.explanations {
+                s.push_str(&format!("- **{}**: {e}\n", r.track));
+            }
+        }
+    }
+    s
+}

@@ -1,0 +1,120 @@
+//! `mapzoo check DIR...`: rebuild published sets and compare with what they publish.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use mapzoo_pipeline::batch::run_batch;
+use mapzoo_pipeline::check::{fmt_pct, markdown, read_published_csv};
+use mapzoo_pipeline::{check, CheckOptions, CheckReport};
+
+use super::common::{ConfigArgs, Progress};
+
+/// Arguments of `mapzoo check`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// MapZoo or Race Stack track folders.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Skip the image stages: optimise from the published centerline and its widths.
+    #[arg(long)]
+    pub from_centerline: bool,
+    /// Largest relative lap-time difference that passes (0.01 = 1 %).
+    #[arg(long, default_value_t = 0.01)]
+    pub lap_tol: f64,
+    /// Published figures (MapZoo's published.csv) for folders without global_waypoints.json.
+    #[arg(long, value_name = "CSV")]
+    pub published: Option<PathBuf>,
+    /// Print one JSON record per folder on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a Markdown report.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Parallel folders (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+/// Checks every folder; exit 0 when all are within the tolerance.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !(args.lap_tol.is_finite() && args.lap_tol >= 0.0) {
+        anyhow::bail!("--lap-tol must be a fraction >= 0 (found {})", args.lap_tol);
+    }
+    let config = args.config.resolve()?;
+    let published = match &args.published {
+        Some(p) => read_published_csv(p)?,
+        None => Vec::new(),
+    };
+    let opts = CheckOptions {
+        from_centerline: args.from_centerline,
+        lap_tol: args.lap_tol,
+        published,
+    };
+    let progress = Progress::new(args.dirs.len(), true);
+    let results = run_batch(
+        &args.dirs,
+        args.jobs,
+        |dir| check(dir, &config, &opts),
+        |_, _| {},
+    );
+    progress.finish();
+    let mut reports: Vec<CheckReport> = Vec::new();
+    let mut errors = 0;
+    for (dir, r) in args.dirs.iter().zip(results) {
+        match r {
+            Ok(rep) => reports.push(rep),
+            Err(e) => {
+                errors += 1;
+                eprintln!("FAIL  {}: {e}", dir.display());
+            }
+        }
+    }
+    if args.json {
+        for r in &reports {
+            println!("{}", serde_json::to_string(r)?);
+        }
+    } else {
+        print_table(&reports);
+    }
+    if let Some(path) = &args.markdown {
+        std::fs::write(path, markdown(&reports, args.lap_tol))
+            .with_context(|| format!("{}: cannot write the report", path.display()))?;
+    }
+    let all_pass = errors == 0 && reports.iter().all(|r| r.pass);
+    Ok(if all_pass {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn print_table(reports: &[CheckReport]) {
+    let f = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.4}"));
+    println!(
+        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}  result",
+        "track", "IQP pub", "IQP ours", "Δ", "SP pub", "SP ours", "Δ", "cent m", "IQP m"
+    );
+    for r in reports {
+        println!(
+            "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}  {}",
+            r.track,
+            f(r.published.iqp_lap_s),
+            f(r.regenerated.iqp_lap_s),
+            fmt_pct(r.iqp_lap_diff_pct),
+            f(r.published.sp_lap_s),
+            f(r.regenerated.sp_lap_s),
+            fmt_pct(r.sp_lap_diff_pct),
+            r.centerline_distance
+                .map_or("–".into(), |d| format!("{:.3}", d.mean_m)),
+            r.iqp_distance
+                .map_or("–".into(), |d| format!("{:.3}", d.mean_m)),
+            if r.pass { "pass" } else { "FAIL" }
+        );
+        for e in &r.explanations {
+            println!("    {e}");
+        }
+    }
+}
