@@ -59,18 +59,20 @@ pub(crate) struct Style {
 }
 
 impl Style {
-    /// Sizes for a picture of text scale `u` (1 up to 500 px, 2 up to 1000 px, …).
-    pub fn for_unit(u: usize) -> Self {
-        let f = u as f64;
+    /// Sizes for text scale `text` and line scale `f` (1 per 500 px of map;
+    /// lines scale smoothly, text only in whole font pixels). The floors
+    /// keep small pictures legible: a line needs a full-colour core wider
+    /// than its halo, an arrow a head one can see.
+    pub fn new(text: usize, f: f64) -> Self {
         Style {
-            text: u,
-            wall_r: 0.5 + 0.35 * f,
-            centre_r: 0.35 + 0.3 * f,
-            dash: (5.0 * f, 3.5 * f),
-            line_r: 0.25 + 1.25 * f,
-            halo: 1.0,
-            arrow_len: 20.0 * f,
-            tick_len: 9.0 * f,
+            text,
+            wall_r: (0.5 + 0.35 * f).max(0.7),
+            centre_r: (0.35 + 0.3 * f).max(0.55),
+            dash: ((5.0 * f).max(4.0), (3.5 * f).max(3.0)),
+            line_r: (0.25 + 1.25 * f).max(1.1),
+            halo: (0.5 * f).clamp(0.6, 1.0),
+            arrow_len: (20.0 * f).max(16.0),
+            tick_len: (9.0 * f).max(7.0),
         }
     }
 }

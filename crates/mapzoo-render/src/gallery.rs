@@ -49,7 +49,7 @@ pub fn render_gallery(
     let rows = n.div_ceil(cols);
     let u = (options.cell as usize / 300).max(1);
     let uf = u as f64;
-    let mut style = Style::for_unit(u);
+    let mut style = Style::new(u, uf);
     style.line_r = 0.3 + 0.8 * uf;
     style.wall_r = 0.35 + 0.3 * uf;
     style.arrow_len = 14.0 * uf;

@@ -102,9 +102,9 @@ pub fn render_track(
     check_map(track)?;
     let u = (options.size as usize / 500).max(1);
     let uf = u as f64;
-    let style = Style::for_unit(u);
+    let style = Style::new(u, (options.size as f64 / 500.0).max(0.5));
     let margin = 12.0 * uf;
-    let (title_s, info_s) = (u + 1, u);
+    let (title_s, info_s) = (2 * u, u);
     let line_h = |s: usize| (font::LINE_HEIGHT * s) as f64;
     let text_w = |t: &str, s: usize| font::text_width(t, s) as f64;
 
