@@ -527,6 +527,74 @@ fn literal_small_square_track() {
     assert!((map.truth.lap_length - 28.0).abs() < 1e-12);
 }
 
+/// A given clockwise circle with per-point widths: the widths are honoured
+/// and "outer" resolves to the left of the driving direction.
+#[test]
+fn given_clockwise_centerline_with_widths() {
+    let n = 240;
+    let (points, widths): (Vec<[f64; 2]>, Vec<f64>) = (0..n)
+        .map(|i| {
+            let a = -std::f64::consts::TAU * i as f64 / n as f64;
+            (
+                [10.0 * a.cos(), 10.0 * a.sin()],
+                2.0 + 0.4 * (3.0 * a).cos(),
+            )
+        })
+        .unzip();
+    let o = SynthOptions {
+        centerline: CenterlineSpec::Points {
+            points: points.clone(),
+            widths: Some(widths.clone()),
+        },
+        resolution: 0.05,
+        spurs: vec![SpurSpec {
+            s: 3.0,
+            side: Side::Outer,
+            length: 1.0,
+            width: 0.3,
+            angle: 0.0,
+        }],
+        ..SynthOptions::default()
+    };
+    let map = generate(&o).expect("generate");
+    let t = &map.truth;
+    assert!(!t.counter_clockwise);
+    assert_eq!(t.spurs[0].side, Side::Left);
+    let tip = t.spurs[0].tip;
+    assert!(
+        tip[0].hypot(tip[1]) > 11.0,
+        "the spur points away from the infield"
+    );
+    let res = map.meta.resolution;
+    for i in (0..n).step_by(7) {
+        let [x, y] = points[i];
+        let r = x.hypot(y);
+        let (ux, uy) = (x / r, y / r);
+        for (off, want) in [
+            (widths[i] / 2.0 - 1.5 * res, FREE),
+            (widths[i] / 2.0 + 1.5 * res, OCCUPIED),
+            (-widths[i] / 2.0 + 1.5 * res, FREE),
+            (-widths[i] / 2.0 - 1.5 * res, OCCUPIED),
+        ] {
+            let (c, rr) = px(&map, x + ux * off, y + uy * off);
+            assert_eq!(map.pixel(c, rr), Some(want), "point {i}, offset {off:.3}");
+        }
+    }
+    let (c, r) = px(&map, 0.0, 0.0);
+    assert_eq!(map.pixel(c, r), Some(OCCUPIED), "the infield");
+    let bad = SynthOptions {
+        centerline: CenterlineSpec::Points {
+            points,
+            widths: Some(widths[1..].to_vec()),
+        },
+        ..SynthOptions::default()
+    };
+    assert!(generate(&bad)
+        .unwrap_err()
+        .to_string()
+        .contains("centerline.widths"));
+}
+
 #[test]
 fn bad_options_are_named_errors() {
     let cases: Vec<(SynthOptions, &str)> = vec![
