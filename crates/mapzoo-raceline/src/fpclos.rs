@@ -108,7 +108,6 @@ fn fpbspl(t: &[f64], k: usize, x: f64, l: usize) -> [f64; 7] {
 /// FITPACK `fpbacp`: solve g·c = z, g = [a | b] upper triangular (a of bandwidth k1, b n×k).
 fn fpbacp(a: &Mat, b: &Mat, z: &[f64], n: usize, k: usize) -> Vec<f64> {
     let mut c = vec![0.0; z.len()];
-    let n2 = n - k;
     let mut l = n;
     for i in 1..=k {
         let mut store = z[l];
@@ -126,6 +125,8 @@ fn fpbacp(a: &Mat, b: &Mat, z: &[f64], n: usize, k: usize) -> Vec<f64> {
             return c;
         }
     }
+    // reached only when n > k
+    let n2 = n - k;
     for i in 1..=n2 {
         let mut store = z[i];
         let mut l = n2;

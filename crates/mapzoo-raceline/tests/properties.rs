@@ -1,0 +1,318 @@
+//! Property tests of the racing-line kernels against simple twins (STYLE:
+//! "a naive twin for every fast kernel"): the sparse curvature QP against
+//! TUM's dense formulation, the cyclic tridiagonal spline against a dense
+//! solve, C2 continuity across the seam, the velocity profile against a plain
+//! forward–backward loop, and the racing line's clearance from exact walls.
+
+use mapzoo_format::Waypoint;
+use mapzoo_raceline::iqp::CurvatureQp;
+use mapzoo_raceline::spline::{c2_rhs, c2_system, distance_scaling, solve_cyclic_tridiagonal};
+use mapzoo_raceline::velocity::{velocity_profile, velocity_profile_reference, Vehicle};
+use mapzoo_raceline::{compute, ClosedSpline, RacelineParams, RefTrack};
+use nalgebra::{DMatrix, DVector};
+use proptest::prelude::*;
+
+/// A smooth closed loop r(θ) = R·(1 + a2·cos(2θ + φ2) + a3·cos(3θ + φ3)), counter-clockwise,
+/// sampled at `n` angles with a random jitter of the angle (uneven spacing).
+fn loop_points(
+    n: usize,
+    radius: f64,
+    a2: f64,
+    a3: f64,
+    phase: f64,
+    jitter: &[f64],
+) -> Vec<[f64; 2]> {
+    (0..n)
+        .map(|i| {
+            let th =
+                (i as f64 + 0.3 * jitter[i % jitter.len()]) * 2.0 * std::f64::consts::PI / n as f64;
+            let r = radius
+                * (1.0 + a2 * (2.0 * th + phase).cos() + a3 * (3.0 * th + 2.0 * phase).cos());
+            [r * th.cos(), 1.3 * r * th.sin()]
+        })
+        .collect()
+}
+
+/// TUM `opt_min_curv`'s dense QP (A⁻¹ of the 4N×4N spline system, N×N Hessian), solved with Clarabel.
+fn dense_alpha(qp: &CurvatureQp) -> Option<Vec<f64>> {
+    use clarabel::algebra::CscMatrix;
+    use clarabel::solver::{
+        DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
+    };
+    let rt = qp.reftrack;
+    let n = rt.len();
+    let s = qp.scaling;
+    // spline system M (TUM calc_splines, closed) for coefficient vector [a0 a1 a2 a3] per segment
+    let mut m = DMatrix::<f64>::zeros(4 * n, 4 * n);
+    for i in 0..n {
+        let j = 4 * i;
+        m[(j, j)] = 1.0;
+        for c in 0..4 {
+            m[(j + 1, j + c)] = 1.0;
+        }
+        let nx = 4 * ((i + 1) % n);
+        m[(j + 2, j + 1)] = 1.0;
+        m[(j + 2, j + 2)] = 2.0;
+        m[(j + 2, j + 3)] = 3.0;
+        m[(j + 2, nx + 1)] -= s[i];
+        m[(j + 3, j + 2)] = 2.0;
+        m[(j + 3, j + 3)] = 6.0;
+        m[(j + 3, nx + 2)] -= 2.0 * s[i] * s[i];
+    }
+    let minv = m.try_inverse()?;
+    let mut a_ex_b = DMatrix::<f64>::zeros(n, 4 * n);
+    let mut a_ex_c = DMatrix::<f64>::zeros(n, 4 * n);
+    for i in 0..n {
+        a_ex_b[(i, 4 * i + 1)] = 1.0;
+        a_ex_c[(i, 4 * i + 2)] = 2.0;
+    }
+    let t_c = &a_ex_c * &minv;
+    let mut m_x = DMatrix::<f64>::zeros(4 * n, n);
+    let mut m_y = DMatrix::<f64>::zeros(4 * n, n);
+    let mut q_x = DVector::<f64>::zeros(4 * n);
+    let mut q_y = DVector::<f64>::zeros(4 * n);
+    for i in 0..n {
+        let j = 4 * i;
+        let nx = (i + 1) % n;
+        m_x[(j, i)] = qp.normals[i][0];
+        m_x[(j + 1, nx)] = qp.normals[nx][0];
+        m_y[(j, i)] = qp.normals[i][1];
+        m_y[(j + 1, nx)] = qp.normals[nx][1];
+        q_x[j] = rt.xy[i][0];
+        q_x[j + 1] = rt.xy[nx][0];
+        q_y[j] = rt.xy[i][1];
+        q_y[j + 1] = rt.xy[nx][1];
+    }
+    let xp = &a_ex_b * &minv * &q_x;
+    let yp = &a_ex_b * &minv * &q_y;
+    let t_nx = &t_c * &m_x;
+    let t_ny = &t_c * &m_y;
+    let mut h = DMatrix::<f64>::zeros(n, n);
+    let mut f = DVector::<f64>::zeros(n);
+    let mut e_kappa = DMatrix::<f64>::zeros(n, n);
+    let mut k_ref = DVector::<f64>::zeros(n);
+    let cx = &t_c * &q_x;
+    let cy = &t_c * &q_y;
+    for i in 0..n {
+        let cp = 1.0 / (xp[i] * xp[i] + yp[i] * yp[i]).powf(1.5);
+        let cp2 = cp * cp;
+        let (pxx, pyy, pxy) = (
+            cp2 * yp[i] * yp[i],
+            cp2 * xp[i] * xp[i],
+            cp2 * -2.0 * xp[i] * yp[i],
+        );
+        let rx = t_nx.row(i);
+        let ry = t_ny.row(i);
+        h += rx.transpose() * rx * pxx + ry.transpose() * rx * pxy + ry.transpose() * ry * pyy;
+        f += (rx.transpose() * (2.0 * pxx * cx[i] + pxy * cy[i])
+            + ry.transpose() * (pxy * cx[i] + 2.0 * pyy * cy[i]))
+            .column(0);
+        e_kappa.set_row(i, &(ry * (cp * xp[i]) - rx * (cp * yp[i])));
+        k_ref[i] = cp * xp[i] * cy[i] - cp * yp[i] * cx[i];
+    }
+    let h = (&h + h.transpose()) / 2.0;
+    let mut pi = Vec::new();
+    let mut pj = Vec::new();
+    let mut pv = Vec::new();
+    for c in 0..n {
+        for r in 0..=c {
+            pi.push(r);
+            pj.push(c);
+            pv.push(h[(r, c)]);
+        }
+    }
+    let p = CscMatrix::new_from_triplets(n, n, pi, pj, pv);
+    let mut ai = Vec::new();
+    let mut aj = Vec::new();
+    let mut av = Vec::new();
+    let mut b = vec![0.0; 4 * n];
+    let half = qp.safety_width / 2.0;
+    for i in 0..n {
+        ai.extend([i, n + i]);
+        aj.extend([i, i]);
+        av.extend([1.0, -1.0]);
+        b[i] = rt.w_right[i] - half;
+        b[n + i] = rt.w_left[i] - half;
+        for k in 0..n {
+            ai.extend([2 * n + i, 3 * n + i]);
+            aj.extend([k, k]);
+            av.extend([e_kappa[(i, k)], -e_kappa[(i, k)]]);
+        }
+        b[2 * n + i] = qp.kappa_bound - k_ref[i];
+        b[3 * n + i] = qp.kappa_bound + k_ref[i];
+    }
+    let a = CscMatrix::new_from_triplets(4 * n, n, ai, aj, av);
+    let settings = DefaultSettingsBuilder::default()
+        .verbose(false)
+        .tol_gap_abs(1e-10)
+        .tol_gap_rel(1e-10)
+        .tol_feas(1e-10)
+        .build()
+        .ok()?;
+    let mut solver = DefaultSolver::new(
+        &p,
+        f.as_slice(),
+        &a,
+        &b,
+        &[SupportedConeT::NonnegativeConeT(4 * n)],
+        settings,
+    )
+    .ok()?;
+    solver.solve();
+    match solver.solution.status {
+        SolverStatus::Solved | SolverStatus::AlmostSolved => Some(solver.solution.x.clone()),
+        _ => None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The sparse QP (second derivatives as variables, C2 equalities) has the same minimiser as
+    /// TUM's dense one, for the distance-scaled first spline and the unscaled re-fits.
+    #[test]
+    fn sparse_qp_matches_dense(
+        n in 20usize..60,
+        radius in 4.0f64..8.0,
+        a2 in 0.0f64..0.2,
+        a3 in 0.0f64..0.08,
+        phase in 0.0f64..6.0,
+        jitter in prop::collection::vec(-1.0f64..1.0, 7),
+        widths in prop::collection::vec(0.6f64..1.6, 5),
+        scaled in any::<bool>(),
+        kappa_bound in 0.15f64..1.0,
+    ) {
+        let xy = loop_points(n, radius, a2, a3, phase, &jitter);
+        let rt = RefTrack {
+            w_right: (0..n).map(|i| widths[i % 5]).collect(),
+            w_left: (0..n).map(|i| widths[(i + 2) % 5]).collect(),
+            xy,
+        };
+        let scaling = if scaled { distance_scaling(&rt.xy) } else { vec![1.0; n] };
+        let normals = ClosedSpline::through(&rt.xy, Some(&scaling)).unwrap().normals();
+        let qp = CurvatureQp { reftrack: &rt, normals: &normals, scaling: &scaling, kappa_bound, safety_width: 0.7 };
+        let dense = dense_alpha(&qp);
+        let sparse = qp.solve(1).ok();
+        match (sparse, dense) {
+            (Some(s), Some(d)) => {
+                for (a, b) in s.iter().zip(&d) {
+                    prop_assert!((a - b).abs() < 1e-6, "sparse {a} vs dense {b}");
+                }
+            }
+            (None, None) => {}
+            (s, d) => prop_assert!(false, "only one formulation solved: sparse {:?}, dense {:?}", s.is_some(), d.is_some()),
+        }
+    }
+
+    /// The O(N) cyclic tridiagonal solve equals a dense solve of the same system.
+    #[test]
+    fn cyclic_tridiagonal_matches_dense(
+        values in prop::collection::vec(-10.0f64..10.0, 3..40),
+        scale in prop::collection::vec(0.5f64..2.0, 40),
+    ) {
+        let n = values.len();
+        let scaling = &scale[..n];
+        let (sub, diag, sup) = c2_system(scaling);
+        let rhs = c2_rhs(&values, scaling);
+        let fast = solve_cyclic_tridiagonal(&sub, &diag, &sup, &rhs).unwrap();
+        let mut m = DMatrix::<f64>::zeros(n, n);
+        for j in 0..n {
+            m[(j, (j + n - 1) % n)] += sub[j];
+            m[(j, j)] += diag[j];
+            m[(j, (j + 1) % n)] += sup[j];
+        }
+        let dense = m.lu().solve(&DVector::from_vec(rhs)).unwrap();
+        for (a, b) in fast.iter().zip(dense.iter()) {
+            prop_assert!((a - b).abs() < 1e-8 * (1.0 + b.abs()), "{a} vs {b}");
+        }
+    }
+
+    /// Closed splines are C2 at every knot, including the seam from segment N−1 to 0
+    /// (in TUM's local parameters: P_i'(1) = s_i·P_{i+1}'(0), P_i''(1) = s_i²·P_{i+1}''(0)).
+    #[test]
+    fn spline_is_c2_across_the_seam(
+        n in 5usize..50,
+        radius in 2.0f64..20.0,
+        a2 in 0.0f64..0.3,
+        jitter in prop::collection::vec(-1.0f64..1.0, 5),
+        scaled in any::<bool>(),
+    ) {
+        let pts = loop_points(n, radius, a2, 0.05, 0.7, &jitter);
+        let scaling = if scaled { distance_scaling(&pts) } else { vec![1.0; n] };
+        let sp = ClosedSpline::through(&pts, Some(&scaling)).unwrap();
+        for i in 0..n {
+            let j = (i + 1) % n;
+            for c in [&sp.coeffs_x, &sp.coeffs_y] {
+                let (a, b) = (c[i], c[j]);
+                let p1 = a[0] + a[1] + a[2] + a[3];
+                let d1 = a[1] + 2.0 * a[2] + 3.0 * a[3];
+                let dd1 = 2.0 * a[2] + 6.0 * a[3];
+                let tol = 1e-9 * (1.0 + radius);
+                prop_assert!((p1 - b[0]).abs() < tol, "C0 at knot {j}");
+                prop_assert!((d1 - scaling[i] * b[1]).abs() < tol, "C1 at knot {j}");
+                prop_assert!((dd1 - scaling[i] * scaling[i] * 2.0 * b[2]).abs() < tol, "C2 at knot {j}");
+            }
+        }
+    }
+
+    /// TUM's phase-structured forward–backward solver equals a plain two-lap sweep.
+    #[test]
+    fn velocity_profile_matches_plain_loop(
+        kappa in prop::collection::vec(-1.2f64..1.2, 10..300),
+        el in prop::collection::vec(0.05f64..0.15, 300),
+        straight in prop::collection::vec(any::<bool>(), 300),
+        dyn_exp in 1.0f64..2.0,
+    ) {
+        let n = kappa.len();
+        // long straights (tiny curvature) let the car reach v_max
+        let kappa: Vec<f64> = (0..n).map(|i| if straight[i] { kappa[i] * 1e-3 } else { kappa[i] }).collect();
+        let params = RacelineParams { dyn_model_exp: dyn_exp, ..RacelineParams::racestack() };
+        let veh = Vehicle::from_params(&params);
+        let fast = velocity_profile(&kappa, &el[..n], &veh);
+        let plain = velocity_profile_reference(&kappa, &el[..n], &veh);
+        for (a, b) in fast.iter().zip(&plain) {
+            prop_assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+        }
+    }
+}
+
+/// A synthetic track: smooth loop centerline at ≈0.1 m, exact walls at ± width along the normals.
+fn synthetic_track(radius: f64, a2: f64, a3: f64, phase: f64, width: f64) -> Vec<Waypoint> {
+    let dense = loop_points(4000, radius, a2, a3, phase, &[0.0]);
+    let walls = mapzoo_raceline::walls::resample_closed(&dense, 0.1);
+    walls
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Waypoint {
+            id: i as i64,
+            s_m: 0.1 * i as f64,
+            x_m: p[0],
+            y_m: p[1],
+            d_right: width,
+            d_left: width,
+            ..Waypoint::default()
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    /// No racing-line point closer to a wall than safety_width/2 − 0.02 m.
+    #[test]
+    fn racing_line_keeps_clear_of_walls(
+        radius in 6.0f64..10.0,
+        a2 in 0.0f64..0.2,
+        a3 in 0.0f64..0.06,
+        phase in 0.0f64..6.0,
+        width in 1.0f64..1.6,
+        safety_width in 0.5f64..1.4,
+    ) {
+        let cl = synthetic_track(radius, a2, a3, phase, width);
+        let params = RacelineParams { safety_width, safety_width_sp: safety_width, ..RacelineParams::mapzoo() };
+        let r = compute(&cl, None, &params).unwrap();
+        for w in &r.iqp {
+            prop_assert!(w.d_right.min(w.d_left) >= safety_width / 2.0 - 0.02, "{w:?}");
+        }
+    }
+}
