@@ -5,9 +5,11 @@
 //! the nearest pixel outside the region; the image edge does not count, so the
 //! border is not mistaken for a narrow place). The widest path from the loop to
 //! the image border (the path maximising its smallest clearance, found with a
-//! max-first search) must squeeze through the gap. The gap is reported where
-//! that path, coming from the loop, first gets (within half a pixel) as narrow
-//! as its narrowest place: the mouth of the passage at the track's edge.
+//! max-first search) must squeeze through the gap. Coming from the loop, that
+//! path gets as narrow as the passage beyond at the gap's mouth; from a point
+//! just in front of it, the nearest wall pixels on either side of the path are
+//! the two wall ends, and the gap is reported at their middle (the mouth's
+//! centre on the wall line).
 
 use std::collections::BinaryHeap;
 
@@ -119,9 +121,61 @@ pub fn locate_leak(
         path.push(prev[*path.last()?] as usize);
     }
     let narrow = path.iter().map(|&p| clear[p]).fold(f32::INFINITY, f32::min);
-    // `path` runs from the border back to the loop; the gap is where it first gets about as
-    // narrow as its narrowest place, seen from the loop: the mouth of the passage.
-    let k = path.iter().rposition(|&p| clear[p] <= narrow + 0.5)?;
-    let gap = path[k];
+    // `path` runs from the border back to the loop. Inside the passage the clearance stays at
+    // its level (half the gap's width); coming from the loop it falls towards that level and
+    // reaches it at the mouth, the line between the wall ends. The level is the median
+    // clearance of the passage's pixels (robust to the chamfer's ±½ px along slanted walls).
+    let mut passage: Vec<f32> = path
+        .iter()
+        .map(|&p| clear[p])
+        .filter(|&c| c <= narrow + 2.0)
+        .collect();
+    passage.sort_by(f32::total_cmp);
+    let level = passage[passage.len() / 2];
+    let k = path.iter().rposition(|&p| clear[p] <= level + 0.25)?;
+    // A point a few pixels in front of the mouth, where the nearest wall pixels on either
+    // side are the wall ends (inside the passage they would be its side walls).
+    let front = (k..path.len())
+        .find(|&j| clear[path[j]] >= level + 1.5)
+        .unwrap_or(k);
+    let gap = mouth_centre(region, &path, front, level).unwrap_or(path[k]);
     Some((gap, end, narrow))
+}
+
+/// The middle of the two wall ends nearest to path pixel `path[k]`, one on each side of the
+/// path: the mouth of the gap when `path[k]` lies just in front of it (crop index).
+fn mouth_centre(region: &Region, path: &[usize], k: usize, level: f32) -> Option<usize> {
+    let w = region.width as isize;
+    let h = region.height as isize;
+    let xy = |p: usize| ((p % region.width) as f64, (p / region.width) as f64);
+    // Direction of the path at k, outwards (the path runs from the border to the loop).
+    let outer = xy(path[k.saturating_sub(3)]);
+    let inner = xy(path[(k + 3).min(path.len() - 1)]);
+    let dir = (outer.0 - inner.0, outer.1 - inner.1);
+    if dir.0 == 0.0 && dir.1 == 0.0 {
+        return None;
+    }
+    let (mx, my) = xy(path[k]);
+    let reach = (level + 8.0).ceil() as isize;
+    let mut best = [(f64::INFINITY, (0.0, 0.0)); 2];
+    for dy in -reach..=reach {
+        for dx in -reach..=reach {
+            let (x, y) = (mx as isize + dx, my as isize + dy);
+            if x < 0 || y < 0 || x >= w || y >= h || region.mask[(y * w + x) as usize] {
+                continue;
+            }
+            let (qx, qy) = (x as f64 - mx, y as f64 - my);
+            let side = (dir.0 * qy - dir.1 * qx > 0.0) as usize;
+            let d = qx.hypot(qy);
+            if d < best[side].0 {
+                best[side] = (d, (x as f64, y as f64));
+            }
+        }
+    }
+    if !(best[0].0.is_finite() && best[1].0.is_finite()) {
+        return None;
+    }
+    let cx = ((best[0].1 .0 + best[1].1 .0) / 2.0).round() as usize;
+    let cy = ((best[0].1 .1 + best[1].1 .1) / 2.0).round() as usize;
+    Some(cy * region.width + cx)
 }

@@ -113,27 +113,29 @@ pub fn extract(
     // Stage 2: opening, track region. A kernel wider than a stretch of track cuts the loop;
     // then smaller ones are tried, and if none keeps a loop the first failure is reported.
     let mut radius = params.opening_radius();
-    let mut first_failure: Option<(TrackChoice, usize)> = None;
+    // `None` in a failure: the opening left no free pixel.
+    let mut first_failure: Option<(Option<TrackChoice>, usize)> = None;
     let (choice, radius) = loop {
         let opened = clean::open_free(&map.free, width, height, radius);
-        if !opened.iter().any(|&v| v) {
-            if first_failure.is_none() {
-                return Err(ExtractError::NoFreeSpace {
-                    opening: 2 * radius + 1,
-                });
-            }
-        } else {
-            match clean::choose_track(&opened, width, height) {
-                TrackChoice::Track(r) => break (TrackChoice::Track(r), radius),
-                other => {
-                    first_failure.get_or_insert((other, radius));
-                }
+        let choice = opened
+            .iter()
+            .any(|&v| v)
+            .then(|| clean::choose_track(&opened, width, height));
+        drop(opened);
+        match choice {
+            Some(TrackChoice::Track(r)) => break (TrackChoice::Track(r), radius),
+            other => {
+                first_failure.get_or_insert((other, radius));
             }
         }
         if radius == 0 || !params.shrink_opening {
-            break first_failure
-                .take()
-                .unwrap_or((TrackChoice::NoHole(None), radius));
+            match first_failure.take() {
+                Some((Some(choice), r)) => break (choice, r),
+                other => {
+                    let r = other.map_or(radius, |f| f.1);
+                    return Err(ExtractError::NoFreeSpace { opening: 2 * r + 1 });
+                }
+            }
         }
         radius /= 2;
     };
