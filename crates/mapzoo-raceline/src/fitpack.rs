@@ -210,23 +210,34 @@ mod tests {
         assert!((x - 0.3).abs() < 2e-4, "{x}");
     }
 
+    /// The smoothing spline's defining property: residual sum of squares = s (to FITPACK's
+    /// tolerance 0.001·s), and the curve closes on itself.
     #[test]
-    fn periodic_fit_of_circle_stays_on_circle() {
-        let m = 200;
+    fn periodic_fit_meets_smoothing_factor() {
+        let m = 400;
         let pts: Vec<[f64; 2]> = (0..=m)
             .map(|i| {
                 let a = 2.0 * std::f64::consts::PI * (i % m) as f64 / m as f64;
-                [10.0 * a.cos(), 10.0 * a.sin()]
+                // deterministic wiggle as "noise"
+                let r = 10.0 + 0.05 * ((i % m) as f64 * 1.7).sin();
+                [r * a.cos(), 1.5 * r * a.sin()]
             })
             .collect();
-        let sp = PeriodicSpline::fit(&pts, 0.01).unwrap();
-        for i in 0..50 {
-            let p = sp.eval(i as f64 / 50.0);
-            let r = (p[0] * p[0] + p[1] * p[1]).sqrt();
-            assert!((r - 10.0).abs() < 0.01, "r = {r}");
+        let s = 0.2;
+        let sp = PeriodicSpline::fit(&pts, s).unwrap();
+        // parameters as clocur computes them
+        let mut u = vec![0.0; m + 1];
+        for i in 1..=m {
+            u[i] = u[i - 1] + (pts[i][0] - pts[i - 1][0]).hypot(pts[i][1] - pts[i - 1][1]);
         }
-        let a = sp.eval(0.0);
-        let b = sp.eval(1.0);
+        let fp: f64 = (0..m)
+            .map(|i| {
+                let p = sp.eval(u[i] / u[m]);
+                (p[0] - pts[i][0]).powi(2) + (p[1] - pts[i][1]).powi(2)
+            })
+            .sum();
+        assert!((fp - s).abs() < 0.001 * s, "fp = {fp}");
+        let (a, b) = (sp.eval(0.0), sp.eval(1.0));
         assert!((a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9);
     }
 }
