@@ -30,6 +30,11 @@ pub const MAX_SIDE: usize = 20_000;
 /// Largest image the generator accepts, pixels in total.
 pub const MAX_PIXELS: usize = 100_000_000;
 
+/// Largest size of an obstacle, spur, pocket or gap, metres.
+pub const MAX_FEATURE_M: f64 = 1000.0;
+/// Longest random lap, metres.
+pub const MAX_LAP_M: f64 = 5000.0;
+
 /// Distance beyond the band edge, in pixels, that lidar rays, specks, blobs
 /// and noise keep from the track so that they never touch it.
 const KEEP_OFF_PX: f64 = 3.0;
@@ -669,6 +674,18 @@ fn positive(field: &'static str, v: f64) -> Result<(), SynthError> {
     }
 }
 
+/// A feature size: finite, > 0 and at most [`MAX_FEATURE_M`].
+fn size(field: &'static str, v: f64) -> Result<(), SynthError> {
+    positive(field, v)?;
+    if v > MAX_FEATURE_M {
+        return Err(opt_err(
+            field,
+            format!("must be at most {MAX_FEATURE_M} m (found {v})"),
+        ));
+    }
+    Ok(())
+}
+
 fn finite(field: &'static str, v: f64) -> Result<(), SynthError> {
     if v.is_finite() {
         Ok(())
@@ -692,10 +709,10 @@ fn validate(opts: &SynthOptions) -> Result<(), SynthError> {
         ));
     }
     match opts.width {
-        WidthSpec::Constant(w) => positive("width", w)?,
+        WidthSpec::Constant(w) => size("width", w)?,
         WidthSpec::Smooth { min, max } => {
-            positive("width.min", min)?;
-            positive("width.max", max)?;
+            size("width.min", min)?;
+            size("width.max", max)?;
             if min > max {
                 return Err(opt_err(
                     "width",
@@ -709,10 +726,10 @@ fn validate(opts: &SynthOptions) -> Result<(), SynthError> {
     } = opts.centerline
     {
         positive("lap_length", l)?;
-        if l > 100_000.0 {
+        if l > MAX_LAP_M {
             return Err(opt_err(
                 "lap_length",
-                format!("must be at most 100 km (found {l} m)"),
+                format!("must be at most {MAX_LAP_M} m (found {l} m)"),
             ));
         }
     }
@@ -772,18 +789,18 @@ fn validate(opts: &SynthOptions) -> Result<(), SynthError> {
         finite("obstacles.s", ob.s)?;
         finite("obstacles.offset", ob.offset)?;
         match ob.shape {
-            ObstacleShape::Disc { radius } => positive("obstacles.radius", radius)?,
+            ObstacleShape::Disc { radius } => size("obstacles.radius", radius)?,
             ObstacleShape::Box { length, width } => {
-                positive("obstacles.length", length)?;
-                positive("obstacles.width", width)?;
+                size("obstacles.length", length)?;
+                size("obstacles.width", width)?;
             }
         }
     }
     for sp in &opts.spurs {
         finite("spurs.s", sp.s)?;
         finite("spurs.angle", sp.angle)?;
-        positive("spurs.length", sp.length)?;
-        positive("spurs.width", sp.width)?;
+        size("spurs.length", sp.length)?;
+        size("spurs.width", sp.width)?;
         if sp.angle.abs() >= PI / 2.0 {
             return Err(opt_err(
                 "spurs.angle",
@@ -796,14 +813,14 @@ fn validate(opts: &SynthOptions) -> Result<(), SynthError> {
     }
     for pk in &opts.pockets {
         finite("pockets.s", pk.s)?;
-        positive("pockets.depth", pk.depth)?;
-        positive("pockets.radius", pk.radius)?;
+        size("pockets.depth", pk.depth)?;
+        size("pockets.radius", pk.radius)?;
     }
     if let Some(g) = &opts.wall_gap {
         if let Some(s) = g.s {
             finite("wall_gap.s", s)?;
         }
-        positive("wall_gap.width", g.width)?;
+        size("wall_gap.width", g.width)?;
     }
     Ok(())
 }
@@ -1029,8 +1046,14 @@ impl Grid {
                 max[k] = max[k].max(p[k]);
             }
         }
-        let cols = (((max[0] - min[0]) / cell) as usize + 1).min(4096);
-        let rows = (((max[1] - min[1]) / cell) as usize + 1).min(4096);
+        // Coarser cells for huge extents keep the bucket count bounded; a cell
+        // at least `cell` wide still finds every pair within `cell`.
+        const MAX_CELLS: f64 = 1024.0;
+        let cell = cell
+            .max((max[0] - min[0]) / MAX_CELLS)
+            .max((max[1] - min[1]) / MAX_CELLS);
+        let cols = ((max[0] - min[0]) / cell) as usize + 1;
+        let rows = ((max[1] - min[1]) / cell) as usize + 1;
         let mut grid = Grid {
             cell,
             min,
@@ -1547,13 +1570,12 @@ fn place_gap(
     frame: &Frame,
 ) -> Result<PlacedGap, SynthError> {
     let mut rng = SplitMix64::stream(opts.seed, tag::GAP);
-    let s = spec
-        .s
-        .unwrap_or_else(|| rng.uniform(0.0, track.lap))
-        .rem_euclid(track.lap);
+    // A given s is tried alone; a random one is redrawn until a corridor fits.
+    let candidates: Vec<f64> = match spec.s {
+        Some(s) => vec![s.rem_euclid(track.lap)],
+        None => (0..24).map(|_| rng.uniform(0.0, track.lap)).collect(),
+    };
     let side = resolve_side(Side::Outer, track.ccw);
-    let (p, psi, hw) = point_at(track, s);
-    let n = side_normal(side, psi);
     let r = spec.width / 2.0;
     let clear = (KEEP_OFF_PX * opts.resolution).max(0.1);
     // The wall normal first, then directions tilted from it, until one reaches
@@ -1561,33 +1583,47 @@ fn place_gap(
     let tilts = [
         0.0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 1.0, -1.0, 1.25, -1.25,
     ];
-    for tilt in tilts {
-        let (ts, tc) = f64::sin_cos(tilt);
-        let dir = [n[0] * tc - n[1] * ts, n[0] * ts + n[1] * tc];
-        let Some(len) = ray_to_border(frame, p, dir) else {
-            continue;
-        };
-        let from = corridor_start(hw, r, clear, tilt);
-        if len <= hw || !corridor_is_clear(track, p, dir, from, len, r, clear) {
-            continue;
+    for &s in &candidates {
+        let (p, psi, hw) = point_at(track, s);
+        let n = side_normal(side, psi);
+        for tilt in tilts {
+            let (ts, tc) = f64::sin_cos(tilt);
+            let dir = [n[0] * tc - n[1] * ts, n[0] * ts + n[1] * tc];
+            let Some(len) = ray_to_border(frame, p, dir) else {
+                continue;
+            };
+            let from = corridor_start(hw, r, clear, tilt);
+            if len <= from || !corridor_is_clear(track, p, dir, from, len, r, clear) {
+                continue;
+            }
+            // Where the corridor's axis leaves the band: bisect the edge distance.
+            let (mut inside, mut outside) = (0.0, from);
+            for _ in 0..40 {
+                let mid = 0.5 * (inside + outside);
+                if band_distance(track, add(p, scale(dir, mid))).0 < 0.0 {
+                    inside = mid;
+                } else {
+                    outside = mid;
+                }
+            }
+            let wall_world = add(p, scale(dir, 0.5 * (inside + outside)));
+            let border_world = add(p, scale(dir, len));
+            return Ok(PlacedGap {
+                s,
+                side,
+                width: spec.width,
+                direction: dir,
+                wall_world,
+                wall_pixel: frame.pixel_of(wall_world),
+                border_world,
+                border_pixel: frame.pixel_of(border_world),
+            });
         }
-        let wall_world = add(p, scale(dir, hw));
-        let border_world = add(p, scale(dir, len));
-        return Ok(PlacedGap {
-            s,
-            side,
-            width: spec.width,
-            direction: dir,
-            wall_world,
-            wall_pixel: frame.pixel_of(wall_world),
-            border_world,
-            border_pixel: frame.pixel_of(border_world),
-        });
     }
     Err(SynthError::Placement {
         what: "the wall gap".into(),
-        s,
-        why: "no straight corridor from there reaches the image border without crossing the track; choose another s".into(),
+        s: candidates[0],
+        why: "no straight corridor from there reaches the image border without crossing the track; choose another s or a larger margin".into(),
     })
 }
 
