@@ -245,14 +245,14 @@ impl Marker {
 }
 
 /// ROS `visualization_msgs/MarkerArray`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct MarkerArray {
     /// The markers.
     pub markers: Vec<Marker>,
 }
 
 /// The Race Stack `WpntArray` message: a header and the waypoints.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct WpntArray {
     /// Header (`seq` 0 or 1, frame `""`).
     pub header: Header,
@@ -491,6 +491,24 @@ impl GlobalWaypoints {
 
     /// Parses JSON text; `path` is used in messages only.
     pub fn from_json_str(text: &str, path: &Path) -> Result<Self> {
+        // Fast path: one typed pass over a file with exactly the known keys.
+        // Anything else (unknown keys, errors) takes the slow path below,
+        // which keeps extra keys and says which entry is wrong.
+        if let Ok(d) = serde_json::from_str::<Direct>(text) {
+            return Ok(GlobalWaypoints {
+                map_info: MapInfo::parse(&d.map_info_str.data),
+                map_info_str: d.map_info_str.data,
+                est_lap_time: d.est_lap_time.map(|m| m.data),
+                centerline_markers: d.centerline_markers,
+                centerline: d.centerline_waypoints,
+                iqp_markers: d.global_traj_markers_iqp,
+                iqp: d.global_traj_wpnts_iqp,
+                sp_markers: d.global_traj_markers_sp,
+                sp: d.global_traj_wpnts_sp,
+                trackbounds_markers: d.trackbounds_markers,
+                extra: Vec::new(),
+            });
+        }
         let top: TopLevel =
             serde_json::from_str(text).map_err(|e| json_syntax_error(text, &e, path))?;
         let mut map_info_str = None;
@@ -664,6 +682,22 @@ impl Serialize for SerView<'_> {
         }
         map.end()
     }
+}
+
+/// The file with exactly the known keys, for the fast path of `from_json_str`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Direct {
+    map_info_str: StringMsg,
+    #[serde(default)]
+    est_lap_time: Option<FloatMsg>,
+    centerline_markers: MarkerArray,
+    centerline_waypoints: WpntArray,
+    global_traj_markers_iqp: MarkerArray,
+    global_traj_wpnts_iqp: WpntArray,
+    global_traj_markers_sp: MarkerArray,
+    global_traj_wpnts_sp: WpntArray,
+    trackbounds_markers: MarkerArray,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -928,5 +962,20 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("truncated"), "{e}");
+    }
+
+    #[test]
+    fn unknown_top_level_keys_survive() {
+        let g = GlobalWaypoints::build(GlobalParts::default());
+        let text = g.to_json_string(Path::new("g.json")).unwrap();
+        let with = text.replacen("{", r#"{"planner_version": {"data": "v2", "n": 1}, "#, 1);
+        let back = GlobalWaypoints::from_json_str(&with, Path::new("g.json")).unwrap();
+        assert_eq!(back.extra.len(), 1);
+        assert_eq!(back.extra[0].0, "planner_version");
+        let out = back.to_json_string(Path::new("g.json")).unwrap();
+        assert!(
+            out.ends_with(r#""planner_version": {"data": "v2", "n": 1}}"#),
+            "{out}"
+        );
     }
 }

@@ -11,66 +11,57 @@ use std::io;
 /// 1e-4 ≤ |v| < 1e16 (always with a `.`), else `d.ddde±XX`. Non-finite values
 /// give Python's `nan`, `inf`, `-inf`.
 pub fn float_repr(v: f64) -> String {
-    if v.is_nan() {
-        return "nan".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    let sci = format!("{v:e}");
-    let (mantissa, exp) = match sci.split_once('e') {
-        Some(parts) => parts,
-        None => return sci,
-    };
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let digits = if digits.is_empty() {
-        "0".to_string()
-    } else {
-        digits
-    };
-    // Position of the decimal point relative to the digit string.
-    let decpt = exp + 1;
-    let mut out = String::with_capacity(digits.len() + 8);
-    out.push_str(sign);
-    if v == 0.0 {
-        out.push_str("0.0");
-        return out;
-    }
-    if (-4 < decpt) && (decpt <= 16) {
-        let n = digits.len() as i32;
-        if decpt <= 0 {
-            out.push_str("0.");
-            for _ in 0..(-decpt) {
-                out.push('0');
-            }
-            out.push_str(&digits);
-        } else if decpt >= n {
-            out.push_str(&digits);
-            for _ in 0..(decpt - n) {
-                out.push('0');
-            }
-            out.push_str(".0");
-        } else {
-            out.push_str(&digits[..decpt as usize]);
-            out.push('.');
-            out.push_str(&digits[decpt as usize..]);
-        }
-    } else {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        out.push_str(&format!("{:02}", exp.abs()));
-    }
+    let mut out = String::with_capacity(24);
+    push_float_repr(&mut out, v);
     out
+}
+
+/// Appends [`float_repr`] of `v` to `out` without allocating.
+pub fn push_float_repr(out: &mut String, v: f64) {
+    if !v.is_finite() {
+        out.push_str(if v.is_nan() {
+            "nan"
+        } else if v > 0.0 {
+            "inf"
+        } else {
+            "-inf"
+        });
+        return;
+    }
+    // ryu gives the same shortest digits as Python; only the layout differs:
+    // ryu writes 1e-5..1e-4 in fixed notation and exponents as `e16` / `e-7`.
+    let mut buf = ryu::Buffer::new();
+    let s = buf.format_finite(v);
+    let (sign, body) = match s.strip_prefix('-') {
+        Some(b) => ("-", b),
+        None => ("", s),
+    };
+    if let Some((mantissa, exp)) = body.split_once('e') {
+        let exp: i32 = exp.parse().unwrap_or(0);
+        push_exponential(out, sign, mantissa, exp);
+    } else if body.starts_with("0.0000") && v != 0.0 {
+        // 0.0000ddd: |v| < 1e-4, exponential in Python.
+        let digits = body[2..].trim_start_matches('0');
+        let zeros = body.len() - 2 - digits.len();
+        let mantissa = if digits.len() > 1 {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        } else {
+            digits.to_string()
+        };
+        push_exponential(out, sign, &mantissa, -(zeros as i32) - 1);
+    } else {
+        out.push_str(s);
+    }
+}
+
+/// `sign mantissa e±XX` with at least two exponent digits; `mantissa` is `d` or `d.ddd`.
+fn push_exponential(out: &mut String, sign: &str, mantissa: &str, exp: i32) {
+    use std::fmt::Write as _;
+    out.push_str(sign);
+    out.push_str(mantissa.strip_suffix(".0").unwrap_or(mantissa));
+    out.push('e');
+    out.push(if exp < 0 { '-' } else { '+' });
+    let _ = write!(out, "{:02}", exp.abs());
 }
 
 /// A `serde_json` formatter that writes what Python's `json.dumps(obj)` writes
@@ -83,7 +74,9 @@ pub struct PyJsonFormatter;
 
 impl serde_json::ser::Formatter for PyJsonFormatter {
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        writer.write_all(float_repr(value).as_bytes())
+        let mut s = String::with_capacity(24);
+        push_float_repr(&mut s, value);
+        writer.write_all(s.as_bytes())
     }
 
     fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
@@ -167,6 +160,11 @@ mod tests {
             (0.30000000000000004, "0.30000000000000004"),
             (1e-4, "0.0001"),
             (1e-5, "1e-05"),
+            (1.5e-5, "1.5e-05"),
+            (9.999e-5, "9.999e-05"),
+            (1.2e-7, "1.2e-07"),
+            (-3e-100, "-3e-100"),
+            (0.00012, "0.00012"),
             (-4.263433219131585e-05, "-4.263433219131585e-05"),
             (1e15, "1000000000000000.0"),
             (1e16, "1e+16"),
