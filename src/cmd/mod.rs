@@ -1,9 +1,11 @@
 //! One module per subcommand; each has `Args` (clap) and `run`.
 
 pub mod build;
+pub mod centerline;
 pub mod check;
 pub mod common;
 pub mod demo;
+pub mod raceline;
 pub mod generate;
 pub mod regen;
 pub mod render;

@@ -1,0 +1,46 @@
+//! `mapzoo centerline MAP.yaml --out FILE.csv`: stages 1–6 only, the map's
+//! centerline as a MapZoo waypoint CSV (DESIGN §2.2, §3 stages 1–6).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use mapzoo_extract::{extract, ExtractParams, StartPose};
+use mapzoo_format::{waypoint, FreeRule, OccupancyMap};
+
+use super::common::parse_start;
+
+/// Arguments of `mapzoo centerline`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The map's map-server YAML (its `image` names the PNG).
+    pub map: PathBuf,
+    /// The centerline CSV to write (id; s_m; d_m; x_m; y_m; d_right; d_left; psi_rad; kappa_radpm; vx_mps; ax_mps2).
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Start pose x,y,yaw (metres, metres, radians): waypoint 0 and the driving direction [default: the map origin, yaw 0].
+    #[arg(long, value_parser = parse_start, allow_hyphen_values = true, value_name = "X,Y,YAW")]
+    pub start: Option<StartPose>,
+    /// Drive the other way round.
+    #[arg(long)]
+    pub reverse: bool,
+    /// Which pixels are free: map-server (the YAML thresholds) or nonzero (every non-black pixel, the Race Stack's rule).
+    #[arg(long, value_name = "RULE", default_value = "map-server")]
+    pub free_rule: FreeRule,
+}
+
+/// Extracts the centerline and writes it; nothing is written when extraction fails.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (meta, map) = OccupancyMap::load(&args.map, args.free_rule)?;
+    let image = meta.image_path(&args.map);
+    let ex = extract(&map, &ExtractParams::default(), args.start, args.reverse)
+        .with_context(|| format!("{}", image.display()))?;
+    waypoint::write_csv(&args.out, &ex.centerline)?;
+    let length = ex.centerline.len() as f64 * ExtractParams::default().spacing_m;
+    eprintln!(
+        "{}: {} waypoints, {length:.1} m",
+        args.out.display(),
+        ex.centerline.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,152 @@
+//! `mapzoo centerline`: writes a MapZoo centerline CSV that reads back, honours
+//! --start and --reverse, and reports bad input naming the file, writing nothing.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use mapzoo_extract::synth::{generate, GapSpec, SynthOptions};
+use mapzoo_format::waypoint;
+
+fn mapzoo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
+        .args(args)
+        .output()
+        .expect("run mapzoo")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Writes a synthetic map `dir/t.png` + `dir/t.yaml`; returns (yaml path, lap length).
+fn map_in(dir: &Path, opts: SynthOptions) -> (String, f64) {
+    let map = generate(&opts).expect("generator");
+    let [_, yaml] = map.write(dir, "t").expect("write map");
+    (
+        yaml.to_str().expect("utf-8").to_string(),
+        map.truth.lap_length,
+    )
+}
+
+fn small() -> SynthOptions {
+    SynthOptions {
+        seed: 5,
+        resolution: 0.08,
+        ..SynthOptions::default()
+    }
+}
+
+#[test]
+fn writes_a_centerline_that_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (yaml, lap) = map_in(dir.path(), small());
+    let out = dir.path().join("t_centerline.csv");
+    let run = mapzoo(&["centerline", &yaml, "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", text(&run));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with(
+        "id; s_m; d_m; x_m; y_m; d_right; d_left; psi_rad; kappa_radpm; vx_mps; ax_mps2\n"
+    ));
+    let w = waypoint::read_csv(&out).expect("reads back");
+    let n = w.len() as f64;
+    assert!(
+        (n * 0.1 - lap).abs() / lap < 0.03,
+        "{n} points for a {lap} m lap"
+    );
+    for (i, p) in w.iter().enumerate() {
+        assert_eq!(p.id, i as i64);
+        assert!((p.s_m - 0.1 * i as f64).abs() < 1e-6);
+        assert_eq!((p.d_m, p.vx_mps, p.ax_mps2), (0.0, 0.0, 0.0));
+        assert!(p.d_right > 0.0 && p.d_left > 0.0);
+    }
+}
+
+#[test]
+fn start_and_reverse() {
+    let dir = tempfile::tempdir().unwrap();
+    let (yaml, _) = map_in(dir.path(), small());
+    let fwd = dir.path().join("fwd.csv");
+    let rev = dir.path().join("rev.csv");
+    // The synthetic lap starts at (0, 0) heading +x; start half a metre off to the side.
+    let run = mapzoo(&[
+        "centerline",
+        &yaml,
+        "-o",
+        fwd.to_str().unwrap(),
+        "--start",
+        "0.2,-0.5,0",
+    ]);
+    assert!(run.status.success(), "{}", text(&run));
+    let run = mapzoo(&[
+        "centerline",
+        &yaml,
+        "--out",
+        rev.to_str().unwrap(),
+        "--start",
+        "0.2,-0.5,0",
+        "--reverse",
+    ]);
+    assert!(run.status.success(), "{}", text(&run));
+    let (f, r) = (
+        waypoint::read_csv(&fwd).unwrap(),
+        waypoint::read_csv(&rev).unwrap(),
+    );
+    assert_eq!(f.len(), r.len());
+    // Waypoint 0 is the loop's point nearest the start, in both directions.
+    assert!((f[0].x_m - r[0].x_m).abs() < 1e-6 && (f[0].y_m - r[0].y_m).abs() < 1e-6);
+    assert!(f[0].x_m.hypot(f[0].y_m) < 0.3);
+    assert!(f[0].psi_rad.cos() > 0.9, "forward heads +x");
+    assert!(r[0].psi_rad.cos() < -0.9, "reverse heads -x");
+    // Driving the other way swaps the walls.
+    let mean = |w: &[waypoint::Waypoint], right: bool| {
+        w.iter()
+            .map(|p| if right { p.d_right } else { p.d_left })
+            .sum::<f64>()
+            / w.len() as f64
+    };
+    assert!((mean(&f, true) - mean(&r, false)).abs() < 0.02);
+    assert!((mean(&f, false) - mean(&r, true)).abs() < 0.02);
+}
+
+#[test]
+fn errors_name_the_file_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never.csv");
+    let out_s = out.to_str().unwrap();
+
+    let missing = dir.path().join("missing.yaml");
+    let run = mapzoo(&["centerline", missing.to_str().unwrap(), "--out", out_s]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run).contains("missing.yaml"), "{}", text(&run));
+
+    let leaky = SynthOptions {
+        seed: 41,
+        wall_gap: Some(GapSpec {
+            s: None,
+            width: 1.4,
+        }),
+        ..SynthOptions::default()
+    };
+    let (yaml, _) = map_in(dir.path(), leaky);
+    let run = mapzoo(&["centerline", &yaml, "--out", out_s]);
+    assert_eq!(run.status.code(), Some(2));
+    let msg = text(&run);
+    assert!(
+        msg.contains("t.png") && msg.contains("leaks") && msg.contains("pixel (col"),
+        "{msg}"
+    );
+
+    let run = mapzoo(&["centerline", &yaml, "--out", out_s, "--free-rule", "bright"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run).contains("map-server"), "{}", text(&run));
+
+    let run = mapzoo(&["centerline", &yaml, "--out", out_s, "--start", "1,2"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run).contains("x,y,yaw"), "{}", text(&run));
+
+    assert!(!out.exists(), "nothing written on failure");
+}
