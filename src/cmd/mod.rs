@@ -5,7 +5,6 @@ pub mod centerline;
 pub mod check;
 pub mod common;
 pub mod demo;
-pub mod raceline;
 pub mod generate;
 pub mod regen;
 pub mod render;
