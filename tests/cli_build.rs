@@ -1,0 +1,262 @@
+//! `mapzoo build`, `regen`, `check` and `demo` as a user runs them: exit codes,
+//! batches with a broken map, atomic output.
+
+use std::path::Path;
+use std::process::Command;
+
+use mapzoo_extract::synth::{self, SynthOptions};
+use mapzoo_format::testdata::reference_data_or_skip;
+
+fn mapzoo() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
+}
+
+fn write_map(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
+    let map = synth::generate(&SynthOptions {
+        seed,
+        centerline: synth::CenterlineSpec::Random {
+            lap_length: Some(40.0),
+        },
+        ..SynthOptions::default()
+    })
+    .unwrap();
+    let [_, yaml] = map.write(dir, name).unwrap();
+    yaml
+}
+
+#[test]
+fn batch_with_one_broken_map_writes_the_good_ones_and_exits_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good_a = write_map(tmp.path(), "good_a", 1);
+    let good_b = write_map(tmp.path(), "good_b", 2);
+    let broken = write_map(tmp.path(), "broken", 3);
+    std::fs::write(
+        tmp.path().join("broken.png"),
+        b"\x89PNG\r\n\x1a\nnot really",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = mapzoo()
+        .args(["build", "--jobs", "2", "--out"])
+        .arg(&out)
+        .args([&good_a, &broken, &good_b])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "stderr: {stderr}");
+    assert!(out.join("good_a/global_waypoints.json").is_file());
+    assert!(out.join("good_b/good_b_racing_line.csv").is_file());
+    assert!(!out.join("broken").exists(), "no folder for the broken map");
+    assert!(
+        stderr.contains("broken.png") && stderr.contains("PNG"),
+        "stderr: {stderr}"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary folders left: {leftovers:?}"
+    );
+}
+
+#[test]
+fn build_refuses_to_replace_without_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 4);
+    let out = tmp.path().join("out");
+    let run = |force: bool| {
+        let mut c = mapzoo();
+        c.args(["build", "--out"]).arg(&out).arg(&yaml);
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    assert!(run(false).status.success());
+    let o = run(false);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
+    assert!(run(true).status.success());
+}
+
+#[test]
+fn build_json_record_has_the_raceline_keys_and_stage_times() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 5);
+    let o = mapzoo()
+        .args(["build", "--json", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for key in [
+        "track",
+        "centerline_points",
+        "iqp_points",
+        "sp_points",
+        "iqp_lap_s",
+        "iqp_vmax",
+        "sp_lap_s",
+        "sp_vmax",
+        "iqp_length_m",
+        "sp_length_m",
+        "seconds",
+        "load_s",
+        "iqp_s",
+        "sp_s",
+    ] {
+        assert!(rec.get(key).is_some(), "missing {key} in {rec}");
+    }
+    assert!(rec["iqp_lap_s"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bad_config_is_reported_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 6);
+    let cfg = tmp.path().join("bad.toml");
+    std::fs::write(&cfg, "[raceline]\nsafety_width = -1.0\n").unwrap();
+    let out = tmp.path().join("out");
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(&out)
+        .arg(&yaml)
+        .arg("--config")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("safety_width"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn demo_builds_a_valid_set() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("demo");
+    let o = mapzoo().args(["demo", "--out"]).arg(&out).output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("IQP lap") && stdout.contains("SP lap"),
+        "{stdout}"
+    );
+    let v = mapzoo()
+        .arg("validate")
+        .arg(out.join("demo"))
+        .output()
+        .unwrap();
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+}
+
+#[test]
+fn check_passes_on_racestack_f_and_fails_on_impossible_published_times() {
+    let Some(data) = reference_data_or_skip("check_racestack_f") else {
+        return;
+    };
+    let f = data.join("racestack/f");
+    let o = mapzoo()
+        .arg("check")
+        .arg(&f)
+        .args(["--free-rule", "nonzero", "--profile", "racestack", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rec["pass"], true);
+
+    // The same folder with map_info_str edited to lap times no car could drive.
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("f");
+    std::fs::create_dir(&copy).unwrap();
+    for e in std::fs::read_dir(&f).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+    }
+    let json_path = copy.join("global_waypoints.json");
+    let text = std::fs::read_to_string(&json_path).unwrap();
+    let edited = text.replace(
+        "IQP estimated lap time: 11.1778s",
+        "IQP estimated lap time: 3.0000s",
+    );
+    assert_ne!(text, edited);
+    std::fs::write(&json_path, edited).unwrap();
+    let o = mapzoo()
+        .arg("check")
+        .arg(&copy)
+        .args(["--free-rule", "nonzero", "--profile", "racestack"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("FAIL"));
+}
+
+#[test]
+fn check_names_a_wider_safety_width_for_hangar() {
+    let Some(data) = reference_data_or_skip("check_hangar") else {
+        return;
+    };
+    let hangar = data.join("racestack/hangar");
+    let o = mapzoo()
+        .arg("check")
+        .arg(&hangar)
+        .args(["--free-rule", "nonzero", "--profile", "racestack", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let text = rec["explanations"].to_string();
+    let implied: Vec<f64> = text
+        .split("safety_width ≈ ")
+        .skip(1)
+        .filter_map(|t| t.split(' ').next()?.parse().ok())
+        .collect();
+    assert!(
+        implied.iter().any(|w| (w - 1.0).abs() <= 0.1),
+        "explanations name no safety width near 1.0: {text}"
+    );
+    let o = mapzoo()
+        .arg("check")
+        .arg(&hangar)
+        .args([
+            "--free-rule",
+            "nonzero",
+            "--safety-width",
+            "1.0",
+            "--safety-width-sp",
+            "1.0",
+            "--lap-tol",
+            "0.015",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
