@@ -6,9 +6,11 @@
 //! truth; benchmarks and `mapzoo generate` / `demo` use the same maps. The
 //! free space is the union of capsules around the centerline segments (radius
 //! = half the local width, interpolated along each segment), plus spurs,
-//! pockets and a wall-gap corridor; obstacles are carved out of it. Each
-//! shape is stamped only inside its own bounding box, so a 4000×4000 px map
-//! costs a few tens of millions of distance evaluations. Every random choice
+//! pockets and a wall-gap corridor; obstacles are carved out of it. The band
+//! is evaluated only beside each segment and in the wedge at each vertex
+//! (checked against the plain capsule union by a property test), so a
+//! 4000×4000 px map costs about a million distance evaluations and is
+//! dominated by filling the image. Every random choice
 //! comes from a SplitMix64 stream per feature, so the same seed and options
 //! give byte-identical images on every build, and adding one feature does not
 //! move the others.
