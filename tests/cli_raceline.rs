@@ -1,0 +1,280 @@
+//! `mapzoo raceline`: the published Race Stack f file reproduced through the
+//! command line, generated MapZoo and TUM centerlines (run anywhere), the
+//! `--json` record's keys, `--config`, and bad input (NaN, a track narrower
+//! than the safety width, unknown config keys): exit 2, a message naming the
+//! file and the cause, and nothing written.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use mapzoo_format::global::GlobalWaypoints;
+use mapzoo_format::testdata::reference_data_or_skip;
+use mapzoo_format::waypoint;
+use mapzoo_format::Waypoint;
+
+fn mapzoo() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
+}
+
+fn run(args: &[&str]) -> Output {
+    mapzoo().arg("raceline").args(args).output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// An oval centerline (CCW), points every ≈0.1 m, constant widths.
+fn oval(width: f64) -> Vec<Waypoint> {
+    let n = 4000;
+    let dense: Vec<[f64; 2]> = (0..n)
+        .map(|i| {
+            let t = 2.0 * std::f64::consts::PI * i as f64 / n as f64;
+            [9.0 * t.cos(), 5.0 * t.sin() + 0.8 * (2.0 * t).sin()]
+        })
+        .collect();
+    let pts = mapzoo_raceline::walls::resample_closed(&dense, 0.1);
+    pts.iter()
+        .enumerate()
+        .map(|(i, p)| Waypoint {
+            id: i as i64,
+            s_m: 0.1 * i as f64,
+            x_m: p[0],
+            y_m: p[1],
+            d_right: width,
+            d_left: width,
+            ..Waypoint::default()
+        })
+        .collect()
+}
+
+const JSON_KEYS: [&str; 11] = [
+    "track",
+    "centerline_points",
+    "iqp_points",
+    "sp_points",
+    "iqp_lap_s",
+    "iqp_vmax",
+    "sp_lap_s",
+    "sp_vmax",
+    "iqp_length_m",
+    "sp_length_m",
+    "seconds",
+];
+
+fn record(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let v: serde_json::Value = serde_json::from_str(text.trim()).expect("one JSON record");
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(keys, JSON_KEYS);
+    v
+}
+
+#[test]
+fn race_stack_f_reproduced_through_the_cli() {
+    let Some(data) = reference_data_or_skip("race_stack_f_reproduced_through_the_cli") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let input = data.join("racestack/f/global_waypoints.json");
+    let o = run(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--profile",
+        "racestack",
+        "--json",
+    ]);
+    let v = record(&o);
+    assert_eq!(v["track"], "f");
+    assert_eq!(v["centerline_points"], 864);
+    assert_eq!(v["iqp_points"], 766);
+    assert_eq!(v["sp_points"], 717);
+    let published = GlobalWaypoints::read(&input).unwrap();
+    let ours = GlobalWaypoints::read(&out.join("global_waypoints.json")).unwrap();
+    assert_eq!(ours.map_info_str, published.map_info_str);
+    // the lines themselves, point by point
+    for (a, b) in [(&ours.iqp, &published.iqp), (&ours.sp, &published.sp)] {
+        assert_eq!(a.wpnts.len(), b.wpnts.len());
+        for (p, q) in a.wpnts.iter().zip(&b.wpnts) {
+            assert!(
+                (p.x_m - q.x_m).abs() < 1e-5 && (p.y_m - q.y_m).abs() < 1e-5,
+                "{p:?} vs {q:?}"
+            );
+            assert!((p.vx_mps - q.vx_mps).abs() < 1e-5, "{p:?} vs {q:?}");
+        }
+    }
+    assert_eq!(ours.right_bound().len(), published.right_bound().len());
+    let iqp = waypoint::read_csv(&out.join("f_racing_line.csv")).unwrap();
+    assert_eq!(iqp.len(), 766);
+    assert_eq!(
+        waypoint::read_csv(&out.join("f_sp.csv")).unwrap().len(),
+        717
+    );
+    assert_eq!(
+        waypoint::read_csv(&out.join("f_centerline.csv"))
+            .unwrap()
+            .len(),
+        864
+    );
+}
+
+#[test]
+fn mapzoo_csv_centerline_gives_closed_lines_and_walls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("oval_centerline.csv");
+    std::fs::write(&input, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    let out = tmp.path().join("set");
+    let v = record(&run(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(v["track"], "oval");
+    let gw = GlobalWaypoints::read(&out.join("global_waypoints.json")).unwrap();
+    assert_eq!(gw.iqp.wpnts.len() as u64, v["iqp_points"].as_u64().unwrap());
+    let (first, last) = (gw.iqp.wpnts[0], *gw.iqp.wpnts.last().unwrap());
+    assert_eq!((first.x_m, first.y_m), (last.x_m, last.y_m));
+    assert!((last.s_m - v["iqp_length_m"].as_f64().unwrap()).abs() < 1e-6);
+    // walls rebuilt from the widths: one bound point per centerline point on each side
+    assert_eq!(gw.right_bound().len(), gw.centerline.wpnts.len());
+    assert_eq!(gw.left_bound().len(), gw.centerline.wpnts.len());
+    // an oval is faster on its racing line than its shortest path is long
+    assert!(v["sp_length_m"].as_f64().unwrap() < v["iqp_length_m"].as_f64().unwrap());
+}
+
+#[test]
+fn tum_centerline_is_accepted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("ovaltum.csv");
+    let mut text = String::from("# x_m,y_m,w_tr_right_m,w_tr_left_m\n");
+    for w in oval(1.3) {
+        // the MapZoo CSV carries 8 decimals: write the same digits
+        text.push_str(&format!(
+            "{:.8},{:.8},{:.8},{:.8}\n",
+            w.x_m, w.y_m, w.d_right, w.d_left
+        ));
+    }
+    std::fs::write(&input, text).unwrap();
+    let out = tmp.path().join("set");
+    let tum = record(&run(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]));
+    let csv_in = tmp.path().join("oval_centerline.csv");
+    std::fs::write(&csv_in, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    let csv = record(&run(&[
+        csv_in.to_str().unwrap(),
+        "--out",
+        tmp.path().join("b").to_str().unwrap(),
+        "--json",
+    ]));
+    // same geometry, same answer, whichever format carried it
+    assert_eq!(tum["iqp_lap_s"], csv["iqp_lap_s"]);
+    assert_eq!(tum["sp_lap_s"], csv["sp_lap_s"]);
+    let cl = waypoint::read_csv(&out.join("ovaltum_centerline.csv")).unwrap();
+    assert!(cl[10].psi_rad.is_finite() && cl[10].kappa_radpm.abs() > 0.0);
+}
+
+#[test]
+fn config_file_overrides_the_profile() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("oval_centerline.csv");
+    std::fs::write(&input, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    let cfg = tmp.path().join("pipeline.toml");
+    std::fs::write(&cfg, "[raceline]\nv_max = 6.0\n").unwrap();
+    let v = record(&run(&[
+        input.to_str().unwrap(),
+        "--out",
+        tmp.path().join("o").to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+        "--json",
+    ]));
+    assert!(v["iqp_vmax"].as_f64().unwrap() <= 6.0 + 1e-9);
+    // the project's own pipeline.toml is accepted as it is
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pipeline.toml");
+    if root.is_file() {
+        let o = run(&[
+            input.to_str().unwrap(),
+            "--out",
+            tmp.path().join("p").to_str().unwrap(),
+            "--config",
+            root.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    std::fs::write(&cfg, "[raceline]\nvmax = 6.0\n").unwrap();
+    let o = run(&[
+        input.to_str().unwrap(),
+        "--out",
+        tmp.path().join("q").to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("pipeline.toml") && stderr(&o).contains("vmax"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!tmp.path().join("q").exists());
+}
+
+#[test]
+fn nan_in_centerline_is_an_error_naming_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cl = oval(1.3);
+    cl[17].y_m = f64::NAN;
+    let input = tmp.path().join("bad_centerline.csv");
+    let text = waypoint::to_csv_string(&cl);
+    std::fs::write(&input, text).unwrap();
+    let out = tmp.path().join("out");
+    let o = run(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("bad_centerline.csv"), "{err}");
+    assert!(!out.exists(), "nothing may be written");
+}
+
+#[test]
+fn track_narrower_than_safety_width_says_where() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("narrow_centerline.csv");
+    std::fs::write(&input, waypoint::to_csv_string(&oval(0.5))).unwrap();
+    let out = tmp.path().join("out");
+    let o = run(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--safety-width",
+        "1.2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("narrow_centerline.csv") && err.contains("too narrow") && err.contains("s = "),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let o = run(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--safety-width=-1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("safety_width"), "{}", stderr(&o));
+    let o = run(&[
+        tmp.path().join("missing.csv").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing.csv"));
+}
