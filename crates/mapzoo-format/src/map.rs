@@ -300,8 +300,17 @@ impl OccupancyMap {
     pub fn load(yaml_path: &Path, rule: FreeRule) -> Result<(MapMeta, Self)> {
         let meta = MapMeta::read(yaml_path)?;
         let png = meta.image_path(yaml_path);
-        let (w, h, gray) = read_gray_png(&png)?;
-        Ok((meta.clone(), Self::from_gray(w, h, gray, &meta, rule)))
+        let bytes = std::fs::read(&png).map_err(|e| FormatError::io(&png, e))?;
+        let (w, h, gray, sums) = decode_png(&bytes, &png)?;
+        let mut map = Self::from_gray(w, h, gray, &meta, rule);
+        if let Some(sums) = sums {
+            // Colour maps: classify the exact channel mean, as map_server does,
+            // not the rounded gray value kept for display.
+            for (f, s) in map.free.iter_mut().zip(sums) {
+                *f = is_free_level(s as f64 / 3.0, &meta, rule);
+            }
+        }
+        Ok((meta, map))
     }
 
     /// Whether pixel (col, row) is free; outside the image is not free.
@@ -366,10 +375,14 @@ pub fn world_to_pixel(
 
 /// Classifies one gray value (DESIGN §2.1).
 pub fn is_free(v: u8, meta: &MapMeta, rule: FreeRule) -> bool {
+    is_free_level(v as f64, meta, rule)
+}
+
+/// Classifies a gray level 0..=255 that may be fractional (the mean of RGB channels).
+pub fn is_free_level(v: f64, meta: &MapMeta, rule: FreeRule) -> bool {
     match rule {
-        FreeRule::Nonzero => v != 0,
+        FreeRule::Nonzero => v > 0.0,
         FreeRule::MapServer => {
-            let v = v as f64;
             let p = if meta.negate == 1 {
                 v / 255.0
             } else {
@@ -388,6 +401,14 @@ pub fn read_gray_png(path: &Path) -> Result<(usize, usize, Vec<u8>)> {
 
 /// Decodes PNG bytes as in [`read_gray_png`]; `path` is used in messages only.
 pub fn decode_gray_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u8>)> {
+    decode_png(bytes, path).map(|(w, h, gray, _)| (w, h, gray))
+}
+
+/// Channel sums of a colour pixel (three 8-bit channels), three times its exact mean.
+type ChannelSums = Vec<u16>;
+
+/// Decodes to rounded gray, plus the channel sums when the image is colour.
+fn decode_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u8>, Option<ChannelSums>)> {
     let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png).map_err(|e| {
         FormatError::invalid(
             path,
@@ -399,6 +420,36 @@ pub fn decode_gray_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u
         return Err(FormatError::invalid(path, "the image has no pixels"));
     }
     use image::DynamicImage as D;
+    let sum = |r: u32, g: u32, b: u32| (r + g + b) as u16;
+    let sums: Option<ChannelSums> = match &img {
+        D::ImageRgb8(b) => Some(
+            b.pixels()
+                .map(|p| sum(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32))
+                .collect(),
+        ),
+        D::ImageRgba8(b) => Some(
+            b.pixels()
+                .map(|p| sum(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32))
+                .collect(),
+        ),
+        D::ImageRgb16(b) => Some(
+            b.pixels()
+                .map(|p| {
+                    let c = |v: u16| scale16(v) as u32;
+                    sum(c(p.0[0]), c(p.0[1]), c(p.0[2]))
+                })
+                .collect(),
+        ),
+        D::ImageRgba16(b) => Some(
+            b.pixels()
+                .map(|p| {
+                    let c = |v: u16| scale16(v) as u32;
+                    sum(c(p.0[0]), c(p.0[1]), c(p.0[2]))
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
     let gray: Vec<u8> = match img {
         D::ImageLuma8(b) => b.into_raw(),
         D::ImageLumaA8(b) => b.pixels().map(|p| p.0[0]).collect(),
@@ -434,7 +485,7 @@ pub fn decode_gray_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u
             .collect(),
         other => other.to_luma8().into_raw(),
     };
-    Ok((w, h, gray))
+    Ok((w, h, gray, sums))
 }
 
 fn scale16(v: u16) -> u8 {
@@ -568,5 +619,25 @@ mod tests {
         assert_eq!("nonzero".parse::<FreeRule>(), Ok(FreeRule::Nonzero));
         assert_eq!("map-server".parse::<FreeRule>(), Ok(FreeRule::MapServer));
         assert!("luma".parse::<FreeRule>().is_err());
+    }
+
+    #[test]
+    fn colour_maps_classify_the_exact_mean() {
+        // Channel sum 616: mean 205.33, p = 0.1948 < 0.196, free; the rounded gray 205 (p = 0.1961) is not.
+        // Sum 1: mean 1/3, non-black under the nonzero rule though it rounds to 0.
+        let dir = tempfile::tempdir().unwrap();
+        let png = dir.path().join("m.png");
+        std::fs::write(
+            &png,
+            png_bytes::<image::Rgb<u8>>(2, 1, vec![206, 205, 205, 1, 0, 0]),
+        )
+        .unwrap();
+        let yaml = dir.path().join("m.yaml");
+        meta(0).write(&yaml).unwrap();
+        let (_, map) = OccupancyMap::load(&yaml, FreeRule::MapServer).unwrap();
+        assert_eq!(map.gray, vec![205, 0]);
+        assert_eq!(map.free, vec![true, false]);
+        let (_, map) = OccupancyMap::load(&yaml, FreeRule::Nonzero).unwrap();
+        assert_eq!(map.free, vec![true, true]);
     }
 }

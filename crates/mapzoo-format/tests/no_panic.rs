@@ -113,6 +113,11 @@ proptest! {
         lines[li] = damaged;
         let bad = lines.join("\n") + "\n";
         prop_assert!(read_with(reader, &bad), "{reader} accepted a control character in line {}", li + 1);
+        // No other reader takes the damaged file either.
+        for (name, err) in text_readers(&bad) {
+            prop_assert!(err, "{name} accepted a damaged {}", path.display());
+        }
+        prop_assert!(decode_gray_png(bad.as_bytes(), path).is_err());
     }
 
     /// Truncation and byte edits of real files: any outcome but a panic.
