@@ -454,3 +454,13 @@ fn waypoint_on_an_occupied_pixel() {
         &["racing line in free space", "occupied pixel"],
     );
 }
+
+#[test]
+fn missing_racing_line_csv() {
+    let Some(data) = reference_data_or_skip("missing_racing_line_csv") else {
+        return;
+    };
+    let (_tmp, dir) = mapzoo_copy(&data);
+    std::fs::remove_file(dir.join("f_racing_line.csv")).unwrap();
+    assert_fails(&dir, "f_racing_line.csv", &["missing", "racing line CSV"]);
+}

@@ -801,13 +801,18 @@ fn json_syntax_error(text: &str, e: &serde_json::Error, path: &Path) -> FormatEr
         .filter_map(|k| before.rfind(&format!("\"{k}\"")).map(|p| (p, *k)))
         .max_by_key(|(p, _)| *p)
         .map(|(_, k)| k);
-    let mut what = match e.classify() {
-        serde_json::error::Category::Eof => format!(
+    // A cut inside a number or a key reads as a syntax error at the very end.
+    let at_end = offset + 2 >= text.trim_end().len() && !text.trim_end().ends_with('}');
+    let truncated = matches!(e.classify(), serde_json::error::Category::Eof)
+        || (at_end && matches!(e.classify(), serde_json::error::Category::Syntax));
+    let mut what = if truncated {
+        format!(
             "the JSON ends early (truncated?) at line {} column {}",
             e.line(),
             e.column()
-        ),
-        _ => format!("not valid JSON: {e}"),
+        )
+    } else {
+        format!("not valid JSON: {e}")
     };
     let near = {
         let lo = before.len().saturating_sub(12);
@@ -957,11 +962,18 @@ mod tests {
             e.contains("non-finite") && e.contains("global_traj_wpnts_iqp"),
             "{e}"
         );
-        let cut = &text[..text.len() / 2];
-        let e = GlobalWaypoints::from_json_str(cut, Path::new("g.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("truncated"), "{e}");
+        // Cuts anywhere, inside numbers, keys or between tokens, read as truncation.
+        for cut in [1, text.len() / 3, text.len() / 2, text.len() - 1] {
+            for k in 0..6 {
+                let e = GlobalWaypoints::from_json_str(&text[..cut + k], Path::new("g.json"))
+                    .unwrap_err()
+                    .to_string();
+                assert!(e.contains("truncated"), "cut at {}: {e}", cut + k);
+                if cut + k + 1 >= text.len() {
+                    break;
+                }
+            }
+        }
     }
 
     #[test]

@@ -459,6 +459,22 @@ fn check_csv(
         return None;
     }
     let path = dir.join(&name);
+    if !path.is_file() {
+        let what = if racing_line {
+            "racing line"
+        } else {
+            "centerline"
+        };
+        sheet.fail(
+            &name,
+            COLS,
+            format!("missing; a MapZoo track set has the {what} CSV beside the map"),
+        );
+        for c in later {
+            sheet.skip(&name, c, "no file");
+        }
+        return None;
+    }
     let rows = match waypoint::read_csv(&path) {
         Ok(r) => {
             sheet.pass(&name, COLS, format!("{} rows", r.len()));
