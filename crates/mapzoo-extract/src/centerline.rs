@@ -82,11 +82,13 @@ pub fn same_direction(a: f64, b: f64) -> bool {
     (a - b).cos() > 0.0
 }
 
-/// Heading and curvature at each point of a closed loop.
+/// Heading and curvature at each point of a closed loop of points `step` metres apart.
 ///
 /// Heading (radians) is in the Race Stack's centerline convention: the TUM heading
-/// (0 = +y, in \[−π, π)) plus π/2, so in \[−π/2, 3π/2); curvature in 1/m, positive = left.
-pub fn heading_curvature(pts: &[[f64; 2]]) -> (Vec<f64>, Vec<f64>) {
+/// (0 = +y, in \[−π, π)) plus π/2, so in \[−π/2, 3π/2); curvature in 1/m, positive = left,
+/// the change of heading between the two neighbours over 2·`step` (the Race Stack hands TUM
+/// the nominal spacing as element length, not the slightly shorter actual one).
+pub fn heading_curvature(pts: &[[f64; 2]], step: f64) -> (Vec<f64>, Vec<f64>) {
     let n = pts.len();
     let at = |k: isize| pts[k.rem_euclid(n as isize) as usize];
     let heading: Vec<f64> = (0..n as isize)
@@ -102,14 +104,7 @@ pub fn heading_curvature(pts: &[[f64; 2]]) -> (Vec<f64>, Vec<f64>) {
     let kappa = (0..n as isize)
         .map(|k| {
             let hk = |j: isize| heading[j.rem_euclid(n as isize) as usize];
-            let dpsi = normalize_tum(hk(k + 1) - hk(k - 1));
-            let (a, b, c) = (at(k - 1), at(k), at(k + 1));
-            let el = (b[0] - a[0]).hypot(b[1] - a[1]) + (c[0] - b[0]).hypot(c[1] - b[1]);
-            if el > 0.0 {
-                dpsi / el
-            } else {
-                0.0
-            }
+            normalize_tum(hk(k + 1) - hk(k - 1)) / (2.0 * step)
         })
         .collect();
     (psi, kappa)
@@ -141,7 +136,8 @@ mod tests {
     #[test]
     fn circle_heading_and_curvature() {
         let c = circle(400, 2.0);
-        let (psi, kappa) = heading_curvature(&c);
+        let step = 2.0 * 2.0 * (PI / 400.0).sin();
+        let (psi, kappa) = heading_curvature(&c, step);
         for k in 0..400 {
             assert!((kappa[k] - 0.5).abs() < 1e-3, "kappa {}", kappa[k]);
             assert!(psi[k] >= -PI / 2.0 && psi[k] < 1.5 * PI);

@@ -226,6 +226,31 @@ pub fn infield_cycle_length_naive(
     best.is_finite().then_some(best)
 }
 
+/// Puts back the corner pixels a shortest cycle cuts: where two consecutive cycle pixels are
+/// diagonal neighbours and a skeleton pixel off the cycle touches both by an edge, that pixel
+/// goes between them. The Race Stack walks the skeleton's contour, which visits such corners,
+/// and the smoothing works along the pixel sequence, so its points depend on them.
+pub fn with_corners(cycle: &[usize], skel: &[bool], width: usize) -> Vec<usize> {
+    let on_cycle: std::collections::HashSet<usize> = cycle.iter().copied().collect();
+    let mut out = Vec::with_capacity(cycle.len() + cycle.len() / 8);
+    for k in 0..cycle.len() {
+        let (a, b) = (cycle[k], cycle[(k + 1) % cycle.len()]);
+        out.push(a);
+        let (ra, ca) = (a / width, a % width);
+        let (rb, cb) = (b / width, b % width);
+        if ra != rb && ca != cb {
+            // The two pixels that touch both a and b by an edge.
+            for c in [ra * width + cb, rb * width + ca] {
+                if skel[c] && !on_cycle.contains(&c) {
+                    out.push(c);
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Length of a closed pixel cycle (crop indices), pixels.
 pub fn cycle_length(cycle: &[usize], width: usize) -> f64 {
     (0..cycle.len())

@@ -175,6 +175,7 @@ pub fn extract(
             ),
         });
     };
+    let cycle_px = cycle::with_corners(&cycle_px, &skel, region.width);
     drop(skel);
     clock.lap("loop");
     if leaking {
@@ -253,7 +254,7 @@ pub fn extract(
     };
     let count = ((total / params.spacing_m).ceil() as usize).max(3);
     let points = centerline::resample_from(&smooth_m, s0, count, forward);
-    let (psi, kappa) = centerline::heading_curvature(&points);
+    let (psi, kappa) = centerline::heading_curvature(&points, params.spacing_m);
     clock.lap("resample");
 
     // Stage 6: walls and distances.

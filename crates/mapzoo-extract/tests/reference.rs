@@ -117,8 +117,25 @@ fn racestack_case(data: &Path, track: &str, image: Option<&str>) {
     }
     dr /= ours.len() as f64;
     dl /= ours.len() as f64;
+    // Heading and curvature, waypoint by waypoint (the start pose puts our waypoint k at the
+    // published one), except the two at each end where the Race Stack differences one-sidedly.
+    let (mut dpsi, mut dkappa) = (0.0f64, 0.0f64);
+    if ours.len() == published.len() {
+        for k in 2..ours.len() - 2 {
+            let e = (ours[k].psi_rad - published[k].psi_rad).rem_euclid(std::f64::consts::TAU);
+            let e = e.min(std::f64::consts::TAU - e);
+            dpsi = dpsi.max(e);
+            dkappa = dkappa.max((ours[k].kappa_radpm - published[k].kappa_radpm).abs());
+            assert!(
+                ours[k].psi_rad >= -std::f64::consts::FRAC_PI_2
+                    && ours[k].psi_rad < 1.5 * std::f64::consts::PI,
+                "{track}: psi {} outside the Race Stack's range",
+                ours[k].psi_rad
+            );
+        }
+    }
     eprintln!(
-        "{track}: {} points (published {}), mean distance {d_ours:.4} / {d_pub:.4} m, mean |Δd_right| {dr:.4} m, |Δd_left| {dl:.4} m, timings {:?}",
+        "{track}: {} points (published {}), mean distance {d_ours:.5} / {d_pub:.5} m, mean |Δd_right| {dr:.4} m, |Δd_left| {dl:.4} m, max |Δpsi| {dpsi:.2e} rad, max |Δkappa| {dkappa:.2e} 1/m, timings {:?}",
         ours.len(),
         published.len(),
         ex.timings
