@@ -260,3 +260,86 @@ fn check_names_a_wider_safety_width_for_hangar() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn check_reads_older_race_stack_files() {
+    let Some(data) = reference_data_or_skip("check_older_files") else {
+        return;
+    };
+    let f = data.join("racestack/f");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("f");
+    std::fs::create_dir(&copy).unwrap();
+    for e in std::fs::read_dir(&f).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+    }
+    // Older files: no est_lap_time key, "Shortest Path" wording, header seq 0.
+    let json_path = copy.join("global_waypoints.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let obj = v.as_object_mut().unwrap();
+    obj.remove("est_lap_time");
+    let info = obj["map_info_str"]["data"]
+        .as_str()
+        .unwrap()
+        .replace("SP ", "Shortest Path ");
+    obj["map_info_str"]["data"] = info.into();
+    for key in [
+        "centerline_waypoints",
+        "global_traj_wpnts_iqp",
+        "global_traj_wpnts_sp",
+    ] {
+        obj[key]["header"]["seq"] = 0.into();
+    }
+    std::fs::write(&json_path, serde_json::to_string(&v).unwrap()).unwrap();
+    let o = mapzoo()
+        .arg("check")
+        .arg(&copy)
+        .args(["--from-centerline", "--profile", "racestack", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rec["published"]["sp_lap_s"], 11.7476);
+}
+
+#[test]
+fn check_from_centerline_reports_mapzoo_tracks_against_published_csv() {
+    let Some(data) = reference_data_or_skip("check_mapzoo_from_centerline") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let report = tmp.path().join("report.md");
+    let tracks = ["Austin", "IMS", "berlin", "overtake_map"];
+    let o = mapzoo()
+        .arg("check")
+        .args(tracks.iter().map(|t| data.join("mapzoo").join(t)))
+        .arg("--from-centerline")
+        .arg("--published")
+        .arg(data.join("mapzoo/published.csv"))
+        .arg("--lap-tol")
+        .arg("0.02")
+        .arg("--markdown")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let md = std::fs::read_to_string(&report).unwrap();
+    for t in tracks {
+        assert!(md.contains(&format!("| {t} |")), "{t} missing in\n{md}");
+    }
+    // From the published centerline the IQP lap is the published one (Austin 18.5875 s).
+    assert!(md.contains("| Austin | 18.5875 | 18.587"), "{md}");
+}
