@@ -111,9 +111,9 @@ impl Canvas {
 
     /// The pixels as an `image` buffer.
     pub fn into_image(self) -> image::RgbImage {
-        let raw: Vec<u8> = self.pixels.iter().flatten().copied().collect();
-        image::RgbImage::from_raw(self.width as u32, self.height as u32, raw)
-            .unwrap_or_else(|| image::RgbImage::new(self.width as u32, self.height as u32))
+        let (w, h) = (self.width as u32, self.height as u32);
+        image::RgbImage::from_raw(w, h, self.pixels.into_flattened())
+            .unwrap_or_else(|| image::RgbImage::new(w, h))
     }
 }
 

@@ -90,53 +90,73 @@ pub fn draw_map(canvas: &mut Canvas, map: &OccupancyMap, view: &MapView) {
     let y0 = view.top.max(0.0).floor() as usize;
     let x1 = ((view.left + view.width_px()).ceil().max(0.0) as usize).min(canvas.width());
     let y1 = ((view.top + view.height_px()).ceil().max(0.0) as usize).min(canvas.height());
-    let at = |c: usize, r: usize| map.gray[r * map.width + c] as f64;
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
     let inv = 1.0 / view.scale;
-    for y in y0..y1 {
-        let v = (y as f64 + 0.5 - view.top) * inv;
-        if v < 0.0 || v >= map.height as f64 {
-            continue;
-        }
-        for x in x0..x1 {
-            let u = (x as f64 + 0.5 - view.left) * inv;
-            if u < 0.0 || u >= map.width as f64 {
-                continue;
-            }
-            let g = if view.scale >= 1.0 {
-                // Bilinear between map pixel centres at (c + 0.5, r + 0.5).
-                let (fu, fv) = (u - 0.5, v - 0.5);
-                let c0 = fu.floor().clamp(0.0, (map.width - 1) as f64) as usize;
-                let r0 = fv.floor().clamp(0.0, (map.height - 1) as f64) as usize;
-                let c1 = (c0 + 1).min(map.width - 1);
-                let r1 = (r0 + 1).min(map.height - 1);
-                let tu = (fu - c0 as f64).clamp(0.0, 1.0);
-                let tv = (fv - r0 as f64).clamp(0.0, 1.0);
-                let top = at(c0, r0) * (1.0 - tu) + at(c1, r0) * tu;
-                let bottom = at(c0, r1) * (1.0 - tu) + at(c1, r1) * tu;
-                top * (1.0 - tv) + bottom * tv
-            } else {
-                let (ua, ub) = (
-                    (x as f64 - view.left) * inv,
-                    (x as f64 + 1.0 - view.left) * inv,
-                );
-                let (va, vb) = (
-                    (y as f64 - view.top) * inv,
-                    (y as f64 + 1.0 - view.top) * inv,
-                );
-                let c_lo = ua.floor().max(0.0) as usize;
-                let c_hi = (ub.ceil() as usize).clamp(c_lo + 1, map.width);
-                let r_lo = va.floor().max(0.0) as usize;
-                let r_hi = (vb.ceil() as usize).clamp(r_lo + 1, map.height);
-                let mut sum = 0.0;
-                for r in r_lo..r_hi {
-                    for c in c_lo..c_hi {
-                        sum += at(c, r);
-                    }
+    // The sampling of a picture column depends on x only and of a row on y
+    // only, so both are worked out once per column and row.
+    let cols: Vec<Option<Taps>> = (x0..x1)
+        .map(|x| Taps::new(x as f64, view.left, inv, view.scale, map.width))
+        .collect();
+    let rows: Vec<Option<Taps>> = (y0..y1)
+        .map(|y| Taps::new(y as f64, view.top, inv, view.scale, map.height))
+        .collect();
+    let at = |c: usize, r: usize| map.gray[r * map.width + c] as f64;
+    for (y, row) in (y0..y1).zip(&rows) {
+        let Some(row) = row else { continue };
+        for (x, col) in (x0..x1).zip(&cols) {
+            let Some(col) = col else { continue };
+            let g = match (row, col) {
+                (Taps::Linear(r0, r1, tv), Taps::Linear(c0, c1, tu)) => {
+                    let top = at(*c0, *r0) * (1.0 - tu) + at(*c1, *r0) * tu;
+                    let bottom = at(*c0, *r1) * (1.0 - tu) + at(*c1, *r1) * tu;
+                    top * (1.0 - tv) + bottom * tv
                 }
-                sum / ((r_hi - r_lo) * (c_hi - c_lo)) as f64
+                (Taps::Box(r_lo, r_hi), Taps::Box(c_lo, c_hi)) => {
+                    let mut sum = 0.0;
+                    for r in *r_lo..*r_hi {
+                        for c in *c_lo..*c_hi {
+                            sum += at(c, r);
+                        }
+                    }
+                    sum / ((r_hi - r_lo) * (c_hi - c_lo)) as f64
+                }
+                _ => continue,
             };
             let d = display_gray(g);
             canvas.set(x, y, [d, d, d]);
+        }
+    }
+}
+
+/// How one picture column (or row) samples the map along that axis.
+enum Taps {
+    /// Enlarged: map pixels `a`, `b` mixed with weight `t` on `b`.
+    Linear(usize, usize, f64),
+    /// Reduced: the mean over map pixels `lo..hi`.
+    Box(usize, usize),
+}
+
+impl Taps {
+    /// Sampling of picture pixel `i` for a map edge at `edge` (picture
+    /// pixels), `inv` map pixels per picture pixel, over `n` map pixels;
+    /// `None` when the pixel centre falls outside the map.
+    fn new(i: f64, edge: f64, inv: f64, scale: f64, n: usize) -> Option<Self> {
+        let u = (i + 0.5 - edge) * inv;
+        if u < 0.0 || u >= n as f64 {
+            return None;
+        }
+        if scale >= 1.0 {
+            // Bilinear between map pixel centres at (c + 0.5).
+            let f = u - 0.5;
+            let a = f.floor().clamp(0.0, (n - 1) as f64) as usize;
+            let b = (a + 1).min(n - 1);
+            Some(Taps::Linear(a, b, (f - a as f64).clamp(0.0, 1.0)))
+        } else {
+            let lo = ((i - edge) * inv).floor().max(0.0) as usize;
+            let hi = ((((i + 1.0 - edge) * inv).ceil()) as usize).clamp(lo + 1, n);
+            Some(Taps::Box(lo.min(n - 1), hi))
         }
     }
 }
@@ -181,6 +201,67 @@ mod tests {
         assert_eq!(c.get(0, 0), Some([96, 96, 96]));
         assert_eq!(c.get(7, 0), Some([250, 250, 250]));
         assert_eq!(c.get(7, 7), Some([96, 96, 96]));
+    }
+
+    /// Per-pixel resampling, every weight worked out at the pixel.
+    fn naive_draw_map(canvas: &mut Canvas, map: &OccupancyMap, view: &MapView) {
+        let at = |c: usize, r: usize| map.gray[r * map.width + c] as f64;
+        for y in 0..canvas.height() {
+            for x in 0..canvas.width() {
+                let u = (x as f64 + 0.5 - view.left) / view.scale;
+                let v = (y as f64 + 0.5 - view.top) / view.scale;
+                if u < 0.0 || v < 0.0 || u >= map.width as f64 || v >= map.height as f64 {
+                    continue;
+                }
+                let g = if view.scale >= 1.0 {
+                    let (fu, fv) = (u - 0.5, v - 0.5);
+                    let c0 = fu.floor().clamp(0.0, (map.width - 1) as f64) as usize;
+                    let r0 = fv.floor().clamp(0.0, (map.height - 1) as f64) as usize;
+                    let (c1, r1) = ((c0 + 1).min(map.width - 1), (r0 + 1).min(map.height - 1));
+                    let tu = (fu - c0 as f64).clamp(0.0, 1.0);
+                    let tv = (fv - r0 as f64).clamp(0.0, 1.0);
+                    let top = at(c0, r0) * (1.0 - tu) + at(c1, r0) * tu;
+                    let bottom = at(c0, r1) * (1.0 - tu) + at(c1, r1) * tu;
+                    top * (1.0 - tv) + bottom * tv
+                } else {
+                    let ua = (x as f64 - view.left) / view.scale;
+                    let ub = (x as f64 + 1.0 - view.left) / view.scale;
+                    let va = (y as f64 - view.top) / view.scale;
+                    let vb = (y as f64 + 1.0 - view.top) / view.scale;
+                    let c_lo = (ua.floor().max(0.0) as usize).min(map.width - 1);
+                    let c_hi = (ub.ceil() as usize).clamp(c_lo + 1, map.width);
+                    let r_lo = (va.floor().max(0.0) as usize).min(map.height - 1);
+                    let r_hi = (vb.ceil() as usize).clamp(r_lo + 1, map.height);
+                    let mut sum = 0.0;
+                    for r in r_lo..r_hi {
+                        for c in c_lo..c_hi {
+                            sum += at(c, r);
+                        }
+                    }
+                    sum / ((r_hi - r_lo) * (c_hi - c_lo)) as f64
+                };
+                let d = display_gray(g);
+                canvas.set(x, y, [d, d, d]);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn tabled_resampling_matches_per_pixel_resampling(
+            w in 1usize..12, h in 1usize..12,
+            seed in proptest::collection::vec(proptest::num::u8::ANY, 144),
+            box_w in 3.0f64..60.0, box_h in 3.0f64..60.0,
+            left in -5.0f64..5.0, top in -5.0f64..5.0,
+        ) {
+            let m = map(w, h, seed[..w * h].to_vec());
+            let v = MapView::fit(&m, left, top, box_w, box_h);
+            let mut fast = Canvas::new(64, 64, [1, 2, 3]);
+            draw_map(&mut fast, &m, &v);
+            let mut slow = Canvas::new(64, 64, [1, 2, 3]);
+            naive_draw_map(&mut slow, &m, &v);
+            proptest::prop_assert_eq!(fast, slow);
+        }
     }
 
     #[test]
