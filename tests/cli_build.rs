@@ -24,6 +24,16 @@ fn write_map(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
     yaml
 }
 
+/// Copies the files of `from` into a new folder `to`.
+fn copy_folder(from: &Path, to: &Path) -> std::path::PathBuf {
+    std::fs::create_dir(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    to.to_path_buf()
+}
+
 #[test]
 fn batch_with_one_broken_map_writes_the_good_ones_and_exits_1() {
     let tmp = tempfile::tempdir().unwrap();
@@ -185,12 +195,7 @@ fn check_passes_on_racestack_f_and_fails_on_impossible_published_times() {
 
     // The same folder with map_info_str edited to lap times no car could drive.
     let tmp = tempfile::tempdir().unwrap();
-    let copy = tmp.path().join("f");
-    std::fs::create_dir(&copy).unwrap();
-    for e in std::fs::read_dir(&f).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
-    }
+    let copy = copy_folder(&f, &tmp.path().join("f"));
     let json_path = copy.join("global_waypoints.json");
     let text = std::fs::read_to_string(&json_path).unwrap();
     let edited = text.replace(
@@ -268,12 +273,7 @@ fn check_reads_older_race_stack_files() {
     };
     let f = data.join("racestack/f");
     let tmp = tempfile::tempdir().unwrap();
-    let copy = tmp.path().join("f");
-    std::fs::create_dir(&copy).unwrap();
-    for e in std::fs::read_dir(&f).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
-    }
+    let copy = copy_folder(&f, &tmp.path().join("f"));
     // Older files: no est_lap_time key, "Shortest Path" wording, header seq 0.
     let json_path = copy.join("global_waypoints.json");
     let mut v: serde_json::Value =
