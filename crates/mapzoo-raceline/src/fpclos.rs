@@ -9,6 +9,11 @@
 //! Arrays keep FITPACK's 1-based indices (slot 0 unused) so the port can be
 //! read against the original line by line.
 
+// The port keeps FITPACK's explicit index arithmetic (1-based, counters that
+// run beside the loop variable) on purpose, so it can be checked against the
+// Fortran; iterator rewrites would hide that correspondence.
+#![allow(clippy::needless_range_loop, clippy::explicit_counter_loop)]
+
 /// Column-major-free dense matrix with 1-based (row, column) indices.
 struct Mat {
     cols: usize,
@@ -323,7 +328,7 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
     let mut fpold = fp0;
     let mut nplus: i64 = 1;
     n = nmin + 1;
-    let mm = (m + 1) / 2;
+    let mm = m.div_ceil(2);
     t[k2] = u[mm];
     nrdata[1] = mm as i64 - 2;
     nrdata[2] = (m1 - mm) as i64;
@@ -554,9 +559,7 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
             fpknot(&u, &mut t, &mut n, &mut fpint, &mut nrdata, &mut nrint, 1);
             if n == nmax {
                 // as many knots as for interpolation: place them at the data points (odd k)
-                for i in 2..=m1 {
-                    t[i + k] = u[i];
-                }
+                t[(2 + k)..(m1 + k + 1)].copy_from_slice(&u[2..(m1 + 1)]);
                 continue 'knots;
             }
             if n == nest {

@@ -52,20 +52,30 @@ pub struct Linearisation {
     pub kappa_ref: Vec<f64>,
 }
 
-/// Knot derivatives, second derivatives and curvature factors of a closed spline.
+/// First (x′, y′) and second (zx, zy) derivatives of a closed spline at its knots.
+struct KnotDerivatives {
+    xd: Vec<f64>,
+    yd: Vec<f64>,
+    zx: Vec<f64>,
+    zy: Vec<f64>,
+}
+
 fn spline_at_knots(
     xs: &[f64],
     ys: &[f64],
     scaling: &[f64],
-) -> Result<(Vec<[f64; 4]>, Vec<[f64; 4]>, Vec<f64>, Vec<f64>), OptimizeError> {
+) -> Result<KnotDerivatives, OptimizeError> {
     let zx = second_derivatives(xs, scaling)?;
     let zy = second_derivatives(ys, scaling)?;
-    Ok((
-        coefficients(xs, &zx, scaling),
-        coefficients(ys, &zy, scaling),
-        zx,
-        zy,
-    ))
+    let xd = coefficients(xs, &zx, scaling)
+        .iter()
+        .map(|c| c[1])
+        .collect();
+    let yd = coefficients(ys, &zy, scaling)
+        .iter()
+        .map(|c| c[1])
+        .collect();
+    Ok(KnotDerivatives { xd, yd, zx, zy })
 }
 
 impl CurvatureQp<'_> {
@@ -90,7 +100,7 @@ impl CurvatureQp<'_> {
     pub fn linearisation(&self) -> Result<Linearisation, OptimizeError> {
         let xs: Vec<f64> = self.reftrack.xy.iter().map(|p| p[0]).collect();
         let ys: Vec<f64> = self.reftrack.xy.iter().map(|p| p[1]).collect();
-        let (cx, cy, zx, zy) = spline_at_knots(&xs, &ys, self.scaling)?;
+        let kd = spline_at_knots(&xs, &ys, self.scaling)?;
         let n = xs.len();
         let mut lin = Linearisation {
             xd: Vec::with_capacity(n),
@@ -99,13 +109,13 @@ impl CurvatureQp<'_> {
             kappa_ref: Vec::with_capacity(n),
         };
         for i in 0..n {
-            let (xd, yd) = (cx[i][1], cy[i][1]);
+            let (xd, yd) = (kd.xd[i], kd.yd[i]);
             let den = (xd * xd + yd * yd).powf(1.5);
             let c = if den != 0.0 { 1.0 / den } else { 0.0 };
             lin.xd.push(xd);
             lin.yd.push(yd);
             lin.c.push(c);
-            lin.kappa_ref.push(c * (xd * zy[i] - yd * zx[i]));
+            lin.kappa_ref.push(c * (xd * kd.zy[i] - yd * kd.zx[i]));
         }
         Ok(lin)
     }
@@ -201,13 +211,14 @@ impl CurvatureQp<'_> {
         let ys: Vec<f64> = (0..rt.len())
             .map(|i| rt.xy[i][1] + self.normals[i][1] * alpha[i])
             .collect();
-        let (cx, cy, zx, zy) = spline_at_knots(&xs, &ys, self.scaling)?;
+        let kd = spline_at_knots(&xs, &ys, self.scaling)?;
         let mut err: f64 = 0.0;
         for i in 0..rt.len() {
-            let orig = (lin.xd[i] * zy[i] - lin.yd[i] * zx[i])
+            let (zx, zy) = (kd.zx[i], kd.zy[i]);
+            let orig = (lin.xd[i] * zy - lin.yd[i] * zx)
                 / (lin.xd[i].powi(2) + lin.yd[i].powi(2)).powf(1.5);
-            let (xd, yd) = (cx[i][1], cy[i][1]);
-            let sol = (xd * zy[i] - yd * zx[i]) / (xd * xd + yd * yd).powf(1.5);
+            let (xd, yd) = (kd.xd[i], kd.yd[i]);
+            let sol = (xd * zy - yd * zx) / (xd * xd + yd * yd).powf(1.5);
             err = err.max((sol - orig).abs());
         }
         Ok(err)
@@ -230,7 +241,7 @@ pub fn check_folds(
         ]
     };
     let mut s = 0.0;
-    for i in 0..n {
+    for (i, &a) in alpha.iter().enumerate().take(n) {
         let j = (i + 1) % n;
         let (ri, rj) = (r(i), r(j));
         let d = [rt.xy[j][0] - rt.xy[i][0], rt.xy[j][1] - rt.xy[i][1]];
@@ -242,8 +253,8 @@ pub fn check_folds(
                 x: rt.xy[i][0],
                 y: rt.xy[i][1],
                 other_s_m: s + len,
-                side: if alpha[i] >= 0.0 { "right" } else { "left" },
-                distance: alpha[i].abs(),
+                side: if a >= 0.0 { "right" } else { "left" },
+                distance: a.abs(),
             });
         }
         s += len;

@@ -172,7 +172,7 @@ impl PointGrid {
         let qx = ((q[0] - self.min[0]) / self.cell).floor() as i64;
         let qy = ((q[1] - self.min[1]) / self.cell).floor() as i64;
         let mut best = f64::INFINITY;
-        let max_r = (self.nx + self.ny + qx.abs() + qy.abs()) as i64 + 2;
+        let max_r = self.nx + self.ny + qx.abs() + qy.abs() + 2;
         for r in 0..=max_r {
             for cy in (qy - r)..=(qy + r) {
                 if cy < 0 || cy >= self.ny {

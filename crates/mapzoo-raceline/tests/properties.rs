@@ -4,6 +4,9 @@
 //! solve, C2 continuity across the seam, the velocity profile against a plain
 //! forward–backward loop, and the racing line's clearance from exact walls.
 
+// The dense twin follows TUM's index loops over its matrices on purpose.
+#![allow(clippy::needless_range_loop)]
+
 use mapzoo_format::Waypoint;
 use mapzoo_raceline::iqp::CurvatureQp;
 use mapzoo_raceline::spline::{c2_rhs, c2_system, distance_scaling, solve_cyclic_tridiagonal};
