@@ -29,6 +29,8 @@ enum Command {
     Generate(cmd::generate::Args),
     /// Draw a picture of a track set, or a gallery of many.
     Render(cmd::render::Args),
+    /// Racing lines (IQP, SP), velocity profiles and lap times from an existing centerline.
+    Raceline(cmd::raceline::Args),
     /// Extract a map's centerline (with d_right, d_left, psi, kappa) into a waypoint CSV.
     Centerline(cmd::centerline::Args),
 }
@@ -43,6 +45,7 @@ fn main() -> std::process::ExitCode {
         Command::Validate(args) => cmd::validate::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Render(args) => cmd::render::run(args),
+        Command::Raceline(args) => cmd::raceline::run(args),
         Command::Centerline(args) => cmd::centerline::run(args),
     };
     match result {

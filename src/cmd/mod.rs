@@ -6,6 +6,7 @@ pub mod check;
 pub mod common;
 pub mod demo;
 pub mod generate;
+pub mod raceline;
 pub mod regen;
 pub mod render;
 pub mod validate;
