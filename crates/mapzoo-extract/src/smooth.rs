@@ -150,8 +150,9 @@ fn solve4(mut a: [[f64; 4]; 4], mut b: [f64; 4]) -> [f64; 4] {
         for r in 0..4 {
             if r != col && a[col][col] != 0.0 {
                 let f = a[r][col] / a[col][col];
-                for c in 0..4 {
-                    a[r][c] -= f * a[col][c];
+                let pivot = a[col];
+                for (x, p) in a[r].iter_mut().zip(pivot) {
+                    *x -= f * p;
                 }
                 b[r] -= f * b[col];
             }

@@ -223,9 +223,9 @@ pub fn skeletonize(mask: &[bool], width: usize, height: usize) -> Vec<bool> {
     let offsets = [pw - 1, pw, pw + 1, 1];
     let mut in_front = vec![false; p.img.len()];
     let mut front: Vec<usize> = Vec::new();
-    for i in 0..p.img.len() {
+    for (i, flag) in in_front.iter_mut().enumerate() {
         if p.img[i] == 1 && p.code(i) != 0xFF {
-            in_front[i] = true;
+            *flag = true;
             front.push(i);
         }
     }
