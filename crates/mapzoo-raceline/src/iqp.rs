@@ -191,12 +191,18 @@ impl CurvatureQp<'_> {
             b[r_kup] = self.kappa_bound;
             b[r_klo] = self.kappa_bound;
         }
-        let a = CscMatrix::new_from_triplets(m, nvar, a_i, a_j, a_v);
+        let a = CscMatrix::new_from_triplets(m, nvar, a_i.clone(), a_j.clone(), a_v.clone());
         let cones = [
             SupportedConeT::ZeroConeT(2 * n),
             SupportedConeT::NonnegativeConeT(4 * n),
         ];
-        let x = solve_qp(&p, &q, &a, &b, &cones, "iqp", iteration)?;
+        let sol = solve_qp(&p, &q, &a, &b, &cones, "iqp", iteration)?;
+        let rows = Triplets {
+            i: &a_i,
+            j: &a_j,
+            v: &a_v,
+        };
+        let x = polish_active_set(&p, &q, rows, &b, 2 * n, nvar, &sol).unwrap_or(sol.x);
         Ok(x[ia..ia + n].to_vec())
     }
 
@@ -289,6 +295,85 @@ pub(crate) fn check_width(
     Ok(())
 }
 
+/// Constraint matrix entries (row, column, value).
+#[derive(Clone, Copy)]
+pub(crate) struct Triplets<'a> {
+    pub i: &'a [usize],
+    pub j: &'a [usize],
+    pub v: &'a [f64],
+}
+
+/// The exact minimiser on the interior point's active set (TUM's quadprog is an exact
+/// active-set method; an interior point stops ~1e-7 short of the bounds, which the IQP
+/// iterations amplify). The inequality rows whose slack is below their dual become
+/// equalities; the equality-constrained QP is solved again, and kept only if the other
+/// inequalities hold and every fixed row's multiplier is ≥ 0. `None` keeps the first answer.
+pub(crate) fn polish_active_set(
+    p: &CscMatrix<f64>,
+    q: &[f64],
+    a: Triplets,
+    b: &[f64],
+    n_eq: usize,
+    nvar: usize,
+    sol: &QpSolution,
+) -> Option<Vec<f64>> {
+    let m = b.len();
+    let active: Vec<bool> = (0..m).map(|r| r < n_eq || sol.s[r] < sol.z[r]).collect();
+    let mut new_row = vec![usize::MAX; m];
+    let mut k = 0;
+    for r in 0..m {
+        if active[r] {
+            new_row[r] = k;
+            k += 1;
+        }
+    }
+    let (mut ri, mut rj, mut rv) = (Vec::new(), Vec::new(), Vec::new());
+    for t in 0..a.i.len() {
+        let r = new_row[a.i[t]];
+        if r != usize::MAX {
+            ri.push(r);
+            rj.push(a.j[t]);
+            rv.push(a.v[t]);
+        }
+    }
+    let rb: Vec<f64> = (0..m).filter(|&r| active[r]).map(|r| b[r]).collect();
+    let a_eq = CscMatrix::new_from_triplets(k, nvar, ri, rj, rv);
+    let fixed = solve_qp(
+        p,
+        q,
+        &a_eq,
+        &rb,
+        &[SupportedConeT::ZeroConeT(k)],
+        "polish",
+        0,
+    )
+    .ok()?;
+    let x = fixed.x;
+    let mut ax = vec![0.0; m];
+    for t in 0..a.i.len() {
+        ax[a.i[t]] += a.v[t] * x[a.j[t]];
+    }
+    let tol = 1e-9;
+    for r in n_eq..m {
+        let ok = if active[r] {
+            fixed.z[new_row[r]] >= -tol
+        } else {
+            ax[r] <= b[r] + tol
+        };
+        if !ok {
+            return None;
+        }
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// Primal solution, slacks and duals of one QP.
+pub(crate) struct QpSolution {
+    pub x: Vec<f64>,
+    pub s: Vec<f64>,
+    pub z: Vec<f64>,
+}
+
 /// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`.
 pub(crate) fn solve_qp(
     p: &CscMatrix<f64>,
@@ -298,7 +383,7 @@ pub(crate) fn solve_qp(
     cones: &[SupportedConeT<f64>],
     stage: &'static str,
     iteration: usize,
-) -> Result<Vec<f64>, OptimizeError> {
+) -> Result<QpSolution, OptimizeError> {
     let settings = DefaultSettingsBuilder::default()
         .verbose(false)
         .tol_gap_abs(1e-10)
@@ -318,7 +403,11 @@ pub(crate) fn solve_qp(
         })?;
     solver.solve();
     match solver.solution.status {
-        SolverStatus::Solved | SolverStatus::AlmostSolved => Ok(solver.solution.x.clone()),
+        SolverStatus::Solved | SolverStatus::AlmostSolved => Ok(QpSolution {
+            x: solver.solution.x.clone(),
+            s: solver.solution.s.clone(),
+            z: solver.solution.z.clone(),
+        }),
         status => Err(OptimizeError::Solver {
             stage,
             status: format!("{status:?}"),
