@@ -251,6 +251,32 @@ pub fn with_corners(cycle: &[usize], skel: &[bool], width: usize) -> Vec<usize> 
     out
 }
 
+/// The cycle in the order OpenCV's `findContours` gives the Race Stack: from the pixel that
+/// comes first in raster order of the upside-down image (largest row, then smallest column),
+/// turning with positive shoelace area in (column, row) coordinates (clockwise in the world).
+/// The smoothing's seam patch ([`crate::smooth::race_stack_seam`]) depends on where it starts.
+pub fn race_stack_order(cycle: &[usize], width: usize) -> Vec<usize> {
+    let n = cycle.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let key = |p: usize| (std::cmp::Reverse(p / width), p % width);
+    let start = (0..n).min_by_key(|&k| key(cycle[k])).unwrap_or(0);
+    let area2: i64 = (0..n)
+        .map(|k| {
+            let (a, b) = (cycle[k], cycle[(k + 1) % n]);
+            let (xa, ya) = ((a % width) as i64, (a / width) as i64);
+            let (xb, yb) = ((b % width) as i64, (b / width) as i64);
+            xa * yb - xb * ya
+        })
+        .sum();
+    if area2 >= 0 {
+        (0..n).map(|k| cycle[(start + k) % n]).collect()
+    } else {
+        (0..n).map(|k| cycle[(start + n - k) % n]).collect()
+    }
+}
+
 /// Length of a closed pixel cycle (crop indices), pixels.
 pub fn cycle_length(cycle: &[usize], width: usize) -> f64 {
     (0..cycle.len())
@@ -303,6 +329,22 @@ mod tests {
             cyc.iter().all(|&p| p % w <= 10),
             "stays off the obstacle ring"
         );
+    }
+
+    #[test]
+    fn corners_go_back_and_order_follows_opencv() {
+        let (s, w, _) = grid(&[".....", "..#..", ".#.#.", "..##.", "....."]);
+        // A diamond-ish loop; the shortest cycle cuts the corner at (3, 3).
+        let cut = vec![w + 2, 2 * w + 3, 3 * w + 2, 2 * w + 1];
+        let full = with_corners(&cut, &s, w);
+        assert_eq!(
+            full,
+            vec![w + 2, 2 * w + 3, 3 * w + 3, 3 * w + 2, 2 * w + 1]
+        );
+        let ordered = race_stack_order(&full, w);
+        // Starts at the bottom row's leftmost pixel, then turns clockwise on screen.
+        assert_eq!(ordered[0], 3 * w + 2);
+        assert_eq!(ordered[1], 2 * w + 1);
     }
 
     #[test]

@@ -175,7 +175,10 @@ pub fn extract(
             ),
         });
     };
-    let cycle_px = cycle::with_corners(&cycle_px, &skel, region.width);
+    let cycle_px = cycle::race_stack_order(
+        &cycle::with_corners(&cycle_px, &skel, region.width),
+        region.width,
+    );
     drop(skel);
     clock.lap("loop");
     if leaking {
@@ -220,7 +223,7 @@ pub fn extract(
         .collect();
     let cols: Vec<f64> = loop_xy.iter().map(|p| p[0]).collect();
     let rows: Vec<f64> = loop_xy.iter().map(|p| p[1]).collect();
-    let Some((cols, rows, _window)) = smooth::smooth_loop(&cols, &rows, &limit) else {
+    let Some((mut cols, mut rows, window)) = smooth::smooth_loop(&cols, &rows, &limit) else {
         let (c, r) = region.image_pixel(cycle_px[0]);
         return Err(ExtractError::NoLoop {
             why: format!(
@@ -229,6 +232,8 @@ pub fn extract(
             ),
         });
     };
+    smooth::race_stack_seam(&mut cols, window);
+    smooth::race_stack_seam(&mut rows, window);
     let smooth_m: Vec<[f64; 2]> = cols
         .iter()
         .zip(&rows)

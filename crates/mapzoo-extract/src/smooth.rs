@@ -40,16 +40,16 @@ pub fn effective_window(n: usize) -> Option<usize> {
     })
 }
 
-/// The smallest window [`smooth_loop`] shrinks to: the rule's own smallest.
-pub const MIN_WINDOW: usize = 21;
+/// The window [`smooth_loop`] never shrinks below: the rule's window for 1000 < n ≤ 2000.
+pub const MIN_WINDOW: usize = 81;
 
 /// Smooths a closed loop of pixel positions (`cols`, `rows`) with the window of
-/// [`effective_window`]; while a smoothed point lies farther than `limit[i]` pixels from its
-/// loop pixel, the window is halved (kept odd, not below [`MIN_WINDOW`]).
+/// [`effective_window`]; while that window is wider than [`MIN_WINDOW`] and a smoothed point
+/// lies farther than `limit[i]` pixels from its loop pixel, the window is halved (kept odd).
 ///
-/// The rule's window is about 5 % of the lap for loops over 2000 pixels (≈20 m on a 450 m
-/// F1 circuit), which cuts hairpins by more than the track's half width; on the Race Stack's
-/// maps it never moves a point that far, so it is kept there exactly.
+/// For loops over 2000 pixels the rule's window grows with the lap (about 5 %, ≈20 m on a
+/// 450 m F1 circuit) and cuts hairpins by more than the track's half width. Windows up to 81
+/// (all the Race Stack's maps) are kept as the rule says, for parity.
 /// Returns the smoothed columns, rows and the window used; `None` for loops under 5 points.
 pub fn smooth_loop(
     cols: &[f64],
@@ -63,8 +63,21 @@ pub fn smooth_loop(
         if inside || window <= MIN_WINDOW {
             return Some((sc, sr, window));
         }
-        window = (window / 2) | 1;
-        window = window.max(MIN_WINDOW.min(effective_window(cols.len())?));
+        window = ((window / 2) | 1).max(MIN_WINDOW);
+    }
+}
+
+/// The Race Stack's seam patch on circularly smoothed values `x` (window `window`): its
+/// second pass, shifted by ⌊n/2⌋, lines up with the first only for even n; for odd n its
+/// first and last `window` values are those of the preceding sample. Kept for parity.
+pub fn race_stack_seam(x: &mut [f64], window: usize) {
+    let n = x.len();
+    if n % 2 == 0 || n <= 2 * window {
+        return;
+    }
+    let orig = x.to_vec();
+    for i in (0..window).chain(n - window..n) {
+        x[i] = orig[(i + n - 1) % n];
     }
 }
 
@@ -181,6 +194,17 @@ mod tests {
         assert_eq!(savgol_window(4399), 211);
         assert_eq!(effective_window(10), Some(9));
         assert_eq!(effective_window(4), None);
+    }
+
+    #[test]
+    fn seam_patch_only_for_odd_lengths() {
+        let mut even: Vec<f64> = (0..50).map(|i| i as f64).collect();
+        race_stack_seam(&mut even, 5);
+        assert_eq!(even[0], 0.0);
+        let mut odd: Vec<f64> = (0..51).map(|i| i as f64).collect();
+        race_stack_seam(&mut odd, 5);
+        assert_eq!(&odd[..6], &[50.0, 0.0, 1.0, 2.0, 3.0, 5.0]);
+        assert_eq!(&odd[45..], &[45.0, 45.0, 46.0, 47.0, 48.0, 49.0]);
     }
 
     #[test]
