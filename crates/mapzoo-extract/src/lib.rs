@@ -91,6 +91,17 @@ pub fn extract(
             len: map.free.len(),
         });
     }
+    if !(map.resolution.is_finite() && map.resolution > 0.0)
+        || !map.origin.iter().all(|v| v.is_finite())
+    {
+        return Err(ExtractError::Param {
+            field: "map",
+            why: format!(
+                "needs a resolution > 0 and a finite origin (found {} and {:?}); fix the map YAML",
+                map.resolution, map.origin
+            ),
+        });
+    }
     let start = start.unwrap_or(StartPose {
         x: map.origin[0],
         y: map.origin[1],

@@ -9,6 +9,7 @@ use mapzoo_extract::synth::{
 };
 use mapzoo_extract::{extract, ExtractError, ExtractParams, Extraction, StartPose};
 use mapzoo_format::{FreeRule, MapMeta, OccupancyMap};
+use proptest::prelude::*;
 
 fn dist_to_loop(line: &[[f64; 2]], p: [f64; 2]) -> f64 {
     let n = line.len();
@@ -376,4 +377,60 @@ fn no_loop_is_a_named_error() {
         ..ExtractParams::default()
     };
     assert!(extract(&map, &strict, None, false).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Any picture of rings, blobs and noise: an answer, never a panic; an answer is a
+    /// closed loop of finite waypoints inside the free space.
+    #[test]
+    fn any_map_gives_an_answer(
+        w in 8usize..70,
+        h in 8usize..70,
+        main in (0.15f64..0.45, 3.0f64..14.0),
+        rings in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0, 3.0f64..30.0, 2.0f64..12.0), 0..3),
+        noise in 0u64..20,
+        seed in any::<u64>(),
+        resolution in 0.02f64..0.2,
+        radius in 0usize..4,
+    ) {
+        let mut st = seed | 1;
+        let mut gray = vec![0u8; w * h];
+        for r in 0..h {
+            for c in 0..w {
+                let side = w.min(h) as f64;
+                let main_ring = (0.5, 0.5, main.0 * side, main.1);
+                let inside = rings.iter().chain([&main_ring]).any(|&(cx, cy, rad, width)| {
+                    let d = ((c as f64 - cx * w as f64).powi(2) + (r as f64 - cy * h as f64).powi(2)).sqrt();
+                    (d - rad).abs() < width / 2.0
+                });
+                st ^= st << 13; st ^= st >> 7; st ^= st << 17;
+                let flip = st % 100 < noise;
+                gray[r * w + c] = if inside != flip { 254 } else { 0 };
+            }
+        }
+        let meta = MapMeta {
+            image: "m.png".into(),
+            resolution,
+            origin: [-1.0, 2.0, 0.0],
+            negate: 0,
+            occupied_thresh: 0.65,
+            free_thresh: 0.196,
+            mode: None,
+        };
+        let map = OccupancyMap::from_gray(w, h, gray, &meta, FreeRule::MapServer);
+        let params = ExtractParams { opening_size: 2 * radius + 1, opening_iterations: 1, ..ExtractParams::default() };
+        match extract(&map, &params, None, false) {
+            Ok(ex) => {
+                prop_assert!(ex.centerline.len() >= 3);
+                for p in &ex.centerline {
+                    prop_assert!(p.values().iter().all(|v| v.is_finite()));
+                    prop_assert!(p.d_right >= 0.0 && p.d_left >= 0.0);
+                }
+                prop_assert_eq!(ex.track_free.len(), w * h);
+            }
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
 }
