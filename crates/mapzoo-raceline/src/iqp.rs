@@ -384,8 +384,10 @@ pub(crate) fn solve_qp(
     stage: &'static str,
     iteration: usize,
 ) -> Result<QpSolution, OptimizeError> {
+    // iterative refinement only pays for the final, equality-constrained polish solve
     let settings = DefaultSettingsBuilder::default()
         .verbose(false)
+        .iterative_refinement_enable(stage == "polish")
         .tol_gap_abs(1e-10)
         .tol_gap_rel(1e-10)
         .tol_feas(1e-10)

@@ -1,0 +1,233 @@
+//! Bad input and bad parameters give typed errors that say where and what to
+//! change, never panics (issue 4: infeasible, crossing normals, solver, NaN).
+
+use mapzoo_format::Waypoint;
+use mapzoo_raceline::{compute, OptimizeError, RacelineParams, Walls};
+
+/// An oval centerline (CCW), ≈0.1 m spacing, constant widths.
+fn oval(width: f64) -> Vec<Waypoint> {
+    let dense: Vec<[f64; 2]> = (0..3000)
+        .map(|i| {
+            let t = 2.0 * std::f64::consts::PI * i as f64 / 3000.0;
+            [8.0 * t.cos(), 5.0 * t.sin()]
+        })
+        .collect();
+    mapzoo_raceline::walls::resample_closed(&dense, 0.1)
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Waypoint {
+            id: i as i64,
+            x_m: p[0],
+            y_m: p[1],
+            d_right: width,
+            d_left: width,
+            ..Waypoint::default()
+        })
+        .collect()
+}
+
+#[test]
+fn nan_in_the_centerline_is_named() {
+    let mut cl = oval(1.2);
+    cl[42].d_left = f64::NAN;
+    let err = compute(&cl, None, &RacelineParams::mapzoo()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            OptimizeError::NonFinite {
+                what: "d_left",
+                index: 42,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("d_left") && err.to_string().contains("42"));
+}
+
+#[test]
+fn nan_in_a_wall_is_named() {
+    let cl = oval(1.2);
+    let track = mapzoo_raceline::reftrack_from_waypoints(&cl);
+    let mut walls = Walls::from_centerline(&track).unwrap();
+    walls.left[7][1] = f64::INFINITY;
+    let err = compute(&cl, Some(&walls), &RacelineParams::mapzoo()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            OptimizeError::NonFinite {
+                what: "left wall",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn too_few_points_is_an_error() {
+    let cl = oval(1.2)[..2].to_vec();
+    let err = compute(&cl, None, &RacelineParams::mapzoo()).unwrap_err();
+    assert!(
+        matches!(err, OptimizeError::TooFewPoints { found: 2, .. }),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn narrow_track_says_where_and_how_narrow() {
+    let mut cl = oval(1.2);
+    // pinch the track near index 300 only
+    for w in &mut cl[290..310] {
+        w.d_right = 0.4;
+        w.d_left = 0.4;
+    }
+    let err = compute(&cl, None, &RacelineParams::mapzoo()).unwrap_err();
+    match err {
+        OptimizeError::Infeasible {
+            x,
+            y,
+            width,
+            safety_width,
+            ..
+        } => {
+            assert_eq!(safety_width, 1.2);
+            assert!(width < 1.2, "{width}");
+            let p = cl[300];
+            assert!(
+                (x - p.x_m).hypot(y - p.y_m) < 2.0,
+                "reported ({x}, {y}), pinch at ({}, {})",
+                p.x_m,
+                p.y_m
+            );
+        }
+        other => panic!("expected Infeasible, got {other:?}"),
+    }
+}
+
+#[test]
+fn tight_curvature_limit_reports_the_solver() {
+    // a 5 m × 8 m oval cannot be driven with curvature ≤ 0.01 1/m
+    let params = RacelineParams {
+        curvlim: 0.01,
+        ..RacelineParams::mapzoo()
+    };
+    let err = compute(&oval(1.2), None, &params).unwrap_err();
+    assert!(
+        matches!(err, OptimizeError::Solver { stage: "iqp", .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("status"), "{err}");
+}
+
+#[test]
+fn parameters_are_validated_once_up_front() {
+    let bad = [
+        RacelineParams {
+            safety_width: 0.0,
+            ..RacelineParams::mapzoo()
+        },
+        RacelineParams {
+            v_max: f64::NAN,
+            ..RacelineParams::mapzoo()
+        },
+        RacelineParams {
+            v_max: 100.0,
+            ..RacelineParams::mapzoo()
+        },
+        RacelineParams {
+            dyn_model_exp: 3.0,
+            ..RacelineParams::mapzoo()
+        },
+        RacelineParams {
+            k_reg: 5,
+            ..RacelineParams::mapzoo()
+        },
+        RacelineParams {
+            iqp_iters_min: 0,
+            ..RacelineParams::mapzoo()
+        },
+        RacelineParams {
+            ggv: vec![[0.0, 12.0, 12.0], [0.0, 12.0, 12.0]],
+            ..RacelineParams::mapzoo()
+        },
+    ];
+    for p in bad {
+        let err = p.validate().unwrap_err();
+        assert!(
+            matches!(err, OptimizeError::InvalidParameter { .. }),
+            "{err:?}"
+        );
+        assert!(compute(&oval(1.2), None, &p).is_err());
+    }
+    assert!(RacelineParams::mapzoo().validate().is_ok());
+    assert!(RacelineParams::racestack().validate().is_ok());
+}
+
+#[test]
+fn toml_overlays_the_profile() {
+    let base = RacelineParams::racestack();
+    let p =
+        RacelineParams::from_toml_str("[raceline]\nv_max = 9.5\n[other]\nx = 1\n", &base).unwrap();
+    assert_eq!(p.v_max, 9.5);
+    assert_eq!(p.safety_width, 0.7, "unset keys keep the profile's values");
+    assert_eq!(
+        RacelineParams::from_toml_str("# nothing\n", &base).unwrap(),
+        base
+    );
+    let err = RacelineParams::from_toml_str("[raceline]\nvmax = 9.5\n", &base).unwrap_err();
+    assert!(err.to_string().contains("vmax"), "{err}");
+    let err =
+        RacelineParams::from_toml_str("[raceline]\nsafety_width = -1.0\n", &base).unwrap_err();
+    assert!(err.to_string().contains("safety_width"), "{err}");
+    // the project's pipeline.toml carries a [raceline] table this struct reads unchanged
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../pipeline.toml");
+    if let Ok(text) = std::fs::read_to_string(&root) {
+        let p = RacelineParams::from_toml_str(&text, &RacelineParams::mapzoo()).unwrap();
+        assert_eq!(p, RacelineParams::mapzoo());
+    }
+}
+
+#[test]
+fn round_trip_through_serde_keeps_every_field() {
+    let p = RacelineParams::racestack();
+    let text = toml::to_string(&p).unwrap();
+    let back: RacelineParams = toml::from_str(&text).unwrap();
+    assert_eq!(back, p);
+}
+
+mod no_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Arbitrary point clouds and widths give Ok or a typed error, never a panic.
+        #[test]
+        fn compute_never_panics(
+            pts in prop::collection::vec((-20.0f64..20.0, -20.0f64..20.0, -1.0f64..3.0, -1.0f64..3.0), 0..40),
+            sw in 0.1f64..2.0,
+        ) {
+            let cl: Vec<Waypoint> = pts
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y, r, l))| Waypoint { id: i as i64, x_m: x, y_m: y, d_right: r, d_left: l, ..Waypoint::default() })
+                .collect();
+            let params = RacelineParams { safety_width: sw, safety_width_sp: sw, ..RacelineParams::mapzoo() };
+            let _ = compute(&cl, None, &params);
+        }
+
+        /// Circles of any size, sampled coarsely or finely, never panic either.
+        #[test]
+        fn circles_never_panic(radius in 0.05f64..30.0, n in 3usize..400, width in 0.0f64..3.0) {
+            let cl: Vec<Waypoint> = (0..n)
+                .map(|i| {
+                    let t = 2.0 * std::f64::consts::PI * i as f64 / n as f64;
+                    Waypoint { id: i as i64, x_m: radius * t.cos(), y_m: radius * t.sin(), d_right: width, d_left: width, ..Waypoint::default() }
+                })
+                .collect();
+            let _ = compute(&cl, None, &RacelineParams::racestack());
+        }
+    }
+}
