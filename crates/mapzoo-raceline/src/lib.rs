@@ -10,6 +10,8 @@
 //! function: [`prep()`], [`iqp()`], [`sp()`], [`sample()`], [`velocity_profile()`],
 //! [`lap_time()`].
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod fitpack;
 pub mod fpclos;
@@ -257,36 +259,45 @@ pub fn compute(
     walls.check()?;
     let walls = walls.resampled(params.wall_resample_step);
 
-    let mut t = Instant::now();
+    let t = Instant::now();
     let reference = prep(&track, params)?;
     timings.push(("prep", t.elapsed().as_secs_f64()));
 
-    t = Instant::now();
-    let sol = iqp(&reference, params.safety_width, params)?;
-    let traj_iqp = sample(
-        &sol.reftrack.xy,
-        &sol.normals,
-        &sol.alpha,
-        params.stepsize_interp_after_opt,
-    )?
-    .with_velocity(params);
-    timings.push(("iqp", t.elapsed().as_secs_f64()));
-
-    t = Instant::now();
-    let traj_iqp2 = if params.safety_width_sp == params.safety_width {
-        traj_iqp.clone()
-    } else {
-        let sol2 = iqp(&reference, params.safety_width_sp, params)?;
-        sample(
-            &sol2.reftrack.xy,
-            &sol2.normals,
-            &sol2.alpha,
+    // the IQP line, and the second IQP at safety_width_sp that the SP starts from; with
+    // different widths the two are independent and run side by side
+    let racing_line = |width: f64| -> Result<(Trajectory, f64), OptimizeError> {
+        let t = Instant::now();
+        let sol = iqp(&reference, width, params)?;
+        let traj = sample(
+            &sol.reftrack.xy,
+            &sol.normals,
+            &sol.alpha,
             params.stepsize_interp_after_opt,
-        )?
+        )?;
+        Ok((traj, t.elapsed().as_secs_f64()))
     };
-    timings.push(("iqp_sp", t.elapsed().as_secs_f64()));
+    let ((traj_iqp, t_iqp), (traj_iqp2, t_iqp2)) = if params.safety_width_sp == params.safety_width
+    {
+        let (traj, t_iqp) = racing_line(params.safety_width)?;
+        ((traj.clone(), t_iqp), (traj, 0.0))
+    } else {
+        let (first, second) = std::thread::scope(|scope| {
+            let second = scope.spawn(|| racing_line(params.safety_width_sp));
+            let first = racing_line(params.safety_width);
+            (first, second.join())
+        });
+        let second = second.map_err(|_| OptimizeError::Numerical {
+            stage: "iqp_sp",
+            message: "the second IQP's thread panicked".into(),
+        })?;
+        (first?, second?)
+    };
+    let t = Instant::now();
+    let traj_iqp = traj_iqp.with_velocity(params);
+    timings.push(("iqp", t_iqp + t.elapsed().as_secs_f64()));
+    timings.push(("iqp_sp", t_iqp2));
 
-    t = Instant::now();
+    let t = Instant::now();
     // the SP reference: the second IQP's closed trajectory incl. its repeated end point
     let pts2 = traj_iqp2.closed_points();
     let (w_right, w_left): (Vec<f64>, Vec<f64>) = pts2.iter().map(|&p| walls.distances(p)).unzip();

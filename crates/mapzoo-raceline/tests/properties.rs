@@ -319,3 +319,24 @@ proptest! {
         }
     }
 }
+
+/// With different safety widths the IQP comes from `safety_width` and the SP from a second IQP
+/// at `safety_width_sp`: each equals the run with both widths set to that one value.
+#[test]
+fn sp_width_only_changes_the_sp() {
+    let cl = synthetic_track(8.0, 0.15, 0.04, 1.0, 1.4);
+    let both = |iqp_w: f64, sp_w: f64| {
+        let params = RacelineParams {
+            safety_width: iqp_w,
+            safety_width_sp: sp_w,
+            ..RacelineParams::mapzoo()
+        };
+        compute(&cl, None, &params).unwrap()
+    };
+    let mixed = both(0.7, 1.2);
+    let narrow = both(0.7, 0.7);
+    let wide = both(1.2, 1.2);
+    assert_eq!(mixed.iqp, narrow.iqp);
+    assert_eq!(mixed.sp, wide.sp);
+    assert_ne!(mixed.iqp_lap_s, wide.iqp_lap_s);
+}
