@@ -69,4 +69,14 @@ pub enum ExtractError {
         /// Width of the gap, pixels (twice the clearance at its narrowest point).
         gap_width_px: usize,
     },
+    /// The track's free space runs into a free infield: the inner wall has a gap.
+    #[error("the track's free space leaks into the infield: it leaves the track at {gap}, through an opening about {gap_width_px} pixels wide (a gap in the inner wall?), and spreads over free space inside the loop, e.g. at {inside}; close the gap with occupied pixels, or mark the infield occupied")]
+    InfieldLeak {
+        /// Where the leak leaves the track (the mouth of the gap in the wall).
+        gap: MapPoint,
+        /// A free pixel of the infield that the track's free space reaches.
+        inside: MapPoint,
+        /// Width of the gap, pixels.
+        gap_width_px: usize,
+    },
 }

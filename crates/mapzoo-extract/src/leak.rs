@@ -1,5 +1,6 @@
 //! Locating a leak (DESIGN "Notes for parity: loop choice"): where the track's
-//! free space escapes to the image border through a gap in a wall.
+//! free space escapes through a gap in a wall, to the image border or into a
+//! free infield.
 //!
 //! Every pixel of the leaking region gets its clearance (chamfer distance to
 //! the nearest pixel outside the region; the image edge does not count, so the
@@ -63,21 +64,16 @@ pub fn clearance(mask: &[bool], width: usize, height: usize) -> Vec<f32> {
     d
 }
 
-/// The gap of a leaking region: (crop index of the narrowest pixel, crop index where the
-/// path reaches the image border, clearance at the gap in pixels). `None` when the loop
-/// cannot reach the image border (the region does not leak).
+/// The gap of a leaking region: (crop index of the gap's mouth, crop index where the path
+/// reaches a `target` pixel, clearance at the gap in pixels). `None` when no target pixel can
+/// be reached from the loop.
 pub fn locate_leak(
     region: &Region,
-    image_width: usize,
-    image_height: usize,
     loop_pixels: &[usize],
+    target: impl Fn(usize) -> bool,
 ) -> Option<(usize, usize, f32)> {
     let (w, h) = (region.width, region.height);
     let clear = clearance(&region.mask, w, h);
-    let at_border = |i: usize| {
-        let (c, r) = region.image_pixel(i);
-        c == 0 || r == 0 || c + 1 == image_width || r + 1 == image_height
-    };
     let mut best = vec![f32::NEG_INFINITY; w * h];
     let mut prev = vec![u32::MAX; w * h];
     let mut heap = BinaryHeap::new();
@@ -91,7 +87,7 @@ pub fn locate_leak(
         if v < best[p] {
             continue;
         }
-        if at_border(p) {
+        if target(p) {
             reached = Some(p);
             break;
         }
@@ -178,4 +174,65 @@ fn mouth_centre(region: &Region, path: &[usize], k: usize, level: f32) -> Option
     let cx = ((best[0].1 .0 + best[1].1 .0) / 2.0).round() as usize;
     let cy = ((best[0].1 .1 + best[1].1 .1) / 2.0).round() as usize;
     Some(cy * region.width + cx)
+}
+
+/// Whether crop pixel `i` of `region` lies on the border of an image `width` × `height`.
+pub fn on_image_border(region: &Region, width: usize, height: usize, i: usize) -> bool {
+    let (c, r) = region.image_pixel(i);
+    c == 0 || r == 0 || c + 1 == width || r + 1 == height
+}
+
+/// Pixels of the region inside the loop and farther from it than twice the track's half
+/// width (its 95th-percentile clearance along the loop) plus two pixels: free infield that no
+/// wall separates from the track. `None` unless they cover more than a square of that side
+/// (a spur's tip or a pocket does not; a joined infield does).
+pub fn infield_spill(region: &Region, loop_pixels: &[usize]) -> Option<Vec<bool>> {
+    let (w, h) = (region.width, region.height);
+    let n = loop_pixels.len();
+    if n < 3 {
+        return None;
+    }
+    let clear = clearance(&region.mask, w, h);
+    let mut along: Vec<f32> = loop_pixels.iter().map(|&p| clear[p]).collect();
+    along.sort_by(f32::total_cmp);
+    let reach = 2.0 * along[(n - 1) * 95 / 100] + 2.0;
+    // Distance to the loop: chamfer from the loop pixels over the whole crop.
+    let seeds: Vec<bool> = {
+        let mut s = vec![true; w * h];
+        for &p in loop_pixels {
+            s[p] = false;
+        }
+        s
+    };
+    let to_loop = clearance(&seeds, w, h);
+    // Inside the loop: crossings of the rows r + ¼ by the loop's edges, left of c + ¼.
+    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
+    for k in 0..n {
+        let (a, b) = (loop_pixels[k], loop_pixels[(k + 1) % n]);
+        let (ra, ca) = ((a / w) as f64, (a % w) as f64);
+        let (rb, cb) = ((b / w) as f64, (b % w) as f64);
+        if ra == rb {
+            continue;
+        }
+        let row = ra.min(rb) as usize;
+        let t = (row as f64 + 0.25 - ra) / (rb - ra);
+        crossings[row].push(ca + t * (cb - ca));
+    }
+    let mut spill = vec![false; w * h];
+    let mut count = 0usize;
+    for (r, xs) in crossings.iter_mut().enumerate() {
+        xs.sort_by(f64::total_cmp);
+        let mut k = 0;
+        for c in 0..w {
+            while k < xs.len() && xs[k] < c as f64 + 0.25 {
+                k += 1;
+            }
+            let i = r * w + c;
+            if k % 2 == 1 && region.mask[i] && to_loop[i] > reach {
+                spill[i] = true;
+                count += 1;
+            }
+        }
+    }
+    (count as f32 > reach * reach).then_some(spill)
 }

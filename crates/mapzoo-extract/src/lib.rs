@@ -91,9 +91,10 @@ pub fn extract(
             len: map.free.len(),
         });
     }
-    if !(map.resolution.is_finite() && map.resolution > 0.0)
-        || !map.origin.iter().all(|v| v.is_finite())
-    {
+    let sane = map.resolution.is_finite()
+        && map.resolution > 0.0
+        && map.origin.iter().all(|v| v.is_finite());
+    if !sane {
         return Err(ExtractError::Param {
             field: "map",
             why: format!(
@@ -194,6 +195,18 @@ pub fn extract(
     clock.lap("loop");
     if leaking {
         return Err(leak_error(map, &region, &cycle_px));
+    }
+    if let Some(spill) = leak::infield_spill(&region, &cycle_px) {
+        if let Some((gap, inside, clearance)) = leak::locate_leak(&region, &cycle_px, |i| spill[i])
+        {
+            let (gc, gr) = region.image_pixel(gap);
+            let (ic, ir) = region.image_pixel(inside);
+            return Err(ExtractError::InfieldLeak {
+                gap: map_point(map, gc, gr),
+                inside: map_point(map, ic, ir),
+                gap_width_px: (2.0 * clearance - 1.0).round().max(1.0) as usize,
+            });
+        }
     }
 
     // Stage 4: smoothing in pixels, then metres. A smoothed point may move at most half the
@@ -359,7 +372,9 @@ fn obstacle_on_left(points: &[[f64; 2]], grid: &walls::PointGrid, p: [f64; 2]) -
 }
 
 fn leak_error(map: &OccupancyMap, region: &Region, cycle_px: &[usize]) -> ExtractError {
-    match leak::locate_leak(region, map.width, map.height, cycle_px) {
+    match leak::locate_leak(region, cycle_px, |i| {
+        leak::on_image_border(region, map.width, map.height, i)
+    }) {
         Some((gap, border, clearance)) => {
             let (gc, gr) = region.image_pixel(gap);
             let (bc, br) = region.image_pixel(border);

@@ -311,6 +311,79 @@ fn wall_gap_is_reported_where_it_is() {
     }
 }
 
+/// The map redrawn in the F1TENTH style: thin black walls (`wall_px` thick) on white, the
+/// infield and the outside free. With `gap`, a disc of the inner wall of that diameter
+/// (metres) is opened at lap fraction 0.35; returns the map and the gap's centre (col, row).
+fn thin_walls(map: &SynthMap, wall_px: i64, gap: Option<f64>) -> (OccupancyMap, [f64; 2]) {
+    let (w, h) = (map.width as i64, map.height as i64);
+    let free: Vec<bool> = map.gray.iter().map(|&v| v == 254).collect();
+    let mut gray = vec![254u8; map.gray.len()];
+    for r in 0..h {
+        for c in 0..w {
+            if free[(r * w + c) as usize] {
+                continue;
+            }
+            let near = (-wall_px..=wall_px).any(|dr| {
+                (-wall_px..=wall_px).any(|dc| {
+                    let (rr, cc) = (r + dr, c + dc);
+                    rr >= 0 && cc >= 0 && rr < h && cc < w && free[(rr * w + cc) as usize]
+                })
+            });
+            if near {
+                gray[(r * w + c) as usize] = 0;
+            }
+        }
+    }
+    let t = &map.truth.centerline;
+    let p = &t[t.len() * 35 / 100];
+    // Counter-clockwise: the infield is on the left.
+    let (nx, ny) = (-p.psi.sin(), p.psi.cos());
+    let edge = p.d_left + 0.5 * wall_px as f64 * map.meta.resolution;
+    let (gc, gr) = map.world_to_pixel(p.x + nx * edge, p.y + ny * edge);
+    if let Some(d) = gap {
+        let rad = 0.5 * d / map.meta.resolution;
+        for r in 0..h {
+            for c in 0..w {
+                if (c as f64 - gc).hypot(r as f64 - gr) <= rad {
+                    gray[(r * w + c) as usize] = 254;
+                }
+            }
+        }
+    }
+    let occ = OccupancyMap::from_gray(map.width, map.height, gray, &map.meta, FreeRule::MapServer);
+    (occ, [gc, gr])
+}
+
+#[test]
+fn gap_into_a_free_infield_is_reported_where_it_is() {
+    for seed in [51u64, 52, 53] {
+        let opts = SynthOptions {
+            seed,
+            margin: 3.0,
+            ..SynthOptions::default()
+        };
+        let map = generate(&opts).expect("generator");
+        // Walled but free inside and out: the track alone is the region, no leak.
+        let (plain, _) = thin_walls(&map, 4, None);
+        let ex = extract(&plain, &ExtractParams::default(), Some(START), false)
+            .unwrap_or_else(|e| panic!("seed {seed}, thin walls: {e}"));
+        check_loop(&format!("thin walls seed {seed}"), &map, &ex);
+        let (leaky, at) = thin_walls(&map, 4, Some(1.2));
+        match extract(&leaky, &ExtractParams::default(), Some(START), false) {
+            Err(ExtractError::InfieldLeak { gap, inside, .. }) => {
+                let d = (gap.col as f64 - at[0]).hypot(gap.row as f64 - at[1]);
+                eprintln!(
+                    "seed {seed}: infield leak at ({}, {}), cut at ({:.0}, {:.0}), {d:.1} px; inside ({}, {})",
+                    gap.col, gap.row, at[0], at[1], inside.col, inside.row
+                );
+                assert!(d <= 5.0, "seed {seed}: reported {d:.1} px from the gap");
+            }
+            Err(e) => panic!("seed {seed}: expected an infield leak, got: {e}"),
+            Ok(_) => panic!("seed {seed}: the inner gap was not noticed"),
+        }
+    }
+}
+
 fn literal_map(rows: &[&str], resolution: f64) -> OccupancyMap {
     let (w, h) = (rows[0].len(), rows.len());
     let gray = rows
