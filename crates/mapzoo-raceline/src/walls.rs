@@ -1,8 +1,7 @@
 //! Track walls for the racing-line stages: the right and left boundary
 //! polylines, resampled at 0.1 m for nearest-distance widths (DESIGN §3
-//! "Notes for parity": the SP's widths are nearest distances to the walls), and
-//! the crossing-normals check of the reference line (TUM
-//! `check_normals_crossing`, as the Race Stack's track prep runs it).
+//! "Notes for parity": the SP's widths are nearest distances to the walls),
+//! with a bucket grid for exact nearest-point queries.
 
 use crate::error::{check_finite, OptimizeError};
 use crate::numeric::{interp, linspace};
@@ -202,61 +201,4 @@ impl PointGrid {
         }
         best.sqrt()
     }
-}
-
-/// TUM `check_normals_crossing`: whether any two normals within `horizon` points of each other
-/// intersect inside the track (between −w_left and +w_right on both); error names the first.
-pub fn check_normals_crossing(
-    rt: &RefTrack,
-    normals: &[[f64; 2]],
-    horizon: usize,
-    stage: &'static str,
-) -> Result<(), OptimizeError> {
-    let n = rt.len();
-    if horizon >= n {
-        return Ok(());
-    }
-    let mut s_of = Vec::with_capacity(n);
-    let mut acc = 0.0;
-    for i in 0..n {
-        s_of.push(acc);
-        let b = rt.xy[(i + 1) % n];
-        acc += (b[0] - rt.xy[i][0]).hypot(b[1] - rt.xy[i][1]);
-    }
-    for idx in 0..n {
-        let ni = normals[idx];
-        for k in 0..=2 * horizon {
-            if k == horizon {
-                continue;
-            }
-            // neighbours idx−horizon .. idx+horizon without idx itself
-            let j = (idx + n + k - horizon) % n;
-            let nj = normals[j];
-            let cross = ni[0] * nj[1] - ni[1] * nj[0];
-            if cross.abs() <= 1e-8 {
-                continue;
-            }
-            // λ0·nᵢ − λ1·nⱼ = pⱼ − pᵢ
-            let c = [rt.xy[j][0] - rt.xy[idx][0], rt.xy[j][1] - rt.xy[idx][1]];
-            let det = ni[0] * (-nj[1]) - (-nj[0]) * ni[1];
-            let l0 = (c[0] * (-nj[1]) - (-nj[0]) * c[1]) / det;
-            let l1 = (ni[0] * c[1] - ni[1] * c[0]) / det;
-            if -rt.w_left[idx] <= l0
-                && l0 <= rt.w_right[idx]
-                && -rt.w_left[j] <= l1
-                && l1 <= rt.w_right[j]
-            {
-                return Err(OptimizeError::CrossingNormals {
-                    stage,
-                    s_m: s_of[idx],
-                    x: rt.xy[idx][0],
-                    y: rt.xy[idx][1],
-                    other_s_m: s_of[j],
-                    side: if l0 >= 0.0 { "right" } else { "left" },
-                    distance: l0.abs(),
-                });
-            }
-        }
-    }
-    Ok(())
 }

@@ -231,3 +231,47 @@ mod no_panic {
         }
     }
 }
+
+/// Shifting a tight circle inwards past its centre folds the line: the error says where,
+/// to which side and by how much.
+#[test]
+fn folding_line_is_reported_with_its_place() {
+    use mapzoo_raceline::spline::distance_scaling;
+    use mapzoo_raceline::{ClosedSpline, RefTrack};
+    let n = 40;
+    let xy: Vec<[f64; 2]> = (0..n)
+        .map(|i| {
+            let t = 2.0 * std::f64::consts::PI * i as f64 / n as f64;
+            [t.cos(), t.sin()]
+        })
+        .collect();
+    let rt = RefTrack {
+        xy: xy.clone(),
+        w_right: vec![2.0; n],
+        w_left: vec![2.0; n],
+    };
+    let normals = ClosedSpline::through(&xy, Some(&distance_scaling(&xy)))
+        .unwrap()
+        .normals();
+    // counter-clockwise: right is outwards, so a shift of −1.5 m crosses the centre
+    let mut alpha = vec![0.0; n];
+    assert!(mapzoo_raceline::iqp::check_folds(&rt, &normals, &alpha, "iqp").is_ok());
+    alpha[10] = -1.5;
+    alpha[11] = -1.5;
+    let err = mapzoo_raceline::iqp::check_folds(&rt, &normals, &alpha, "iqp").unwrap_err();
+    match &err {
+        OptimizeError::CrossingNormals {
+            side,
+            distance,
+            x,
+            y,
+            ..
+        } => {
+            assert_eq!(*side, "left");
+            assert!((distance - 1.5).abs() < 1e-12);
+            assert!(x.hypot(*y) > 0.99);
+        }
+        other => panic!("expected CrossingNormals, got {other:?}"),
+    }
+    assert!(err.to_string().contains("s_reg"), "{err}");
+}
