@@ -85,9 +85,89 @@ pub struct Component {
     pub touches_border: bool,
 }
 
-/// Labels the connected components of `mask` (8- or 4-connectivity).
-/// Returns labels (0 = not in the mask, k + 1 = component k) and the components.
+/// Labels the connected components of `mask` (8- or 4-connectivity), numbered in raster
+/// order of their first pixel. Returns labels (0 = not in the mask, k + 1 = component k)
+/// and the components. Works on runs of set pixels joined with union–find.
 pub fn label_components(
+    mask: &[bool],
+    width: usize,
+    height: usize,
+    eight: bool,
+) -> (Vec<u32>, Vec<Component>) {
+    // Runs [start, end) of each row, and the index of each row's first run.
+    let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+    let mut parent: Vec<u32> = Vec::new();
+    fn find(parent: &mut [u32], mut a: u32) -> u32 {
+        while parent[a as usize] != a {
+            parent[a as usize] = parent[parent[a as usize] as usize];
+            a = parent[a as usize];
+        }
+        a
+    }
+    let slack = eight as u32;
+    let mut prev = 0..0;
+    for r in 0..height {
+        let row = &mask[r * width..(r + 1) * width];
+        let first = runs.len();
+        let mut c = 0;
+        while c < width {
+            if !row[c] {
+                c += 1;
+                continue;
+            }
+            let s = c;
+            while c < width && row[c] {
+                c += 1;
+            }
+            let id = runs.len() as u32;
+            runs.push((r as u32, s as u32, c as u32));
+            parent.push(id);
+            // Join the runs of the row above that touch this one.
+            for k in prev.clone() {
+                let (_, ps, pe) = runs[k];
+                if ps < c as u32 + slack && s as u32 <= pe - 1 + slack {
+                    let (a, b) = (find(&mut parent, id), find(&mut parent, k as u32));
+                    // The older run's root stays the root, so roots are first runs.
+                    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                    parent[hi as usize] = lo;
+                }
+            }
+        }
+        prev = first..runs.len();
+    }
+    let mut labels = vec![0u32; mask.len()];
+    let mut comp_of_root = vec![u32::MAX; runs.len()];
+    let mut comps: Vec<Component> = Vec::new();
+    for k in 0..runs.len() {
+        let root = find(&mut parent, k as u32) as usize;
+        let (r, s, e) = runs[k];
+        let (r, s, e) = (r as usize, s as usize, e as usize);
+        if comp_of_root[root] == u32::MAX {
+            comp_of_root[root] = comps.len() as u32;
+            comps.push(Component {
+                area: 0,
+                first: r * width + s,
+                bbox: [usize::MAX, usize::MAX, 0, 0],
+                touches_border: false,
+            });
+        }
+        let id = comp_of_root[root];
+        let comp = &mut comps[id as usize];
+        comp.area += e - s;
+        comp.bbox[0] = comp.bbox[0].min(s);
+        comp.bbox[1] = comp.bbox[1].min(r);
+        comp.bbox[2] = comp.bbox[2].max(e - 1);
+        comp.bbox[3] = comp.bbox[3].max(r);
+        if r == 0 || s == 0 || r + 1 == height || e == width {
+            comp.touches_border = true;
+        }
+        labels[r * width + s..r * width + e].fill(id + 1);
+    }
+    (labels, comps)
+}
+
+/// Reference twin of [`label_components`]: flood fill from each unlabelled pixel.
+pub fn label_components_naive(
     mask: &[bool],
     width: usize,
     height: usize,
@@ -354,6 +434,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn labelling_matches_naive(w in 1usize..30, h in 1usize..30, seed in any::<u64>(), eight in any::<bool>(), density in 1u64..5) {
+            let mut s = seed | 1;
+            let m: Vec<bool> = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 < density }).collect();
+            prop_assert_eq!(label_components(&m, w, h, eight), label_components_naive(&m, w, h, eight));
+        }
+
         #[test]
         fn opening_matches_naive(w in 1usize..24, h in 1usize..24, radius in 0usize..12, seed in any::<u64>()) {
             let mut s = seed | 1;

@@ -185,26 +185,27 @@ pub fn on_image_border(region: &Region, width: usize, height: usize, i: usize) -
 /// Pixels of the region inside the loop and farther from it than twice the track's half
 /// width (its 95th-percentile clearance along the loop) plus two pixels: free infield that no
 /// wall separates from the track. `None` unless they cover more than a square of that side
-/// (a spur's tip or a pocket does not; a joined infield does).
-pub fn infield_spill(region: &Region, loop_pixels: &[usize]) -> Option<Vec<bool>> {
+/// (a spur's tip or a pocket does not; a joined infield does). `loop_clearance` is each loop
+/// pixel's distance to the region's boundary, pixels.
+///
+/// A cheap test comes first: a walled track has about loop length × half width of free
+/// pixels inside its loop; only when there are more than twice that (plus the square) are
+/// the distances to the loop computed.
+pub fn infield_spill(
+    region: &Region,
+    loop_pixels: &[usize],
+    loop_clearance: &[f64],
+) -> Option<Vec<bool>> {
     let (w, h) = (region.width, region.height);
     let n = loop_pixels.len();
-    if n < 3 {
+    if n < 3 || loop_clearance.len() != n {
         return None;
     }
-    let clear = clearance(&region.mask, w, h);
-    let mut along: Vec<f32> = loop_pixels.iter().map(|&p| clear[p]).collect();
-    along.sort_by(f32::total_cmp);
+    let mut along = loop_clearance.to_vec();
+    along.sort_by(f64::total_cmp);
     let reach = 2.0 * along[(n - 1) * 95 / 100] + 2.0;
-    // Distance to the loop: chamfer from the loop pixels over the whole crop.
-    let seeds: Vec<bool> = {
-        let mut s = vec![true; w * h];
-        for &p in loop_pixels {
-            s[p] = false;
-        }
-        s
-    };
-    let to_loop = clearance(&seeds, w, h);
+    let mean_half = loop_clearance.iter().sum::<f64>() / n as f64;
+    let length = crate::cycle::cycle_length(loop_pixels, w);
     // Inside the loop: crossings of the rows r + ¼ by the loop's edges, left of c + ¼.
     let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
     for k in 0..n {
@@ -218,7 +219,7 @@ pub fn infield_spill(region: &Region, loop_pixels: &[usize]) -> Option<Vec<bool>
         let t = (row as f64 + 0.25 - ra) / (rb - ra);
         crossings[row].push(ca + t * (cb - ca));
     }
-    let mut spill = vec![false; w * h];
+    let mut inside = vec![false; w * h];
     let mut count = 0usize;
     for (r, xs) in crossings.iter_mut().enumerate() {
         xs.sort_by(f64::total_cmp);
@@ -228,11 +229,25 @@ pub fn infield_spill(region: &Region, loop_pixels: &[usize]) -> Option<Vec<bool>
                 k += 1;
             }
             let i = r * w + c;
-            if k % 2 == 1 && region.mask[i] && to_loop[i] > reach {
-                spill[i] = true;
+            if k % 2 == 1 && region.mask[i] {
+                inside[i] = true;
                 count += 1;
             }
         }
     }
-    (count as f32 > reach * reach).then_some(spill)
+    if (count as f64) <= 2.0 * length * mean_half + reach * reach {
+        return None;
+    }
+    // Distance to the loop: chamfer from the loop pixels over the whole crop.
+    let mut seeds = vec![true; w * h];
+    for &p in loop_pixels {
+        seeds[p] = false;
+    }
+    let to_loop = clearance(&seeds, w, h);
+    let mut far = 0usize;
+    for (i, v) in inside.iter_mut().enumerate() {
+        *v = *v && to_loop[i] as f64 > reach;
+        far += *v as usize;
+    }
+    (far as f64 > reach * reach).then_some(inside)
 }

@@ -196,19 +196,6 @@ pub fn extract(
     if leaking {
         return Err(leak_error(map, &region, &cycle_px));
     }
-    if let Some(spill) = leak::infield_spill(&region, &cycle_px) {
-        if let Some((gap, inside, clearance)) = leak::locate_leak(&region, &cycle_px, |i| spill[i])
-        {
-            let (gc, gr) = region.image_pixel(gap);
-            let (ic, ir) = region.image_pixel(inside);
-            return Err(ExtractError::InfieldLeak {
-                gap: map_point(map, gc, gr),
-                inside: map_point(map, ic, ir),
-                gap_width_px: (2.0 * clearance - 1.0).round().max(1.0) as usize,
-            });
-        }
-    }
-
     // Stage 4: smoothing in pixels, then metres. A smoothed point may move at most half the
     // clearance of its loop pixel (distance to the region's boundary, pixels).
     let n = cycle_px.len();
@@ -241,10 +228,21 @@ pub fn extract(
         .collect();
     let boundary = walls::PointGrid::new(&boundary_xy, &loop_xy, CLEARANCE_CELL_PX);
     // Boundary pixel centres lie half a pixel inside the free space's edge.
-    let limit: Vec<f64> = loop_xy
-        .iter()
-        .map(|&p| 0.5 * (boundary.nearest(p) + 0.5))
-        .collect();
+    let loop_clearance: Vec<f64> = loop_xy.iter().map(|&p| boundary.nearest(p) + 0.5).collect();
+    let limit: Vec<f64> = loop_clearance.iter().map(|&d| 0.5 * d).collect();
+    if let Some(spill) = leak::infield_spill(&region, &cycle_px, &loop_clearance) {
+        if let Some((gap, inside, clearance)) = leak::locate_leak(&region, &cycle_px, |i| spill[i])
+        {
+            let (gc, gr) = region.image_pixel(gap);
+            let (ic, ir) = region.image_pixel(inside);
+            return Err(ExtractError::InfieldLeak {
+                gap: map_point(map, gc, gr),
+                inside: map_point(map, ic, ir),
+                gap_width_px: (2.0 * clearance - 1.0).round().max(1.0) as usize,
+            });
+        }
+    }
+
     let cols: Vec<f64> = loop_xy.iter().map(|p| p[0]).collect();
     let rows: Vec<f64> = loop_xy.iter().map(|p| p[1]).collect();
     let Some((mut cols, mut rows, window)) = smooth::smooth_loop(&cols, &rows, &limit) else {
