@@ -138,9 +138,8 @@ pub fn label_components(
     let mut labels = vec![0u32; mask.len()];
     let mut comp_of_root = vec![u32::MAX; runs.len()];
     let mut comps: Vec<Component> = Vec::new();
-    for k in 0..runs.len() {
+    for (k, &(r, s, e)) in runs.iter().enumerate() {
         let root = find(&mut parent, k as u32) as usize;
-        let (r, s, e) = runs[k];
         let (r, s, e) = (r as usize, s as usize, e as usize);
         if comp_of_root[root] == u32::MAX {
             comp_of_root[root] = comps.len() as u32;
