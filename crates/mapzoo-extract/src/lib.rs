@@ -227,6 +227,7 @@ pub fn extract(
         .map(crop_xy)
         .collect();
     let boundary = walls::PointGrid::new(&boundary_xy, &loop_xy, CLEARANCE_CELL_PX);
+    clock.lap("boundary");
     // Boundary pixel centres lie half a pixel inside the free space's edge.
     let loop_clearance: Vec<f64> = loop_xy.iter().map(|&p| boundary.nearest(p) + 0.5).collect();
     let limit: Vec<f64> = loop_clearance.iter().map(|&d| 0.5 * d).collect();
@@ -285,46 +286,7 @@ pub fn extract(
     clock.lap("resample");
 
     // Stage 6: walls and distances.
-    let to_world = |pix: &[usize]| -> Vec<[f64; 2]> {
-        pix.iter()
-            .map(|&p| {
-                let (c, r) = region.image_pixel(p);
-                let (x, y) = map.pixel_to_world(c as f64, r as f64);
-                [x, y]
-            })
-            .collect()
-    };
-    let mut outer = to_world(&outer_px);
-    let mut inner = to_world(&holes_px[0]);
-    // Walls run in the driving direction, like the centerline.
-    let ccw = walls::signed_area2(&points) > 0.0;
-    for wall in [&mut outer, &mut inner] {
-        if (walls::signed_area2(wall) > 0.0) != ccw {
-            wall.reverse();
-        }
-    }
-    // Driving counter-clockwise the infield is on the left.
-    let (right_wall, left_wall) = if ccw { (outer, inner) } else { (inner, outer) };
-    let mut right_pts = walls::resample_closed(&right_wall, WALL_STEP_M);
-    let mut left_pts = walls::resample_closed(&left_wall, WALL_STEP_M);
-    if region.holes.len() > 1 {
-        let mut obstacle_pts = Vec::new();
-        for hole in &holes_px[1..] {
-            obstacle_pts.extend(walls::resample_closed(&to_world(hole), WALL_STEP_M));
-        }
-        let side = walls::PointGrid::new(&points, &obstacle_pts, GRID_CELL_M);
-        for p in obstacle_pts {
-            {
-                if obstacle_on_left(&points, &side, p) {
-                    left_pts.push(p);
-                } else {
-                    right_pts.push(p);
-                }
-            }
-        }
-    }
-    let right_grid = walls::PointGrid::new(&right_pts, &points, GRID_CELL_M);
-    let left_grid = walls::PointGrid::new(&left_pts, &points, GRID_CELL_M);
+    let bounds = track_bounds(map, &region, &outer_px, &holes_px, &points);
     let centerline = points
         .iter()
         .enumerate()
@@ -334,8 +296,8 @@ pub fn extract(
             d_m: 0.0,
             x_m: p[0],
             y_m: p[1],
-            d_right: right_grid.nearest(*p),
-            d_left: left_grid.nearest(*p),
+            d_right: bounds.d_right[i],
+            d_left: bounds.d_left[i],
             psi_rad: psi[i],
             kappa_radpm: kappa[i],
             vx_mps: 0.0,
@@ -352,12 +314,75 @@ pub fn extract(
     clock.lap("walls");
     Ok(Extraction {
         centerline,
-        right_wall,
-        left_wall,
+        right_wall: bounds.right_wall,
+        left_wall: bounds.left_wall,
         track_free,
         timings: clock.timings,
         opening_radius_px: radius,
     })
+}
+
+/// Stage 6's result: the walls in driving order and each waypoint's distances to them.
+struct Bounds {
+    right_wall: Vec<[f64; 2]>,
+    left_wall: Vec<[f64; 2]>,
+    d_right: Vec<f64>,
+    d_left: Vec<f64>,
+}
+
+/// Right and left walls from the region's outer and infield boundaries (crop pixels), and the
+/// distances of `points` (world, driving order) to them and to the obstacles on each side.
+fn track_bounds(
+    map: &OccupancyMap,
+    region: &Region,
+    outer_px: &[usize],
+    holes_px: &[Vec<usize>],
+    points: &[[f64; 2]],
+) -> Bounds {
+    let to_world = |pix: &[usize]| -> Vec<[f64; 2]> {
+        pix.iter()
+            .map(|&p| {
+                let (c, r) = region.image_pixel(p);
+                let (x, y) = map.pixel_to_world(c as f64, r as f64);
+                [x, y]
+            })
+            .collect()
+    };
+    let mut outer = to_world(outer_px);
+    let mut inner = to_world(&holes_px[0]);
+    // Walls run in the driving direction, like the centerline.
+    let ccw = walls::signed_area2(points) > 0.0;
+    for wall in [&mut outer, &mut inner] {
+        if (walls::signed_area2(wall) > 0.0) != ccw {
+            wall.reverse();
+        }
+    }
+    // Driving counter-clockwise the infield is on the left.
+    let (right_wall, left_wall) = if ccw { (outer, inner) } else { (inner, outer) };
+    let mut right_pts = walls::resample_closed(&right_wall, WALL_STEP_M);
+    let mut left_pts = walls::resample_closed(&left_wall, WALL_STEP_M);
+    if holes_px.len() > 1 {
+        let mut obstacle_pts = Vec::new();
+        for hole in &holes_px[1..] {
+            obstacle_pts.extend(walls::resample_closed(&to_world(hole), WALL_STEP_M));
+        }
+        let side = walls::PointGrid::new(points, &obstacle_pts, GRID_CELL_M);
+        for p in obstacle_pts {
+            if obstacle_on_left(points, &side, p) {
+                left_pts.push(p);
+            } else {
+                right_pts.push(p);
+            }
+        }
+    }
+    let right_grid = walls::PointGrid::new(&right_pts, points, GRID_CELL_M);
+    let left_grid = walls::PointGrid::new(&left_pts, points, GRID_CELL_M);
+    Bounds {
+        d_right: points.iter().map(|&p| right_grid.nearest(p)).collect(),
+        d_left: points.iter().map(|&p| left_grid.nearest(p)).collect(),
+        right_wall,
+        left_wall,
+    }
 }
 
 /// Whether world point `p` lies left of the centerline `points` (driving order) at its nearest
