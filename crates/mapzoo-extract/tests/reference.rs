@@ -270,3 +270,43 @@ fn f1tenth_maps() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// MapZoo tracks: their PNGs here are rebuilt from the published centerline ± d_right/d_left
+/// (DESIGN §4), so the extraction must come back to that centerline: same count within 2 %,
+/// mean distance within two pixels.
+#[test]
+fn mapzoo_rebuilt_maps() {
+    let Some(data) = reference_data_or_skip("mapzoo_rebuilt_maps") else {
+        return;
+    };
+    for track in ["Austin", "IMS", "berlin", "overtake_map"] {
+        let dir = data.join("mapzoo").join(track);
+        let (_, map) = OccupancyMap::load(&dir.join(format!("{track}.yaml")), FreeRule::MapServer)
+            .expect("map");
+        let published =
+            mapzoo_format::waypoint::read_csv(&dir.join(format!("{track}_centerline.csv")))
+                .expect("published centerline");
+        let ex = extract(
+            &map,
+            &ExtractParams::default(),
+            Some(start_of(&published)),
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{track}: {e}"));
+        check_invariants(track, &ex, 0.1);
+        let count_err =
+            (ex.centerline.len() as f64 - published.len() as f64).abs() / published.len() as f64;
+        let d = mean_dist(&xy(&ex.centerline), &xy(&published));
+        eprintln!(
+            "{track}: {} points (published {}), mean distance {d:.4} m",
+            ex.centerline.len(),
+            published.len()
+        );
+        assert!(
+            count_err <= 0.02,
+            "{track}: count off by {:.1} %",
+            100.0 * count_err
+        );
+        assert!(d <= 2.0 * map.resolution, "{track}: mean distance {d} m");
+    }
+}
