@@ -304,18 +304,67 @@ pub enum TrackChoice {
     Leaking(Region),
     /// No free region has a hole; the largest free region, for the message.
     NoHole(Option<Component>),
+    /// Two loops are about equally plausible: (first pixel, infield pixels) of each, image
+    /// coordinates (row-major index).
+    Ambiguous([(usize, usize); 2]),
 }
 
 /// How many of the largest free regions are examined for holes.
 const MAX_CANDIDATES: usize = 16;
+/// How many holed regions are kept for the final choice.
+const MAX_KEPT: usize = 4;
+
+impl Region {
+    /// The area of the hole holding image pixel (col, row), pixels; `None` when the pixel is
+    /// in the region or outside every hole of it.
+    pub fn hole_at(&self, col: usize, row: usize) -> Option<usize> {
+        if col < self.col0 || row < self.row0 {
+            return None;
+        }
+        let (c, r) = (col - self.col0, row - self.row0);
+        if c >= self.width || r >= self.height || self.mask[r * self.width + c] {
+            return None;
+        }
+        let mut seen = vec![false; self.mask.len()];
+        let mut stack = vec![r * self.width + c];
+        seen[r * self.width + c] = true;
+        let mut area = 0;
+        while let Some(p) = stack.pop() {
+            area += 1;
+            let (pr, pc) = (p / self.width, p % self.width);
+            if pr == 0 || pc == 0 || pr + 1 == self.height || pc + 1 == self.width {
+                return None;
+            }
+            for q in [p - self.width, p - 1, p + 1, p + self.width] {
+                if !self.mask[q] && !seen[q] {
+                    seen[q] = true;
+                    stack.push(q);
+                }
+            }
+        }
+        Some(area)
+    }
+
+    /// The first pixel of the region, image row-major index.
+    fn first_pixel(&self, image_width: usize) -> usize {
+        let i = self.mask.iter().position(|&m| m).unwrap_or(0);
+        let (c, r) = self.image_pixel(i);
+        r * image_width + c
+    }
+}
 
 /// Chooses the free region that holds the track loop (module doc).
+///
+/// Among holed regions that do not touch the image border, one whose infield holds another
+/// holed region with at least a quarter of its infield's area is the space around a track
+/// (a walled frame around an F1TENTH-style map), not the track; of the rest the one with the
+/// largest infield wins, unless the next one's infield is at least half as large.
 pub fn choose_track(opened: &[bool], width: usize, height: usize) -> TrackChoice {
     let (labels, comps) = label_components(opened, width, height, true);
     let mut order: Vec<usize> = (0..comps.len()).collect();
     order.sort_by(|&a, &b| comps[b].area.cmp(&comps[a].area).then(a.cmp(&b)));
     let largest = order.first().map(|&k| comps[k].area).unwrap_or(0);
-    let mut best: Option<Region> = None;
+    let mut kept: Vec<Region> = Vec::new();
     let mut leaking: Option<Region> = None;
     for &k in order.iter().take(MAX_CANDIDATES) {
         let comp = &comps[k];
@@ -327,22 +376,43 @@ pub fn choose_track(opened: &[bool], width: usize, height: usize) -> TrackChoice
         let Some(infield) = region.holes.first() else {
             continue;
         };
-        let slot = if region.touches_border {
-            &mut leaking
+        if region.touches_border {
+            if leaking
+                .as_ref()
+                .map_or(true, |b| infield.area > b.holes[0].area)
+            {
+                leaking = Some(region);
+            }
         } else {
-            &mut best
-        };
-        let better = slot
-            .as_ref()
-            .map_or(true, |b| infield.area > b.holes[0].area);
-        if better {
-            *slot = Some(region);
+            kept.push(region);
+            kept.sort_by(|a, b| b.holes[0].area.cmp(&a.holes[0].area));
+            kept.truncate(MAX_KEPT);
         }
     }
-    match (best, leaking) {
-        (Some(r), _) => TrackChoice::Track(r),
-        (None, Some(r)) => TrackChoice::Leaking(r),
-        (None, None) => TrackChoice::NoHole(order.first().map(|&k| comps[k].clone())),
+    drop(labels);
+    let encloses = |a: &Region, b: &Region| {
+        let f = b.first_pixel(width);
+        4 * b.holes[0].area >= a.holes[0].area
+            && a.hole_at(f % width, f / width) == Some(a.holes[0].area)
+    };
+    let plain: Vec<usize> = (0..kept.len())
+        .filter(|&i| !(0..kept.len()).any(|j| j != i && encloses(&kept[i], &kept[j])))
+        .collect();
+    if plain.len() >= 2 {
+        let (a, b) = (&kept[plain[0]], &kept[plain[1]]);
+        if 2 * b.holes[0].area >= a.holes[0].area {
+            return TrackChoice::Ambiguous([
+                (a.first_pixel(width), a.holes[0].area),
+                (b.first_pixel(width), b.holes[0].area),
+            ]);
+        }
+    }
+    if let Some(&i) = plain.first() {
+        return TrackChoice::Track(kept.swap_remove(i));
+    }
+    match leaking {
+        Some(r) => TrackChoice::Leaking(r),
+        None => TrackChoice::NoHole(order.first().map(|&k| comps[k].clone())),
     }
 }
 

@@ -59,6 +59,12 @@ pub enum ExtractError {
         /// Why, naming the region looked at.
         why: String,
     },
+    /// Two loops are about equally plausible (two tracks, or a figure eight).
+    #[error("several equally plausible loops: {why}; crop the map to one track or mark the other occupied")]
+    Ambiguous {
+        /// Where they are and how large their infields are.
+        why: String,
+    },
     /// The track's free space is connected to the image border: a wall has a gap.
     #[error("the track's free space leaks: it leaves the track at {gap}, through an opening about {gap_width_px} pixels wide (a gap in the wall?), and reaches the image border at {border}; close the gap with occupied pixels, or mark the outside as unknown")]
     Leak {

@@ -136,6 +136,7 @@ pub fn extract(
         drop(opened);
         match choice {
             Some(TrackChoice::Track(r)) => break (TrackChoice::Track(r), radius),
+            Some(TrackChoice::Ambiguous(two)) => break (TrackChoice::Ambiguous(two), radius),
             other => {
                 first_failure.get_or_insert((other, radius));
             }
@@ -155,6 +156,17 @@ pub fn extract(
     let (region, leaking) = match choice {
         TrackChoice::Track(r) => (r, false),
         TrackChoice::Leaking(r) => (r, true),
+        TrackChoice::Ambiguous(two) => {
+            let at = |(first, infield): (usize, usize)| {
+                format!(
+                    "one at {} around an infield of {infield} pixels",
+                    map_point(map, first % width, first / width)
+                )
+            };
+            return Err(ExtractError::Ambiguous {
+                why: format!("{} and {}", at(two[0]), at(two[1])),
+            });
+        }
         TrackChoice::NoHole(largest) => {
             let why = match largest {
                 Some(c) => {
@@ -171,6 +183,23 @@ pub fn extract(
             return Err(ExtractError::NoLoop { why });
         }
     };
+
+    // Two infields of about the same size (a figure eight): no single loop goes round.
+    if let [a, b, ..] = region.holes.as_slice() {
+        if 2 * b.area >= a.area {
+            let at = |h: &clean::Component| {
+                let (c, r) = region.image_pixel(h.first);
+                format!(
+                    "one around the infield at {} ({} pixels)",
+                    map_point(map, c, r),
+                    h.area
+                )
+            };
+            return Err(ExtractError::Ambiguous {
+                why: format!("the track region has two infields: {} and {}", at(a), at(b)),
+            });
+        }
+    }
 
     // Stage 3: skeleton, spurs, loop around the infield.
     let mut skel = thin::skeletonize(&region.mask, region.width, region.height);

@@ -384,6 +384,114 @@ fn gap_into_a_free_infield_is_reported_where_it_is() {
     }
 }
 
+#[test]
+fn a_walled_frame_around_a_thin_wall_map_is_not_the_track() {
+    let map = generate(&SynthOptions {
+        seed: 61,
+        margin: 3.0,
+        ..SynthOptions::default()
+    })
+    .expect("generator");
+    let (mut occ, _) = thin_walls(&map, 4, None);
+    // A 3-pixel black frame: the outside no longer reaches the image border.
+    let (w, h) = (occ.width, occ.height);
+    for r in 0..h {
+        for c in 0..w {
+            if r < 3 || c < 3 || r + 3 >= h || c + 3 >= w {
+                occ.free[r * w + c] = false;
+            }
+        }
+    }
+    let ex = extract(&occ, &ExtractParams::default(), Some(START), false)
+        .unwrap_or_else(|e| panic!("framed map: {e}"));
+    let (mean, _) = check_loop("framed thin walls", &map, &ex);
+    assert!(mean < 0.05, "mean distance {mean}");
+}
+
+/// A w × h picture of free rings: `#` free, `.` occupied, built from (col, row, outer
+/// half-size, inner half-size) squares.
+fn rings(w: usize, h: usize, squares: &[(i64, i64, i64, i64)]) -> Vec<String> {
+    (0..h as i64)
+        .map(|r| {
+            (0..w as i64)
+                .map(|c| {
+                    let free = squares.iter().any(|&(cc, cr, outer, inner)| {
+                        let d = (c - cc).abs().max((r - cr).abs());
+                        d <= outer && d > inner
+                    });
+                    if free {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn two_equal_loops_are_an_ambiguity() {
+    // Two separate square tracks of the same size.
+    let rows = rings(160, 80, &[(40, 40, 34, 12), (120, 40, 34, 12)]);
+    let refs: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+    match extract(
+        &literal_map(&refs, 0.05),
+        &ExtractParams::default(),
+        None,
+        false,
+    ) {
+        Err(ExtractError::Ambiguous { why }) => assert!(why.contains("pixel (col"), "{why}"),
+        other => panic!(
+            "expected an ambiguity, got {:?}",
+            other.map(|e| e.centerline.len())
+        ),
+    }
+    // A figure eight: one free block around two infields of the same size.
+    let rows: Vec<String> = (0..80)
+        .map(|r| {
+            (0..150)
+                .map(|c| {
+                    let block = (5..145).contains(&c) && (5..75).contains(&r);
+                    let hole =
+                        (25..55).contains(&r) && ((25..55).contains(&c) || (95..125).contains(&c));
+                    if block && !hole {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let refs: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+    match extract(
+        &literal_map(&refs, 0.05),
+        &ExtractParams::default(),
+        None,
+        false,
+    ) {
+        Err(ExtractError::Ambiguous { why }) => assert!(why.contains("two infields"), "{why}"),
+        other => panic!(
+            "expected an ambiguity, got {:?}",
+            other.map(|e| e.centerline.len())
+        ),
+    }
+    // One ring alone is fine.
+    let rows = rings(80, 80, &[(40, 40, 34, 12)]);
+    let refs: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+    let ex = extract(
+        &literal_map(&refs, 0.05),
+        &ExtractParams::default(),
+        None,
+        false,
+    )
+    .expect("one ring");
+    let lap = ex.centerline.len() as f64 * 0.1;
+    // The medial square of a band from 13 to 34 px: side ≈ 47 px at 0.05 m.
+    assert!((lap - 4.0 * 47.0 * 0.05).abs() < 1.0, "lap {lap} m");
+}
+
 fn literal_map(rows: &[&str], resolution: f64) -> OccupancyMap {
     let (w, h) = (rows[0].len(), rows.len());
     let gray = rows
