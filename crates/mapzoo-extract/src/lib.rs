@@ -35,7 +35,8 @@ use clean::{Region, TrackChoice};
 pub struct Extraction {
     /// Centerline waypoints ≈`spacing_m` apart, s_m = spacing·id, psi/kappa/d_right/d_left set, vx = ax = 0; not closed.
     pub centerline: Vec<Waypoint>,
-    /// Right wall, world metres: boundary pixel centres of the track region, in driving order.
+    /// Right wall, world metres: boundary pixel centres of the track region, in the Race
+    /// Stack's (OpenCV contour) order.
     pub right_wall: Vec<[f64; 2]>,
     /// Left wall, world metres, as `right_wall`.
     pub left_wall: Vec<[f64; 2]>,
@@ -351,7 +352,7 @@ pub fn extract(
     })
 }
 
-/// Stage 6's result: the walls in driving order and each waypoint's distances to them.
+/// Stage 6's result: the walls (OpenCV contour order) and each waypoint's distances to them.
 struct Bounds {
     right_wall: Vec<[f64; 2]>,
     left_wall: Vec<[f64; 2]>,
@@ -377,23 +378,20 @@ fn track_bounds(
             })
             .collect()
     };
-    let mut outer = to_world(outer_px);
-    let mut inner = to_world(&holes_px[0]);
-    // Walls run in the driving direction, like the centerline.
-    let ccw = walls::signed_area2(points) > 0.0;
-    for wall in [&mut outer, &mut inner] {
-        if (walls::signed_area2(wall) > 0.0) != ccw {
-            wall.reverse();
-        }
-    }
+    let order = |pix: &[usize], outer: bool| {
+        to_world(&walls::opencv_order(pix, region.width, &region.mask, outer))
+    };
+    let outer = order(outer_px, true);
+    let inner = order(&holes_px[0], false);
     // Driving counter-clockwise the infield is on the left.
+    let ccw = walls::signed_area2(points) > 0.0;
     let (right_wall, left_wall) = if ccw { (outer, inner) } else { (inner, outer) };
     let mut right_pts = walls::resample_closed(&right_wall, WALL_STEP_M);
     let mut left_pts = walls::resample_closed(&left_wall, WALL_STEP_M);
     if holes_px.len() > 1 {
         let mut obstacle_pts = Vec::new();
         for hole in &holes_px[1..] {
-            obstacle_pts.extend(walls::resample_closed(&to_world(hole), WALL_STEP_M));
+            obstacle_pts.extend(walls::resample_closed(&order(hole, false), WALL_STEP_M));
         }
         let side = walls::PointGrid::new(points, &obstacle_pts, GRID_CELL_M);
         for p in obstacle_pts {

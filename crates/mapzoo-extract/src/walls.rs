@@ -77,6 +77,38 @@ pub fn trace_boundary(
     out
 }
 
+/// A traced boundary (crop indices) in the order OpenCV's `findContours` gives it to the
+/// Race Stack: an outer boundary from its first pixel in raster order of the upside-down
+/// image (largest row, then smallest column), with positive shoelace area in (column, row)
+/// coordinates; a hole's boundary from the first such pixel whose right neighbour is outside
+/// the mask (in the hole: the region is wider than one pixel after the opening), with
+/// negative area. The 0.1 m resampling of the walls starts at that point, so d_right and
+/// d_left depend on it.
+pub fn opencv_order(contour: &[usize], width: usize, mask: &[bool], outer: bool) -> Vec<usize> {
+    let n = contour.len();
+    let key = |p: usize| (std::cmp::Reverse(p / width), p % width);
+    let start = (0..n)
+        .filter(|&k| {
+            let p = contour[k];
+            outer || (p % width + 1 < width && !mask[p + 1])
+        })
+        .min_by_key(|&k| key(contour[k]))
+        .unwrap_or(0);
+    let area2: i64 = (0..n)
+        .map(|k| {
+            let (a, b) = (contour[k], contour[(k + 1) % n]);
+            let (xa, ya) = ((a % width) as i64, (a / width) as i64);
+            let (xb, yb) = ((b % width) as i64, (b / width) as i64);
+            xa * yb - xb * ya
+        })
+        .sum();
+    if (area2 >= 0) == outer {
+        (0..n).map(|k| contour[(start + k) % n]).collect()
+    } else {
+        (0..n).map(|k| contour[(start + n - k) % n]).collect()
+    }
+}
+
 /// A closed polyline resampled at equal steps of about `step` metres (closing point dropped),
 /// as the Race Stack's `resample_closed`.
 pub fn resample_closed(pts: &[[f64; 2]], step: f64) -> Vec<[f64; 2]> {

@@ -86,10 +86,8 @@ fn racestack_case(data: &Path, track: &str, image: Option<&str>) {
     let png = image.map_or_else(|| meta.image_path(&yaml), |name| dir.join(name));
     let (w, h, gray) = read_gray_png(&png).expect("published png");
     let map = OccupancyMap::from_gray(w, h, gray, &meta, FreeRule::Nonzero);
-    let published = GlobalWaypoints::read(&dir.join("global_waypoints.json"))
-        .expect("published json")
-        .centerline
-        .wpnts;
+    let global = GlobalWaypoints::read(&dir.join("global_waypoints.json")).expect("published json");
+    let published = global.centerline.wpnts.clone();
     let ex = extract(
         &map,
         &ExtractParams::default(),
@@ -98,6 +96,23 @@ fn racestack_case(data: &Path, track: &str, image: Option<&str>) {
     )
     .unwrap_or_else(|e| panic!("{track}: {e}"));
     let ours = &ex.centerline;
+    // The walls are the published bound pixels exactly. hangar's (older) file lists them the
+    // other way round from its own d_right / d_left, which ours match.
+    let (pr, pl) = (global.right_bound(), global.left_bound());
+    let same = |a: &[[f64; 2]], b: &[[f64; 2]]| {
+        a.len() == b.len() && mean_dist(a, b) < 1e-6 && mean_dist(b, a) < 1e-6
+    };
+    let (r, l) = (&ex.right_wall, &ex.left_wall);
+    let as_published = same(r, &pr) && same(l, &pl);
+    assert!(
+        as_published || (same(r, &pl) && same(l, &pr)),
+        "{track}: walls ({} / {} points) are not the published bounds ({} / {})",
+        r.len(),
+        l.len(),
+        pr.len(),
+        pl.len()
+    );
+    eprintln!("{track}: walls equal the published bounds, labelled as published: {as_published}");
     let count_err = (ours.len() as f64 - published.len() as f64).abs() / published.len() as f64;
     let d_ours = mean_dist(&xy(ours), &xy(&published));
     let d_pub = mean_dist(&xy(&published), &xy(ours));
@@ -135,7 +150,7 @@ fn racestack_case(data: &Path, track: &str, image: Option<&str>) {
         }
     }
     eprintln!(
-        "{track}: {} points (published {}), mean distance {d_ours:.5} / {d_pub:.5} m, mean |Δd_right| {dr:.4} m, |Δd_left| {dl:.4} m, max |Δpsi| {dpsi:.2e} rad, max |Δkappa| {dkappa:.2e} 1/m, timings {:?}",
+        "{track}: {} points (published {}), mean distance {d_ours:.5} / {d_pub:.5} m, mean |Δd_right| {dr:.2e} m, |Δd_left| {dl:.2e} m, max |Δpsi| {dpsi:.2e} rad, max |Δkappa| {dkappa:.2e} 1/m, timings {:?}",
         ours.len(),
         published.len(),
         ex.timings
