@@ -8,7 +8,7 @@ use mapzoo_extract::{Extraction, StartPose};
 use mapzoo_format::global::GlobalParts;
 use mapzoo_format::sectors::{OtSector, SpeedSector};
 use mapzoo_format::{
-    map, waypoint, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
+    map, waypoint, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
 };
 use mapzoo_raceline::{RacelineResult, Walls};
 use serde::Serialize;
@@ -162,25 +162,42 @@ pub fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, OtSectors
     (speed, ot)
 }
 
-/// Runs stages 2–11 on a loaded map. `yaml` names the map in errors.
+/// A map as read from disk: its YAML, its PNG bytes and the classified grid.
+#[derive(Debug, Clone)]
+pub struct LoadedMap {
+    /// The map-server YAML.
+    pub meta: MapMeta,
+    /// The PNG bytes as read (written back unchanged).
+    pub png: Vec<u8>,
+    /// The classified pixels.
+    pub map: OccupancyMap,
+}
+
+impl LoadedMap {
+    /// Reads `yaml` and its image, classifying pixels with `rule` (stage 1).
+    pub fn read(yaml: &Path, rule: FreeRule) -> Result<Self, PipelineError> {
+        let meta = MapMeta::read(yaml)?;
+        let image = meta.image_path(yaml);
+        let png = std::fs::read(&image).map_err(|e| PipelineError::io(&image, e))?;
+        let (w, h, gray) = map::decode_gray_png(&png, &image)?;
+        let map = OccupancyMap::from_gray(w, h, gray, &meta, rule);
+        Ok(LoadedMap { meta, png, map })
+    }
+}
+
+/// Runs stages 2–11 on a loaded map; `req` gives the name, start and direction.
 pub fn build_map(
-    name: String,
-    meta: MapMeta,
-    png: Vec<u8>,
-    map: OccupancyMap,
-    start: Option<StartPose>,
-    reverse: bool,
+    req: &BuildRequest,
+    loaded: LoadedMap,
     config: &Config,
-    yaml: &Path,
 ) -> Result<TrackSet, PipelineError> {
-    let image = meta.image_path(yaml);
+    let LoadedMap { meta, png, map } = loaded;
+    let image = meta.image_path(&req.yaml);
     let t = Instant::now();
-    let extraction =
-        mapzoo_extract::extract(&map, &config.extract, start, reverse).map_err(|source| {
-            PipelineError::Extract {
-                path: image.clone(),
-                source,
-            }
+    let extraction = mapzoo_extract::extract(&map, &config.extract, req.start, req.reverse)
+        .map_err(|source| PipelineError::Extract {
+            path: image.clone(),
+            source,
         })?;
     let t_extract = t.elapsed().as_secs_f64();
     let walls = Walls {
@@ -190,7 +207,7 @@ pub fn build_map(
     let t = Instant::now();
     let lines = mapzoo_raceline::compute(&extraction.centerline, Some(&walls), &config.raceline)
         .map_err(|source| PipelineError::Optimize {
-            path: yaml.to_path_buf(),
+            path: req.yaml.clone(),
             source,
         })?;
     let t_raceline = t.elapsed().as_secs_f64();
@@ -214,7 +231,7 @@ pub fn build_map(
         );
     }
     Ok(TrackSet {
-        name,
+        name: req.track_name(),
         meta,
         png,
         map,
@@ -229,22 +246,9 @@ pub fn build_map(
 /// Loads the map of `req` with the configured free-space rule and builds it.
 pub fn build(req: &BuildRequest, config: &Config) -> Result<TrackSet, PipelineError> {
     let t = Instant::now();
-    let meta = MapMeta::read(&req.yaml)?;
-    let image = meta.image_path(&req.yaml);
-    let png = std::fs::read(&image).map_err(|e| PipelineError::io(&image, e))?;
-    let (w, h, gray) = map::decode_gray_png(&png, &image)?;
-    let occupancy = OccupancyMap::from_gray(w, h, gray, &meta, config.map.free_rule);
+    let loaded = LoadedMap::read(&req.yaml, config.map.free_rule)?;
     let t_load = t.elapsed().as_secs_f64();
-    let mut set = build_map(
-        req.track_name(),
-        meta,
-        png,
-        occupancy,
-        req.start,
-        req.reverse,
-        config,
-        &req.yaml,
-    )?;
+    let mut set = build_map(req, loaded, config)?;
     set.timings.insert(0, ("load".into(), t_load));
     Ok(set)
 }

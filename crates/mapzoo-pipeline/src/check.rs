@@ -74,7 +74,7 @@ pub fn read_published_csv(path: &Path) -> Result<Vec<PublishedRow>, PipelineErro
         let number = |c: Option<usize>| -> Result<Option<f64>, PipelineError> {
             match c.and_then(|c| cells.get(c)) {
                 None => Ok(None),
-                Some(s) if s.is_empty() => Ok(None),
+                Some(&"") => Ok(None),
                 Some(s) => s
                     .parse::<f64>()
                     .ok()

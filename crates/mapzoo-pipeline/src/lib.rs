@@ -11,7 +11,7 @@ pub mod error;
 pub mod geometry;
 pub mod regen;
 
-pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, TrackSet};
+pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, LoadedMap, TrackSet};
 pub use check::{check, CheckOptions, CheckReport};
 pub use config::{Config, Overrides, Profile};
 pub use error::PipelineError;
