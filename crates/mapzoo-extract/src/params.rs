@@ -42,11 +42,11 @@ impl ExtractParams {
                 ),
             });
         }
-        if self.opening_radius() > 255 {
+        if self.opening_radius() > 254 {
             return Err(ExtractError::Param {
                 field: "opening_iterations",
                 why: format!(
-                    "gives an opening radius of {} pixels; at most 255 is supported (opening_iterations × (opening_size − 1) / 2)",
+                    "gives an opening radius of {} pixels; at most 254 is supported (opening_iterations × (opening_size − 1) / 2)",
                     self.opening_radius()
                 ),
             });

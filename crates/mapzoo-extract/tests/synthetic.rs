@@ -385,6 +385,44 @@ fn gap_into_a_free_infield_is_reported_where_it_is() {
 }
 
 #[test]
+fn a_rotated_origin_rotates_the_centerline() {
+    let map = generate(&SynthOptions {
+        seed: 71,
+        resolution: 0.08,
+        ..SynthOptions::default()
+    })
+    .expect("generator");
+    let plain = map.occupancy(FreeRule::MapServer);
+    let yaw = 0.5f64;
+    let mut turned = plain.clone();
+    turned.origin[2] = yaw;
+    let (s, c) = yaw.sin_cos();
+    let rot = |x: f64, y: f64| {
+        let (dx, dy) = (x - plain.origin[0], y - plain.origin[1]);
+        (
+            plain.origin[0] + c * dx - s * dy,
+            plain.origin[1] + s * dx + c * dy,
+        )
+    };
+    let a = extract(&plain, &ExtractParams::default(), Some(START), false).expect("yaw 0");
+    let (sx, sy) = rot(START.x, START.y);
+    let start = StartPose {
+        x: sx,
+        y: sy,
+        yaw: START.yaw + yaw,
+    };
+    let b = extract(&turned, &ExtractParams::default(), Some(start), false).expect("yaw 0.5");
+    assert_eq!(a.centerline.len(), b.centerline.len());
+    for (p, q) in a.centerline.iter().zip(&b.centerline) {
+        let (x, y) = rot(p.x_m, p.y_m);
+        assert!((x - q.x_m).hypot(y - q.y_m) < 1e-6, "waypoint {}", p.id);
+        assert!((p.d_right - q.d_right).abs() < 1e-6 && (p.d_left - q.d_left).abs() < 1e-6);
+        let dpsi = (q.psi_rad - p.psi_rad - yaw).rem_euclid(std::f64::consts::TAU);
+        assert!(dpsi.min(std::f64::consts::TAU - dpsi) < 1e-6);
+    }
+}
+
+#[test]
 fn a_walled_frame_around_a_thin_wall_map_is_not_the_track() {
     let map = generate(&SynthOptions {
         seed: 61,
