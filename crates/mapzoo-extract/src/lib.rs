@@ -170,14 +170,18 @@ pub fn extract(
         }
         TrackChoice::NoHole(largest) => {
             let why = match largest {
+                Some(c) if c.area == width * height => {
+                    "every pixel is free (a blank image?); check the image and the free-space rule"
+                        .to_string()
+                }
                 Some(c) => {
                     let at = map_point(map, c.first % width, c.first / width);
                     let border = if c.touches_border {
-                        " and reaches the image border"
+                        " reaches the image border and"
                     } else {
                         ""
                     };
-                    format!("the largest free region ({} pixels, starting at {at}){border} has no hole, so there is no infield for a loop to go around; if the track has an infield, a wall gap joins it to the track: close the gap", c.area)
+                    format!("the largest free region ({} pixels, from {at}){border} has no hole, so there is no infield for a loop to go around; if the track has an infield, a wall gap joins it to the track: close the gap", c.area)
                 }
                 None => "the free space is empty".to_string(),
             };
