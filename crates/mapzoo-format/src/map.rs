@@ -301,16 +301,27 @@ impl OccupancyMap {
         let meta = MapMeta::read(yaml_path)?;
         let png = meta.image_path(yaml_path);
         let bytes = std::fs::read(&png).map_err(|e| FormatError::io(&png, e))?;
-        let (w, h, gray, sums) = decode_png(&bytes, &png)?;
-        let mut map = Self::from_gray(w, h, gray, &meta, rule);
+        let map = Self::from_png_bytes(&bytes, &png, &meta, rule)?;
+        Ok((meta, map))
+    }
+
+    /// Decodes PNG bytes and classifies the pixels; `path` names the image in errors.
+    pub fn from_png_bytes(
+        bytes: &[u8],
+        path: &Path,
+        meta: &MapMeta,
+        rule: FreeRule,
+    ) -> Result<Self> {
+        let (w, h, gray, sums) = decode_png(bytes, path)?;
+        let mut map = Self::from_gray(w, h, gray, meta, rule);
         if let Some(sums) = sums {
             // Colour maps: classify the exact channel mean, as map_server does,
             // not the rounded gray value kept for display.
             for (f, s) in map.free.iter_mut().zip(sums) {
-                *f = is_free_level(s as f64 / 3.0, &meta, rule);
+                *f = is_free_level(s as f64 / 3.0, meta, rule);
             }
         }
-        Ok((meta, map))
+        Ok(map)
     }
 
     /// Whether pixel (col, row) is free; outside the image is not free.

@@ -179,8 +179,7 @@ impl LoadedMap {
         let meta = MapMeta::read(yaml)?;
         let image = meta.image_path(yaml);
         let png = std::fs::read(&image).map_err(|e| PipelineError::io(&image, e))?;
-        let (w, h, gray) = map::decode_gray_png(&png, &image)?;
-        let map = OccupancyMap::from_gray(w, h, gray, &meta, rule);
+        let map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
         Ok(LoadedMap { meta, png, map })
     }
 }
