@@ -343,3 +343,50 @@ fn check_from_centerline_reports_mapzoo_tracks_against_published_csv() {
     // From the published centerline the IQP lap is the published one (Austin 18.5875 s).
     assert!(md.contains("| Austin | 18.5875 | 18.587"), "{md}");
 }
+
+#[test]
+fn two_maps_with_one_name_are_refused_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    for sub in ["a", "b"] {
+        std::fs::create_dir(tmp.path().join(sub)).unwrap();
+        write_map(&tmp.path().join(sub), "f", 7);
+    }
+    let out = tmp.path().join("out");
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(&out)
+        .arg(tmp.path().join("a/f.yaml"))
+        .arg(tmp.path().join("b/f.yaml"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a/f.yaml") && stderr.contains("b/f.yaml"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_name_that_is_not_a_folder_name_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 8);
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), "user file").unwrap();
+    for name in ["", "../escape", ".hidden", "a/b"] {
+        let o = mapzoo()
+            .args(["build", "--force", "--out"])
+            .arg(&out)
+            .arg(&yaml)
+            .args(["--name", name])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_ne!(o.status.code(), Some(0), "--name {name:?}: {stderr}");
+        assert!(stderr.contains("track name"), "--name {name:?}: {stderr}");
+    }
+    assert!(out.join("keep.txt").is_file(), "the output folder survived");
+    assert!(!tmp.path().join("escape").exists());
+}

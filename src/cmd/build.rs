@@ -62,6 +62,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             reverse: args.reverse,
         })
         .collect();
+    let mut seen = std::collections::BTreeMap::new();
+    for req in &requests {
+        if let Some(first) = seen.insert(req.track_name(), &req.yaml) {
+            anyhow::bail!(
+                "{} and {} both build track {:?} into the same folder; build them into different --out folders",
+                first.display(),
+                req.yaml.display(),
+                req.track_name()
+            );
+        }
+    }
     let progress = Progress::new(requests.len(), args.json);
     let results = run_batch(
         &requests,

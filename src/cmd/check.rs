@@ -53,12 +53,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         lap_tol: args.lap_tol,
         published,
     };
-    let progress = Progress::new(args.dirs.len(), true);
+    let progress = Progress::new(args.dirs.len(), args.json);
     let results = run_batch(
         &args.dirs,
         args.jobs,
         |dir| check(dir, &config, &opts),
-        |_, _| {},
+        |dir, r| {
+            if r.is_ok() {
+                progress.done(&format!("checked {}", dir.display()));
+            }
+        },
     );
     progress.finish();
     let mut reports: Vec<CheckReport> = Vec::new();

@@ -12,6 +12,7 @@ use crate::error::PipelineError;
 pub struct StagedDir {
     staging: PathBuf,
     target: PathBuf,
+    force: bool,
     committed: bool,
 }
 
@@ -39,6 +40,7 @@ impl StagedDir {
                     return Ok(StagedDir {
                         staging,
                         target: target.to_path_buf(),
+                        force,
                         committed: false,
                     })
                 }
@@ -53,11 +55,15 @@ impl StagedDir {
         &self.staging
     }
 
-    /// Moves the staged folder into place, replacing an existing target.
+    /// Moves the staged folder into place, replacing an existing target only
+    /// when created with `force` (the target may have appeared meanwhile).
     pub fn commit(mut self) -> Result<PathBuf, PipelineError> {
         if self.target.exists() {
+            if !self.force {
+                return Err(PipelineError::Exists(self.target.clone()));
+            }
             // Move the old set aside first so the swap leaves either the old or the new set.
-            let old = self.staging.with_extension("old");
+            let old = PathBuf::from(format!("{}.old", self.staging.display()));
             std::fs::rename(&self.target, &old).map_err(|e| PipelineError::io(&self.target, e))?;
             if let Err(e) = std::fs::rename(&self.staging, &self.target) {
                 let _ = std::fs::rename(&old, &self.target);

@@ -42,6 +42,22 @@ impl BuildRequest {
     }
 }
 
+/// Checks that `name` can name a track folder and its files: not empty, no
+/// path separator, not `.` or `..`, no leading dot (hidden, and our staging prefix).
+pub fn check_track_name(name: &str) -> Result<(), PipelineError> {
+    let bad = name.is_empty()
+        || name.starts_with('.')
+        || name.contains(['/', '\\'])
+        || name.chars().any(char::is_control);
+    if bad {
+        return Err(PipelineError::config(
+            std::path::Path::new("<command line>"),
+            format!("track name {name:?} cannot name a folder: use letters, digits, '-' or '_' (no '/', no leading '.')"),
+        ));
+    }
+    Ok(())
+}
+
 /// A complete track set in memory, ready to be written.
 #[derive(Debug, Clone)]
 pub struct TrackSet {
@@ -244,6 +260,7 @@ pub fn build_map(
 
 /// Loads the map of `req` with the configured free-space rule and builds it.
 pub fn build(req: &BuildRequest, config: &Config) -> Result<TrackSet, PipelineError> {
+    check_track_name(&req.track_name())?;
     let t = Instant::now();
     let loaded = LoadedMap::read(&req.yaml, config.map.free_rule)?;
     let t_load = t.elapsed().as_secs_f64();
@@ -324,6 +341,7 @@ pub fn write_files(set: &TrackSet, dir: &Path) -> Result<(), PipelineError> {
 
 /// Writes `set` as `out/<name>/`, atomically; an existing folder is replaced only with `force`.
 pub fn write_set(set: &TrackSet, out: &Path, force: bool) -> Result<PathBuf, PipelineError> {
+    check_track_name(&set.name)?;
     let target = out.join(&set.name);
     let staged = StagedDir::new(&target, force)?;
     write_files(set, staged.path())?;

@@ -121,7 +121,7 @@ pub fn regen(
 
     let staged = StagedDir::new(dir, true)?;
     write_files(&set, staged.path())?;
-    let kept_files = carry_other_files(dir, staged.path(), &set.name)?;
+    let kept_files = carry_other_files(dir, staged.path())?;
     staged.commit()?;
     Ok(RegenReport {
         track: set.name.clone(),
@@ -154,6 +154,11 @@ fn keep_sectors(
     }
     let mut speed = SpeedScaling::read(&speed_path)?;
     let mut ot = OtSectors::read(&ot_path)?;
+    if let Some(old) = old_iqp {
+        // Hand-tuned files that were already wrong are reported, not silently repaired by the remap.
+        speed.validate(old.len(), &speed_path)?;
+        ot.validate(old.len(), &ot_path)?;
+    }
     let new_s: Vec<f64> = set.lines.iqp.iter().map(|w| w.s_m).collect();
     let remapped = match old_iqp {
         Some(old) if old.len() != n_new => {
@@ -178,7 +183,7 @@ fn keep_sectors(
 }
 
 /// Copies every file of `old` that the set does not write into `new`; returns their names.
-fn carry_other_files(old: &Path, new: &Path, name: &str) -> Result<Vec<String>, PipelineError> {
+fn carry_other_files(old: &Path, new: &Path) -> Result<Vec<String>, PipelineError> {
     let mut kept = Vec::new();
     let entries = std::fs::read_dir(old).map_err(|e| PipelineError::io(old, e))?;
     let mut names: Vec<_> = entries
@@ -186,7 +191,6 @@ fn carry_other_files(old: &Path, new: &Path, name: &str) -> Result<Vec<String>, 
         .map(|e| e.file_name())
         .collect();
     names.sort();
-    let _ = name;
     for file in names {
         let to = new.join(&file);
         if to.exists() {

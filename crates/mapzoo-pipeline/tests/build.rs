@@ -347,3 +347,35 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
     speed_after.validate(n_new as usize, &speed_path).unwrap();
     ot_after.validate(n_new as usize, &ot_path).unwrap();
 }
+
+#[test]
+fn regen_reports_broken_hand_tuned_sectors_instead_of_repairing_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = generated_map(tmp.path(), 14);
+    let req = BuildRequest {
+        yaml,
+        name: Some("t".into()),
+        start: None,
+        reverse: false,
+    };
+    let config = Config::default();
+    let set = build(&req, &config).unwrap();
+    let dir = write_set(&set, tmp.path(), false).unwrap();
+    let n = set.lines.iqp.len() as i64;
+    let speed_path = dir.join("speed_scaling.yaml");
+    let mut speed = SpeedScaling::read(&speed_path).unwrap();
+    let mut second = speed.sectors[0].clone();
+    speed.sectors[0].end = n / 2;
+    second.start = n / 3; // overlaps the first sector
+    second.end = n;
+    speed.sectors.push(second);
+    speed.write(&speed_path).unwrap();
+    let before = files(&dir);
+    let err = regen(&dir, &config, false).unwrap_err().to_string();
+    assert!(err.contains("speed_scaling.yaml"), "{err}");
+    assert_eq!(
+        files(&dir),
+        before,
+        "a failed regen leaves the set as it was"
+    );
+}
