@@ -155,6 +155,33 @@ fn bad_arguments_are_usage_errors() {
 }
 
 #[test]
+fn output_is_replaced_whole_or_not_at_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = write_set(tmp.path(), "oval");
+    let pics = tmp.path().join("pics");
+    std::fs::create_dir(&pics).unwrap();
+    let png = pics.join("p.png");
+    std::fs::write(&png, b"old").unwrap();
+    let out = mapzoo(&["render", s(&set), "-o", s(&png), "--size", "200"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let (w, _, _) = map::read_gray_png(&png).expect("a whole PNG replaced the old file");
+    assert!(w >= 200);
+    // A non-empty folder in the way: the rename fails and no temp file stays.
+    let blocked = pics.join("blocked.png");
+    std::fs::create_dir(&blocked).unwrap();
+    std::fs::write(blocked.join("keep"), b"x").unwrap();
+    let out = mapzoo(&["render", s(&set), "-o", s(&blocked), "--size", "200"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("blocked.png"), "{}", text(&out));
+    let mut names: Vec<String> = std::fs::read_dir(&pics)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["blocked.png", "p.png"]);
+}
+
+#[test]
 fn race_stack_f_renders_with_its_json_and_sectors() {
     let Some(data) = mapzoo_format::testdata::reference_data_or_skip("race_stack_f_renders") else {
         return;

@@ -182,27 +182,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes both files into a temporary folder on the same file system, then
-/// renames them into place, so that a failure never leaves half a map.
+/// Writes both files so that a failure never leaves half a file or half a new folder.
+///
+/// Into an existing folder each file is written atomically (temp file renamed
+/// over it). A missing folder is staged whole beside its final place and
+/// renamed into it, so it appears complete or not at all.
 fn write_atomically(map: &synth::SynthMap, out: &Path, name: &str) -> anyhow::Result<()> {
-    let tmp_name = format!(".{name}.tmp-{}", std::process::id());
-    let out_exists = out.is_dir();
-    let tmp = if out_exists {
-        out.join(&tmp_name)
-    } else {
-        let parent = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&parent)
-            .with_context(|| format!("{}: cannot create the folder", parent.display()))?;
-        parent.join(format!(
-            ".{}.tmp-{}",
-            out.file_name()
-                .map_or_else(|| "out".into(), |n| n.to_string_lossy()),
-            std::process::id()
-        ))
+    if out.is_dir() {
+        map.write(out, name)?;
+        return Ok(());
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
     };
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("{}: cannot create the folder", parent.display()))?;
+    let tmp = parent.join(format!(
+        ".{}.tmp-{}",
+        out.file_name()
+            .map_or_else(|| "out".into(), |n| n.to_string_lossy()),
+        std::process::id()
+    ));
     if tmp.exists() {
         std::fs::remove_dir_all(&tmp).with_context(|| {
             format!("{}: cannot remove a stale temporary folder", tmp.display())
@@ -210,26 +211,14 @@ fn write_atomically(map: &synth::SynthMap, out: &Path, name: &str) -> anyhow::Re
     }
     std::fs::create_dir(&tmp)
         .with_context(|| format!("{}: cannot create a temporary folder", tmp.display()))?;
-    let result = (|| -> anyhow::Result<()> {
-        map.write(&tmp, name)?;
-        if out_exists {
-            for ext in ["png", "yaml"] {
-                let from = tmp.join(format!("{name}.{ext}"));
-                let to = out.join(format!("{name}.{ext}"));
-                std::fs::rename(&from, &to).with_context(|| {
-                    format!("{}: cannot move the new file into place", to.display())
-                })?;
-            }
-            std::fs::remove_dir(&tmp).with_context(|| {
-                format!("{}: cannot remove the temporary folder", tmp.display())
-            })?;
-        } else {
+    let result = map
+        .write(&tmp, name)
+        .map_err(anyhow::Error::from)
+        .and_then(|_| {
             std::fs::rename(&tmp, out).with_context(|| {
                 format!("{}: cannot move the new folder into place", out.display())
-            })?;
-        }
-        Ok(())
-    })();
+            })
+        });
     if result.is_err() && tmp.exists() {
         // Best effort: the error that matters is the one being returned.
         let _ = std::fs::remove_dir_all(&tmp);

@@ -582,7 +582,7 @@ impl GlobalWaypoints {
     /// Writes the file (see [`Self::to_json_string`]).
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = self.to_json_string(path)?;
-        std::fs::write(path, text).map_err(|e| FormatError::io(path, e))
+        crate::atomic::write_file(path, text.as_bytes())
     }
 
     /// The three waypoint arrays with their JSON keys.

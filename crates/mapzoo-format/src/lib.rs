@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod error;
 pub mod global;
 pub mod map;

@@ -226,7 +226,7 @@ impl MapMeta {
 
     /// Writes the YAML file.
     pub fn write(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_yaml_string()).map_err(|e| FormatError::io(path, e))
+        crate::atomic::write_file(path, self.to_yaml_string().as_bytes())
     }
 
     /// The image path resolved against the YAML's folder.
@@ -512,8 +512,11 @@ fn avg3(r: u32, g: u32, b: u32) -> u8 {
 pub fn write_gray_png(path: &Path, width: usize, height: usize, gray: &[u8]) -> Result<()> {
     let buf = image::GrayImage::from_raw(width as u32, height as u32, gray.to_vec())
         .ok_or_else(|| FormatError::invalid(path, "pixel buffer does not match width × height"))?;
-    buf.save_with_format(path, image::ImageFormat::Png)
-        .map_err(|e| FormatError::invalid(path, format!("could not write PNG: {e}")))
+    // Encoded in memory first so a failure never leaves half a PNG on disk.
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    buf.write_to(&mut bytes, image::ImageFormat::Png)
+        .map_err(|e| FormatError::invalid(path, format!("could not encode PNG: {e}")))?;
+    crate::atomic::write_file(path, bytes.get_ref())
 }
 
 #[cfg(test)]

@@ -160,7 +160,7 @@ impl SpeedScaling {
 
     /// Writes the file.
     pub fn write(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_yaml_string()).map_err(|e| FormatError::io(path, e))
+        crate::atomic::write_file(path, self.to_yaml_string().as_bytes())
     }
 
     /// Checks the file against a racing line of `n` waypoints (DESIGN §2.4):
@@ -305,7 +305,7 @@ impl OtSectors {
 
     /// Writes the file.
     pub fn write(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_yaml_string()).map_err(|e| FormatError::io(path, e))
+        crate::atomic::write_file(path, self.to_yaml_string().as_bytes())
     }
 
     /// Checks the file against a racing line of `n` waypoints: n_sectors, index ranges, contiguity.

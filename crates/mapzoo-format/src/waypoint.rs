@@ -257,7 +257,7 @@ pub fn to_csv_string(waypoints: &[Waypoint]) -> String {
 /// Writes a waypoint CSV; non-finite values are refused, naming the waypoint and column.
 pub fn write_csv(path: &Path, waypoints: &[Waypoint]) -> Result<()> {
     check_finite(waypoints, path)?;
-    std::fs::write(path, to_csv_string(waypoints)).map_err(|e| FormatError::io(path, e))
+    crate::atomic::write_file(path, to_csv_string(waypoints).as_bytes())
 }
 
 /// Errors on the first non-finite value, naming waypoint index and column.

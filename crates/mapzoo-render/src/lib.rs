@@ -40,12 +40,15 @@ pub fn encode_png(image: &image::RgbImage) -> Result<Vec<u8>, image::ImageError>
     Ok(bytes)
 }
 
-/// Writes `image` as a PNG at `path`.
+/// Writes `image` as a PNG at `path`, atomically (a temp file renamed over it).
 pub fn save_png(image: &image::RgbImage, path: &std::path::Path) -> Result<(), RenderError> {
     let write_error = |reason: String| RenderError::Write {
         path: path.to_path_buf(),
         reason,
     };
     let bytes = encode_png(image).map_err(|e| write_error(e.to_string()))?;
-    std::fs::write(path, bytes).map_err(|e| write_error(e.to_string()))
+    mapzoo_format::atomic::write_file(path, &bytes).map_err(|e| match e {
+        mapzoo_format::FormatError::Io { source, .. } => write_error(source.to_string()),
+        other => write_error(other.to_string()),
+    })
 }
