@@ -150,3 +150,65 @@ fn errors_name_the_file_and_write_nothing() {
 
     assert!(!out.exists(), "nothing written on failure");
 }
+
+#[test]
+fn config_file_sets_the_extraction_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let (yaml, lap) = map_in(dir.path(), small());
+    let toml = dir.path().join("p.toml");
+    std::fs::write(
+        &toml,
+        "[extract]\nspacing_m = 0.25\n[map]\nfree_rule = \"nonzero\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("c.csv");
+    let run = mapzoo(&[
+        "centerline",
+        &yaml,
+        "--out",
+        out.to_str().unwrap(),
+        "--config",
+        toml.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run));
+    let w = waypoint::read_csv(&out).unwrap();
+    let n = w.len() as f64;
+    assert!(
+        (n * 0.25 - lap).abs() / lap < 0.03,
+        "{n} points at 0.25 m for a {lap} m lap"
+    );
+    assert!((w[1].s_m - w[0].s_m - 0.25).abs() < 1e-6);
+
+    std::fs::write(&toml, "[extract]\nspacing_m = -1\n").unwrap();
+    let run = mapzoo(&[
+        "centerline",
+        &yaml,
+        "--out",
+        out.to_str().unwrap(),
+        "--config",
+        toml.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run).contains("spacing_m"), "{}", text(&run));
+    // The failed run left the earlier file as it was.
+    assert_eq!(waypoint::read_csv(&out).unwrap(), w);
+}
+
+#[test]
+fn a_failed_write_leaves_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (yaml, _) = map_in(dir.path(), small());
+    // A non-empty folder in the way: the final rename fails.
+    let blocked = dir.path().join("blocked.csv");
+    std::fs::create_dir(&blocked).unwrap();
+    std::fs::write(blocked.join("keep"), "x").unwrap();
+    let run = mapzoo(&["centerline", &yaml, "--out", blocked.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run).contains("blocked.csv"), "{}", text(&run));
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["blocked.csv", "t.png", "t.yaml"]);
+}

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use mapzoo_extract::{extract, ExtractParams, StartPose};
-use mapzoo_format::{waypoint, FreeRule, OccupancyMap};
+use mapzoo_extract::{extract, StartPose};
+use mapzoo_format::{waypoint, OccupancyMap};
 
-use super::common::parse_start;
+use super::common::{parse_start, ConfigArgs};
 
 /// Arguments of `mapzoo centerline`.
 #[derive(clap::Args)]
@@ -24,19 +24,20 @@ pub struct Args {
     /// Drive the other way round.
     #[arg(long)]
     pub reverse: bool,
-    /// Which pixels are free: map-server (the YAML thresholds) or nonzero (every non-black pixel, the Race Stack's rule).
-    #[arg(long, value_name = "RULE", default_value = "map-server")]
-    pub free_rule: FreeRule,
+    /// Profile, TOML file ([map] free_rule and [extract] are used) and --free-rule.
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// Extracts the centerline and writes it; nothing is written when extraction fails.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (meta, map) = OccupancyMap::load(&args.map, args.free_rule)?;
+    let config = args.config.resolve()?;
+    let (meta, map) = OccupancyMap::load(&args.map, config.map.free_rule)?;
     let image = meta.image_path(&args.map);
-    let ex = extract(&map, &ExtractParams::default(), args.start, args.reverse)
+    let ex = extract(&map, &config.extract, args.start, args.reverse)
         .with_context(|| format!("{}", image.display()))?;
     waypoint::write_csv(&args.out, &ex.centerline)?;
-    let length = ex.centerline.len() as f64 * ExtractParams::default().spacing_m;
+    let length = ex.centerline.len() as f64 * config.extract.spacing_m;
     eprintln!(
         "{}: {} waypoints, {length:.1} m",
         args.out.display(),
