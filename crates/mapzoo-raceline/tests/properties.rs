@@ -36,12 +36,17 @@ fn loop_points(
         .collect()
 }
 
-/// TUM `opt_min_curv`'s dense QP (A⁻¹ of the 4N×4N spline system, N×N Hessian), solved with Clarabel.
-fn dense_alpha(qp: &CurvatureQp) -> Option<Vec<f64>> {
-    use clarabel::algebra::CscMatrix;
-    use clarabel::solver::{
-        DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
-    };
+/// TUM `opt_min_curv`'s dense QP before its bounds: Hessian, linear term, curvature rows and
+/// the reference line's curvature at the knots (1/m).
+struct DenseQp {
+    h: DMatrix<f64>,
+    f: DVector<f64>,
+    e_kappa: DMatrix<f64>,
+    k_ref: DVector<f64>,
+}
+
+/// TUM `opt_min_curv`'s dense matrices (A⁻¹ of the 4N×4N spline system, N×N Hessian).
+fn dense_problem(qp: &CurvatureQp) -> Option<DenseQp> {
     let rt = qp.reftrack;
     let n = rt.len();
     let s = qp.scaling;
@@ -114,6 +119,28 @@ fn dense_alpha(qp: &CurvatureQp) -> Option<Vec<f64>> {
         k_ref[i] = cp * xp[i] * cy[i] - cp * yp[i] * cx[i];
     }
     let h = (&h + h.transpose()) / 2.0;
+    Some(DenseQp {
+        h,
+        f,
+        e_kappa,
+        k_ref,
+    })
+}
+
+/// The dense QP of [`dense_problem`] with `qp`'s width and curvature bounds, solved with Clarabel.
+fn dense_alpha(qp: &CurvatureQp, dense: &DenseQp) -> Option<Vec<f64>> {
+    use clarabel::algebra::CscMatrix;
+    use clarabel::solver::{
+        DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
+    };
+    let rt = qp.reftrack;
+    let n = rt.len();
+    let DenseQp {
+        h,
+        f,
+        e_kappa,
+        k_ref,
+    } = dense;
     let mut pi = Vec::new();
     let mut pj = Vec::new();
     let mut pv = Vec::new();
@@ -168,11 +195,68 @@ fn dense_alpha(qp: &CurvatureQp) -> Option<Vec<f64>> {
     }
 }
 
+/// A closed reference line for the curvature QP: the loop of [`loop_points`] with widths cycling
+/// through `widths`, its spline scaling (distance-scaled or all ones) and normals.
+#[allow(clippy::too_many_arguments)]
+fn qp_track(
+    n: usize,
+    radius: f64,
+    a2: f64,
+    a3: f64,
+    phase: f64,
+    jitter: &[f64],
+    widths: &[f64],
+    scaled: bool,
+) -> (RefTrack, Vec<f64>, Vec<[f64; 2]>) {
+    let xy = loop_points(n, radius, a2, a3, phase, jitter);
+    let k = widths.len();
+    let rt = RefTrack {
+        w_right: (0..n).map(|i| widths[i % k]).collect(),
+        w_left: (0..n).map(|i| widths[(i + 2) % k]).collect(),
+        xy,
+    };
+    let scaling = if scaled {
+        distance_scaling(&rt.xy)
+    } else {
+        vec![1.0; n]
+    };
+    let normals = ClosedSpline::through(&rt.xy, Some(&scaling))
+        .unwrap()
+        .normals();
+    (rt, scaling, normals)
+}
+
+/// Both formulations agree on infeasibility too: a closed loop turns by 2π, so inside a
+/// corridor about 1 m wide around a ≈ 10 × 13 m loop its curvature cannot stay under
+/// 0.01 1/m (radius 100 m), and neither formulation may report a solution.
+#[test]
+fn sparse_and_dense_qp_both_reject_an_infeasible_bound() {
+    let jitter = [0.3, -0.5, 0.8, 0.0, -0.2, 0.6, -0.9];
+    for (n, scaled) in [(24, true), (40, false), (57, true)] {
+        let (rt, scaling, normals) =
+            qp_track(n, 5.0, 0.1, 0.03, 1.0, &jitter, &[1.0, 1.1, 0.9], scaled);
+        let mut qp = CurvatureQp {
+            reftrack: &rt,
+            normals: &normals,
+            scaling: &scaling,
+            kappa_bound: 1.0,
+            safety_width: 0.7,
+        };
+        let problem = dense_problem(&qp).unwrap();
+        qp.kappa_bound = 0.01;
+        assert!(dense_alpha(&qp, &problem).is_none(), "n {n}: dense solved");
+        assert!(qp.solve(1).is_err(), "n {n}: sparse solved");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// The sparse QP (second derivatives as variables, C2 equalities) has the same minimiser as
-    /// TUM's dense one, for the distance-scaled first spline and the unscaled re-fits.
+    /// TUM's dense one, for the distance-scaled first spline and the unscaled re-fits. Feasible
+    /// by construction: every width exceeds half the safety width and the curvature bound is
+    /// above the reference line's largest |κ|, so α = 0 satisfies every constraint strictly and
+    /// both formulations must solve.
     #[test]
     fn sparse_qp_matches_dense(
         n in 20usize..60,
@@ -183,27 +267,21 @@ proptest! {
         jitter in prop::collection::vec(-1.0f64..1.0, 7),
         widths in prop::collection::vec(0.6f64..1.6, 5),
         scaled in any::<bool>(),
-        kappa_bound in 0.15f64..1.0,
+        bound_factor in 1.02f64..3.0,
     ) {
-        let xy = loop_points(n, radius, a2, a3, phase, &jitter);
-        let rt = RefTrack {
-            w_right: (0..n).map(|i| widths[i % 5]).collect(),
-            w_left: (0..n).map(|i| widths[(i + 2) % 5]).collect(),
-            xy,
-        };
-        let scaling = if scaled { distance_scaling(&rt.xy) } else { vec![1.0; n] };
-        let normals = ClosedSpline::through(&rt.xy, Some(&scaling)).unwrap().normals();
-        let qp = CurvatureQp { reftrack: &rt, normals: &normals, scaling: &scaling, kappa_bound, safety_width: 0.7 };
-        let dense = dense_alpha(&qp);
-        let sparse = qp.solve(1).ok();
-        match (sparse, dense) {
-            (Some(s), Some(d)) => {
-                for (a, b) in s.iter().zip(&d) {
-                    prop_assert!((a - b).abs() < 1e-6, "sparse {a} vs dense {b}");
-                }
-            }
-            (None, None) => {}
-            (s, d) => prop_assert!(false, "only one formulation solved: sparse {:?}, dense {:?}", s.is_some(), d.is_some()),
+        let (rt, scaling, normals) = qp_track(n, radius, a2, a3, phase, &jitter, &widths, scaled);
+        let mut qp = CurvatureQp { reftrack: &rt, normals: &normals, scaling: &scaling, kappa_bound: 1.0, safety_width: 0.7 };
+        let problem = dense_problem(&qp).expect("the spline system of a smooth loop is regular");
+        let k_max = problem.k_ref.iter().fold(0.0f64, |m, k| m.max(k.abs()));
+        qp.kappa_bound = bound_factor * k_max;
+        let dense = dense_alpha(&qp, &problem);
+        let sparse = qp.solve(1);
+        prop_assert!(dense.is_some(), "dense QP failed on a feasible problem (κ bound {})", qp.kappa_bound);
+        prop_assert!(sparse.is_ok(), "sparse QP failed on a feasible problem: {:?}", sparse.err());
+        let (s, d) = (sparse.unwrap(), dense.unwrap());
+        prop_assert_eq!(s.len(), d.len());
+        for (a, b) in s.iter().zip(&d) {
+            prop_assert!((a - b).abs() < 1e-6, "sparse {a} vs dense {b}");
         }
     }
 
