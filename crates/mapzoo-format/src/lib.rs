@@ -10,6 +10,7 @@ pub mod atomic;
 pub mod error;
 pub mod global;
 pub mod map;
+pub mod published;
 pub mod pyfmt;
 pub mod sectors;
 pub mod testdata;
