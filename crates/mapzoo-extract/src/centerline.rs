@@ -12,6 +12,9 @@
 
 use std::f64::consts::PI;
 
+use crate::geom::closed_arc_lengths;
+pub use crate::geom::resample_from;
+
 /// A start pose: where waypoint 0 is and which way the car drives.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StartPose {
@@ -23,21 +26,9 @@ pub struct StartPose {
     pub yaw: f64,
 }
 
-/// Arc-length positions of a closed polyline: `s[k]` at vertex k, `s[n]` = total length.
-fn arc_lengths(pts: &[[f64; 2]]) -> Vec<f64> {
-    let n = pts.len();
-    let mut s = Vec::with_capacity(n + 1);
-    s.push(0.0);
-    for k in 0..n {
-        let (a, b) = (pts[k], pts[(k + 1) % n]);
-        s.push(s[k] + (b[0] - a[0]).hypot(b[1] - a[1]));
-    }
-    s
-}
-
 /// The point of a closed polyline nearest to (x, y): (arc length there, unit tangent).
 pub fn project(pts: &[[f64; 2]], x: f64, y: f64) -> (f64, [f64; 2]) {
-    let s = arc_lengths(pts);
+    let s = closed_arc_lengths(pts);
     let n = pts.len();
     let mut best = (f64::INFINITY, 0.0, [1.0, 0.0]);
     for k in 0..n {
@@ -56,25 +47,6 @@ pub fn project(pts: &[[f64; 2]], x: f64, y: f64) -> (f64, [f64; 2]) {
         }
     }
     (best.1, best.2)
-}
-
-/// Resamples a closed polyline at `count` equal steps from arc length `s0`, forwards or backwards.
-pub fn resample_from(pts: &[[f64; 2]], s0: f64, count: usize, forward: bool) -> Vec<[f64; 2]> {
-    let s = arc_lengths(pts);
-    let n = pts.len();
-    let total = s[n];
-    (0..count)
-        .map(|k| {
-            let step = total * k as f64 / count as f64;
-            let t = if forward { s0 + step } else { s0 - step }.rem_euclid(total);
-            // Last vertex with s[seg] <= t.
-            let seg = s.partition_point(|&v| v <= t).saturating_sub(1).min(n - 1);
-            let len = s[seg + 1] - s[seg];
-            let f = if len > 0.0 { (t - s[seg]) / len } else { 0.0 };
-            let (a, b) = (pts[seg], pts[(seg + 1) % n]);
-            [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])]
-        })
-        .collect()
 }
 
 /// Whether two headings are less than 90° apart.

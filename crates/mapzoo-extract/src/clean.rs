@@ -199,8 +199,8 @@ pub fn label_components_naive(
                 comp.touches_border = true;
             }
             for (dr, dc) in neighbours(eight) {
-                let (rr, cc) = (r as i64 + dr, c as i64 + dc);
-                if rr < 0 || cc < 0 || rr >= height as i64 || cc >= width as i64 {
+                let (rr, cc) = (r as isize + dr, c as isize + dc);
+                if rr < 0 || cc < 0 || rr >= height as isize || cc >= width as isize {
                     continue;
                 }
                 let q = rr as usize * width + cc as usize;
@@ -215,22 +215,11 @@ pub fn label_components_naive(
     (labels, comps)
 }
 
-fn neighbours(eight: bool) -> &'static [(i64, i64)] {
-    const N8: [(i64, i64); 8] = [
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-        (0, -1),
-        (0, 1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-    ];
-    const N4: [(i64, i64); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
+fn neighbours(eight: bool) -> &'static [(isize, isize)] {
     if eight {
-        &N8
+        &crate::geom::NEIGHBOURS_8
     } else {
-        &N4
+        &crate::geom::NEIGHBOURS_4
     }
 }
 

@@ -15,16 +15,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-const STEPS: [(isize, isize); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
+use crate::geom::NEIGHBOURS_8 as STEPS;
 
 /// The pruned skeleton graph of a crop.
 struct Graph {

@@ -13,6 +13,7 @@ pub mod centerline;
 pub mod clean;
 pub mod cycle;
 pub mod error;
+pub mod geom;
 pub mod leak;
 pub mod params;
 pub mod smooth;
@@ -305,15 +306,7 @@ pub fn extract(
     let (s0, tangent) = centerline::project(&smooth_m, start.x, start.y);
     let loop_heading = tangent[1].atan2(tangent[0]);
     let forward = centerline::same_direction(loop_heading, start.yaw) != reverse;
-    let total: f64 = {
-        let k = smooth_m.len();
-        (0..k)
-            .map(|i| {
-                let (a, b) = (smooth_m[i], smooth_m[(i + 1) % k]);
-                (b[0] - a[0]).hypot(b[1] - a[1])
-            })
-            .sum()
-    };
+    let total = geom::closed_length(&smooth_m);
     let count = ((total / params.spacing_m).ceil() as usize).max(3);
     let points = centerline::resample_from(&smooth_m, s0, count, forward);
     let (psi, kappa) = centerline::heading_curvature(&points, params.spacing_m);

@@ -25,6 +25,9 @@
 
 use std::sync::OnceLock;
 
+// The 8 in-plane neighbours (dr, dc) in the bit order of the table index.
+use crate::geom::NEIGHBOURS_8 as NB8;
+
 /// Column δG₂₆ of Table 2 in Lee et al. (1994), indexed by octant configuration / 2.
 const EULER_LUT: [i8; 128] = [
     1, -1, -1, 1, -3, -1, -1, 1, -1, 1, 1, -1, 3, 1, 1, -1, -3, -1, 3, 1, 1, -1, 3, 1, -1, 1, 1,
@@ -44,18 +47,6 @@ const OCTANTS: [[usize; 7]; 8] = [
     [18, 21, 9, 12, 19, 22, 10],
     [26, 23, 17, 14, 25, 22, 16],
     [24, 25, 15, 16, 21, 22, 12],
-];
-
-/// The 8 in-plane neighbours (dr, dc) in the bit order of the table index.
-const NB8: [(isize, isize); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
 ];
 
 /// Index of (dp, dr, dc) in the 27-neighbourhood of the original code.

@@ -12,6 +12,8 @@
 //! Boundaries of other holes (obstacles on the track) count for the side of the
 //! centerline they lie on, so d_right / d_left never reach through an obstacle.
 
+pub use crate::geom::resample_closed;
+
 /// Moore directions (dr, dc), clockwise on screen (rows grow downwards), from east.
 const DIRS: [(isize, isize); 8] = [
     (0, 1),
@@ -107,36 +109,6 @@ pub fn opencv_order(contour: &[usize], width: usize, mask: &[bool], outer: bool)
     } else {
         (0..n).map(|k| contour[(start + n - k) % n]).collect()
     }
-}
-
-/// A closed polyline resampled at equal steps of about `step` metres (closing point dropped),
-/// as the Race Stack's `resample_closed`.
-pub fn resample_closed(pts: &[[f64; 2]], step: f64) -> Vec<[f64; 2]> {
-    let n = pts.len();
-    if n < 2 {
-        return pts.to_vec();
-    }
-    let mut s = Vec::with_capacity(n + 1);
-    s.push(0.0);
-    for k in 0..n {
-        let (a, b) = (pts[k], pts[(k + 1) % n]);
-        s.push(s[k] + (b[0] - a[0]).hypot(b[1] - a[1]));
-    }
-    let total = s[n];
-    let count = ((total / step).ceil() as usize).max(1);
-    let mut out = Vec::with_capacity(count);
-    let mut seg = 0;
-    for k in 0..count {
-        let t = total * k as f64 / count as f64;
-        while seg + 1 < n && s[seg + 1] < t {
-            seg += 1;
-        }
-        let len = s[seg + 1] - s[seg];
-        let f = if len > 0.0 { (t - s[seg]) / len } else { 0.0 };
-        let (a, b) = (pts[seg], pts[(seg + 1) % n]);
-        out.push([a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])]);
-    }
-    out
 }
 
 /// Points bucketed on a square grid for nearest-point queries.
