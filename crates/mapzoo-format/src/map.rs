@@ -45,7 +45,7 @@ pub struct MapMeta {
     pub occupied_thresh: f64,
     /// Occupancy probability below which a pixel is free.
     pub free_thresh: f64,
-    /// Optional map-server mode (`trinary`, `scale`, `raw`).
+    /// Optional map-server mode (`trinary` default, `scale`, `raw`); see [`is_free_level`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
 }
@@ -390,9 +390,20 @@ pub fn is_free(v: u8, meta: &MapMeta, rule: FreeRule) -> bool {
 }
 
 /// Classifies a gray level 0..=255 that may be fractional (the mean of RGB channels).
+///
+/// The map-server rule follows ROS map_server's `mode`: `trinary` (default) and
+/// `scale` free a pixel when its occupancy p < `free_thresh` (the two modes only
+/// differ in the values of non-free cells, which all count as occupied here);
+/// `raw` stores the gray value itself (after `negate`, truncated to an integer)
+/// as the occupancy value, so only a value of 0 is free.
 pub fn is_free_level(v: f64, meta: &MapMeta, rule: FreeRule) -> bool {
     match rule {
         FreeRule::Nonzero => v > 0.0,
+        FreeRule::MapServer if meta.mode.as_deref() == Some("raw") => {
+            // ROS 1 map_server negates before storing the raw value; 0 <= value < 1 truncates to 0.
+            let value = if meta.negate == 1 { 255.0 - v } else { v };
+            value < 1.0
+        }
         FreeRule::MapServer => {
             let p = if meta.negate == 1 {
                 v / 255.0
@@ -613,6 +624,107 @@ mod tests {
         );
         assert!(!is_free(100, &m, FreeRule::MapServer));
         assert!(!is_free(0, &m, FreeRule::MapServer));
+    }
+
+    #[test]
+    fn scale_mode_frees_like_trinary_and_raw_frees_only_zero() {
+        let with_mode = |mode: &str, negate: u8| MapMeta {
+            mode: Some(mode.into()),
+            ..meta(negate)
+        };
+        for v in 0..=255u8 {
+            let trinary = is_free(v, &meta(0), FreeRule::MapServer);
+            assert_eq!(
+                is_free(v, &with_mode("trinary", 0), FreeRule::MapServer),
+                trinary
+            );
+            assert_eq!(
+                is_free(v, &with_mode("scale", 0), FreeRule::MapServer),
+                trinary
+            );
+            assert_eq!(
+                is_free(v, &with_mode("scale", 1), FreeRule::MapServer),
+                is_free(v, &meta(1), FreeRule::MapServer)
+            );
+            assert_eq!(
+                is_free(v, &with_mode("raw", 0), FreeRule::MapServer),
+                v == 0,
+                "raw {v}"
+            );
+            assert_eq!(
+                is_free(v, &with_mode("raw", 1), FreeRule::MapServer),
+                v == 255,
+                "raw negated {v}"
+            );
+            assert_eq!(
+                is_free(v, &with_mode("raw", 0), FreeRule::Nonzero),
+                v > 0,
+                "nonzero ignores the mode"
+            );
+        }
+        // A colour mean below 1 truncates to the raw value 0.
+        assert!(is_free_level(
+            2.0 / 3.0,
+            &with_mode("raw", 0),
+            FreeRule::MapServer
+        ));
+        assert!(!is_free_level(
+            1.0,
+            &with_mode("raw", 0),
+            FreeRule::MapServer
+        ));
+        let yaml = "image: m.png\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\nmode: ";
+        for mode in ["trinary", "scale", "raw"] {
+            let m =
+                MapMeta::from_yaml_str(&format!("{yaml}{mode}\n"), Path::new("m.yaml")).unwrap();
+            assert_eq!(m.mode.as_deref(), Some(mode));
+            assert!(m.to_yaml_string().contains(&format!("mode: {mode}")));
+        }
+        let e =
+            MapMeta::from_yaml_str(&format!("{yaml}Trinary\n"), Path::new("m.yaml")).unwrap_err();
+        assert!(
+            e.to_string().contains("m.yaml") && e.to_string().contains("\"mode\""),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn origin_yaw_rotates_about_the_origin() {
+        // Yaw +90°: the image's +col axis points along world +y, its up axis along world -x.
+        let o = [1.0, 2.0, std::f64::consts::FRAC_PI_2];
+        let (x, y) = pixel_to_world(o, 0.5, 10, 0.0, 9.0);
+        assert!(
+            (x - 1.0).abs() < 1e-12 && (y - 2.0).abs() < 1e-12,
+            "bottom-left is the origin"
+        );
+        let (x, y) = pixel_to_world(o, 0.5, 10, 2.0, 9.0);
+        assert!(
+            (x - 1.0).abs() < 1e-12 && (y - 3.0).abs() < 1e-12,
+            "two columns right: +1 m in y"
+        );
+        let (x, y) = pixel_to_world(o, 0.5, 10, 0.0, 7.0);
+        assert!(
+            (x - 0.0).abs() < 1e-12 && (y - 2.0).abs() < 1e-12,
+            "two rows up: -1 m in x"
+        );
+        // The occupancy map answers world queries in the rotated frame.
+        let mut gray = vec![0u8; 4 * 3];
+        gray[2 * 4 + 3] = 255; // bottom row, last column
+        let m = MapMeta {
+            origin: o,
+            resolution: 0.5,
+            ..meta(0)
+        };
+        let map = OccupancyMap::from_gray(4, 3, gray, &m, FreeRule::MapServer);
+        assert!(map.is_free_world(1.0, 3.5) && !map.is_free_world(2.5, 2.0));
+        // The yaw survives a YAML round trip.
+        let text = MapMeta {
+            origin: [1.0, 2.0, 0.25],
+            ..meta(0)
+        }
+        .to_yaml_string();
+        let back = MapMeta::from_yaml_str(&text, Path::new("m.yaml")).unwrap();
+        assert_eq!(back.origin, [1.0, 2.0, 0.25]);
     }
 
     #[test]
