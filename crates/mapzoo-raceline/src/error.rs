@@ -28,6 +28,71 @@ pub enum OptimizeError {
         /// The value.
         value: f64,
     },
+    /// A point lies absurdly far from the origin (a unit mix-up or a stray point).
+    #[error(
+        "{what}: point {index} at ({x}, {y}) is more than {limit} m from the origin; check the units or remove that point"
+    )]
+    FarPoint {
+        /// Which input (e.g. "centerline", "right wall").
+        what: &'static str,
+        /// Index of the point (row of the input).
+        index: usize,
+        /// World x, metres.
+        x: f64,
+        /// World y, metres.
+        y: f64,
+        /// Largest coordinate accepted, metres.
+        limit: f64,
+    },
+    /// A track width is absurdly large.
+    #[error(
+        "{what}: value {index} is {value} m, beyond {limit} m; check the units or fix that row"
+    )]
+    WidthOutOfRange {
+        /// Which column ("d_right" or "d_left").
+        what: &'static str,
+        /// Row of the value.
+        index: usize,
+        /// The value, metres.
+        value: f64,
+        /// Largest magnitude accepted, metres.
+        limit: f64,
+    },
+    /// A closed line is absurdly long.
+    #[error(
+        "{what}: lap length {length_m:.0} m exceeds {limit_m:.0} m (longest step {step_m:.1} m, from point {index} \
+         to the next); check the units or remove that point"
+    )]
+    TooLong {
+        /// Which input.
+        what: &'static str,
+        /// Length of the closed line, metres.
+        length_m: f64,
+        /// Longest lap accepted, metres.
+        limit_m: f64,
+        /// Start of the longest step between consecutive points.
+        index: usize,
+        /// Length of that step, metres.
+        step_m: f64,
+    },
+    /// Sampling a line at the configured step would need too many points.
+    #[error(
+        "{what}: {length_m:.1} m at {param} = {step_m} m would give {count} points, more than {max}; raise {param}"
+    )]
+    TooManySamples {
+        /// Which line.
+        what: &'static str,
+        /// Parameter that sets the step.
+        param: &'static str,
+        /// Length of the line, metres.
+        length_m: f64,
+        /// The step, metres.
+        step_m: f64,
+        /// Points the sampling would produce.
+        count: f64,
+        /// Most points accepted.
+        max: usize,
+    },
     /// Too few points to build a closed line.
     #[error("{what}: {found} points, at least {needed} are needed for a closed line")]
     TooFewPoints {
@@ -135,4 +200,72 @@ pub(crate) fn check_finite(what: &'static str, values: &[f64]) -> Result<(), Opt
         }),
         None => Ok(()),
     }
+}
+
+/// Largest |x| or |y| of any input point, metres (a 1000 km square: beyond it the input is in
+/// the wrong units or has a stray point).
+pub const MAX_COORD_M: f64 = 1e6;
+
+/// Longest closed line (centerline lap or wall), metres.
+pub const MAX_LAP_M: f64 = 100_000.0;
+
+/// Most points any resampling may produce (100 km at 0.05 m).
+pub const MAX_SAMPLES: usize = 2_000_000;
+
+/// Reject points farther than [`MAX_COORD_M`] from the origin and closed lines longer than
+/// [`MAX_LAP_M`], naming the point; the points must be finite.
+pub(crate) fn check_extent(what: &'static str, pts: &[[f64; 2]]) -> Result<(), OptimizeError> {
+    if let Some(index) = pts
+        .iter()
+        .position(|p| p[0].abs() > MAX_COORD_M || p[1].abs() > MAX_COORD_M)
+    {
+        return Err(OptimizeError::FarPoint {
+            what,
+            index,
+            x: pts[index][0],
+            y: pts[index][1],
+            limit: MAX_COORD_M,
+        });
+    }
+    let n = pts.len();
+    let (mut length, mut longest, mut at) = (0.0, 0.0, 0);
+    for i in 0..n {
+        let (a, b) = (pts[i], pts[(i + 1) % n]);
+        let step = (b[0] - a[0]).hypot(b[1] - a[1]);
+        length += step;
+        if step > longest {
+            (longest, at) = (step, i);
+        }
+    }
+    if length > MAX_LAP_M {
+        return Err(OptimizeError::TooLong {
+            what,
+            length_m: length,
+            limit_m: MAX_LAP_M,
+            index: at,
+            step_m: longest,
+        });
+    }
+    Ok(())
+}
+
+/// Reject a sampling of `length_m` at `step_m` that would exceed [`MAX_SAMPLES`] points.
+pub(crate) fn check_samples(
+    what: &'static str,
+    param: &'static str,
+    length_m: f64,
+    step_m: f64,
+) -> Result<(), OptimizeError> {
+    let count = (length_m / step_m).ceil() + 1.0;
+    if count.is_nan() || count > MAX_SAMPLES as f64 {
+        return Err(OptimizeError::TooManySamples {
+            what,
+            param,
+            length_m,
+            step_m,
+            count,
+            max: MAX_SAMPLES,
+        });
+    }
+    Ok(())
 }

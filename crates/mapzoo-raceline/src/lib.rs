@@ -158,6 +158,8 @@ pub fn sample(
         .map(|((p, n), a)| [p[0] + a * n[0], p[1] + a * n[1]])
         .collect();
     let spline = ClosedSpline::through(&line, None)?;
+    let length: f64 = spline.lengths().iter().sum();
+    error::check_samples("racing line", "stepsize_interp_after_opt", length, step)?;
     let sampled = spline.sample(step);
     let mut psi = Vec::with_capacity(sampled.points.len());
     let mut kappa = Vec::with_capacity(sampled.points.len());
@@ -257,6 +259,7 @@ pub fn compute(
         }
     };
     walls.check()?;
+    walls.check_resample(params.wall_resample_step)?;
     let walls = walls.resampled(params.wall_resample_step);
 
     let t = Instant::now();

@@ -34,11 +34,11 @@ pub struct RacelineParams {
     pub ax_max_machines: Vec<[f64; 2]>,
     /// Exponent of the friction-ellipse model (1 = diamond, 2 = ellipse), in [1, 2]; default 1.0.
     pub dyn_model_exp: f64,
-    /// Step of the linear interpolation before smoothing, metres; default 0.05.
+    /// Step of the linear interpolation before smoothing, metres, in [0.001, 10]; default 0.05.
     pub stepsize_prep: f64,
-    /// Step of the reference line after smoothing and inside the IQP loop, metres; default 0.2.
+    /// Step of the reference line after smoothing and inside the IQP loop, metres, in [0.001, 10]; default 0.2.
     pub stepsize_reg: f64,
-    /// Step of the final racing-line sampling, metres; default 0.1.
+    /// Step of the final racing-line sampling, metres, in [0.001, 10]; default 0.1.
     pub stepsize_interp_after_opt: f64,
     /// Degree of the smoothing spline (only 3 is supported); default 3.
     pub k_reg: u32,
@@ -52,7 +52,7 @@ pub struct RacelineParams {
     pub iqp_iters_max: usize,
     /// Half window of the circular moving average of the SP's α (3 → 7 points); default 3.
     pub sp_alpha_smoothing_half_window: usize,
-    /// Spacing at which walls are resampled before nearest-distance queries, metres; default 0.1.
+    /// Spacing at which walls are resampled before nearest-distance queries, metres, in [0.001, 10]; default 0.1.
     pub wall_resample_step: f64,
 }
 
@@ -79,6 +79,12 @@ fn default_ggv() -> Vec<[f64; 3]> {
     ];
     speeds.iter().map(|&v| [v, 12.0, 12.0]).collect()
 }
+
+/// Smallest step of any resampling (`stepsize_*`, `wall_resample_step`), metres.
+pub const MIN_STEP_M: f64 = 0.001;
+
+/// Largest step of any resampling, metres.
+pub const MAX_STEP_M: f64 = 10.0;
 
 impl Default for RacelineParams {
     fn default() -> Self {
@@ -179,10 +185,23 @@ impl RacelineParams {
         positive("mass", self.mass)?;
         positive("curvlim", self.curvlim)?;
         positive("g", self.g)?;
-        positive("stepsize_prep", self.stepsize_prep)?;
-        positive("stepsize_reg", self.stepsize_reg)?;
-        positive("stepsize_interp_after_opt", self.stepsize_interp_after_opt)?;
-        positive("wall_resample_step", self.wall_resample_step)?;
+        // a step below 1 mm multiplies every resampled line into millions of points; above
+        // 10 m a scale-model track collapses to a handful
+        fn step(name: &'static str, value: f64) -> Result<(), OptimizeError> {
+            if (MIN_STEP_M..=MAX_STEP_M).contains(&value) {
+                Ok(())
+            } else {
+                Err(OptimizeError::InvalidParameter {
+                    name,
+                    problem: "must be between 0.001 and 10 metres",
+                    value,
+                })
+            }
+        }
+        step("stepsize_prep", self.stepsize_prep)?;
+        step("stepsize_reg", self.stepsize_reg)?;
+        step("stepsize_interp_after_opt", self.stepsize_interp_after_opt)?;
+        step("wall_resample_step", self.wall_resample_step)?;
         if !(self.dragcoeff.is_finite() && self.dragcoeff >= 0.0) {
             return Err(OptimizeError::InvalidParameter {
                 name: "dragcoeff",

@@ -4,7 +4,7 @@
 //! parameter at ≈`stepsize_reg`, and the widths carried over to the new points,
 //! shifted by how far the smoothed line moved from each input point.
 
-use crate::error::{check_finite, OptimizeError};
+use crate::error::{check_extent, check_finite, check_samples, OptimizeError, MAX_COORD_M};
 use crate::fitpack::{fmin_1d, PeriodicSpline};
 use crate::numeric::{interp, linspace};
 use crate::params::RacelineParams;
@@ -31,7 +31,8 @@ impl RefTrack {
         self.xy.is_empty()
     }
 
-    /// Reject NaN/inf and lines too short to close.
+    /// Reject NaN/inf, lines too short to close, points beyond ±[`MAX_COORD_M`], widths beyond
+    /// [`MAX_COORD_M`] and laps longer than [`crate::error::MAX_LAP_M`], naming the row.
     pub fn check(&self, what: &'static str) -> Result<(), OptimizeError> {
         if self.xy.len() < 3 {
             return Err(OptimizeError::TooFewPoints {
@@ -46,7 +47,17 @@ impl RefTrack {
         check_finite("y_m", &ys)?;
         check_finite("d_right", &self.w_right)?;
         check_finite("d_left", &self.w_left)?;
-        Ok(())
+        for (col, values) in [("d_right", &self.w_right), ("d_left", &self.w_left)] {
+            if let Some(index) = values.iter().position(|w| w.abs() > MAX_COORD_M) {
+                return Err(OptimizeError::WidthOutOfRange {
+                    what: col,
+                    index,
+                    value: values[index],
+                    limit: MAX_COORD_M,
+                });
+            }
+        }
+        check_extent(what, &self.xy)
     }
 }
 
@@ -102,6 +113,9 @@ fn side_of_line(a: [f64; 2], b: [f64; 2], z: [f64; 2]) -> f64 {
 /// Stage 7: the smoothed reference line with widths from a closed track (TUM `spline_approximation`).
 pub fn prep(track: &RefTrack, params: &RacelineParams) -> Result<RefTrack, OptimizeError> {
     track.check("reference line")?;
+    let lap = cumulative_closed(&track.xy)[track.len()];
+    check_samples("reference line", "stepsize_prep", lap, params.stepsize_prep)?;
+    check_samples("reference line", "stepsize_reg", lap, params.stepsize_reg)?;
     let mut interp_cl = interp_track(track, params.stepsize_prep).xy;
     interp_cl.push(interp_cl[0]);
 

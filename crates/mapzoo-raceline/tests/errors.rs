@@ -165,6 +165,150 @@ fn parameters_are_validated_once_up_front() {
 }
 
 #[test]
+fn resampling_steps_have_bounds() {
+    type Set = fn(&mut RacelineParams, f64);
+    let fields: [(&str, Set); 4] = [
+        ("stepsize_prep", |p, v| p.stepsize_prep = v),
+        ("stepsize_reg", |p, v| p.stepsize_reg = v),
+        ("stepsize_interp_after_opt", |p, v| {
+            p.stepsize_interp_after_opt = v
+        }),
+        ("wall_resample_step", |p, v| p.wall_resample_step = v),
+    ];
+    for (name, set) in fields {
+        for bad in [1e-9, 0.0005, 10.5, 1e6, f64::NAN, f64::INFINITY, -0.1] {
+            let mut p = RacelineParams::mapzoo();
+            set(&mut p, bad);
+            match p.validate() {
+                Err(OptimizeError::InvalidParameter { name: n, .. }) => {
+                    assert_eq!(n, name, "{name} = {bad}")
+                }
+                other => panic!("{name} = {bad}: {other:?}"),
+            }
+        }
+        for good in [0.001, 0.05, 10.0] {
+            let mut p = RacelineParams::mapzoo();
+            set(&mut p, good);
+            assert!(p.validate().is_ok(), "{name} = {good}");
+        }
+    }
+}
+
+#[test]
+fn far_centerline_point_is_named() {
+    let mut cl = oval(1.2);
+    cl[100].x_m = 2.0e6;
+    let err = compute(&cl, None, &RacelineParams::mapzoo()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            OptimizeError::FarPoint {
+                what: "centerline",
+                index: 100,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("point 100"), "{err}");
+    let mut cl = oval(1.2);
+    cl[30].d_right = 5.0e6;
+    let err = compute(&cl, None, &RacelineParams::mapzoo()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            OptimizeError::WidthOutOfRange {
+                what: "d_right",
+                index: 30,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn absurdly_long_lap_is_named() {
+    // one point 60 km out: every coordinate is below the 1000 km limit, the lap is ≈ 120 km
+    let mut cl = oval(1.2);
+    cl[100].x_m = 60_000.0;
+    let err = compute(&cl, None, &RacelineParams::mapzoo()).unwrap_err();
+    match &err {
+        OptimizeError::TooLong {
+            what: "centerline",
+            index,
+            ..
+        } => assert!([99, 100].contains(index), "{err}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(err.to_string().contains("lap length"), "{err}");
+}
+
+#[test]
+fn far_wall_point_is_named_and_a_stray_one_is_harmless() {
+    let cl = oval(1.2);
+    let track = mapzoo_raceline::reftrack_from_waypoints(&cl);
+    let walls = Walls::from_centerline(&track).unwrap();
+    let mut far = walls.clone();
+    far.right[7] = [3.0e6, 0.0];
+    let err = compute(&cl, Some(&far), &RacelineParams::mapzoo()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            OptimizeError::FarPoint {
+                what: "right wall",
+                index: 7,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // a stray point 14 km off (outside the oval) is accepted: the nearest-point grid grows
+    // its cell instead of allocating 4·10⁸ cells
+    let mut stray = walls.clone();
+    let at = stray.right.len() / 8;
+    stray.right.insert(at, [10_000.0, 10_000.0]);
+    let r = compute(&cl, Some(&stray), &RacelineParams::mapzoo());
+    assert!(r.is_ok(), "{:?}", r.err());
+}
+
+#[test]
+fn sampling_that_would_need_millions_of_points_is_refused() {
+    // a 4 km lap: at 1 mm steps the reference line would have 4 million points
+    let big: Vec<Waypoint> = oval(1.2)
+        .into_iter()
+        .map(|w| Waypoint {
+            x_m: 100.0 * w.x_m,
+            y_m: 100.0 * w.y_m,
+            ..w
+        })
+        .collect();
+    for (param, p) in [
+        (
+            "stepsize_prep",
+            RacelineParams {
+                stepsize_prep: 0.001,
+                ..RacelineParams::mapzoo()
+            },
+        ),
+        (
+            "wall_resample_step",
+            RacelineParams {
+                wall_resample_step: 0.001,
+                ..RacelineParams::mapzoo()
+            },
+        ),
+    ] {
+        let err = compute(&big, None, &p).unwrap_err();
+        assert!(
+            matches!(err, OptimizeError::TooManySamples { param: q, .. } if q == param),
+            "{param}: {err:?}"
+        );
+        assert!(err.to_string().contains(param), "{err}");
+    }
+}
+
+#[test]
 fn toml_overlays_the_profile() {
     let base = RacelineParams::racestack();
     let p =
