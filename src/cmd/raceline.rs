@@ -88,11 +88,7 @@ fn knot_heading_curvature(xy: &[[f64; 2]]) -> anyhow::Result<Vec<(f64, f64)>> {
     Ok((0..xy.len())
         .map(|i| {
             let (psi, kappa) = sp.heading_curvature(i, 0.0);
-            let mut yaw = psi + std::f64::consts::FRAC_PI_2;
-            if yaw > std::f64::consts::PI {
-                yaw -= 2.0 * std::f64::consts::PI;
-            }
-            (yaw, kappa)
+            (mapzoo_raceline::race_stack_heading(psi), kappa)
         })
         .collect())
 }
@@ -205,18 +201,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("{}", args.input.display()))?;
     let seconds = start.elapsed().as_secs_f64();
 
-    let walls = match &input.walls {
-        Some(w) => w.clone(),
-        None => {
-            Walls::from_centerline(&mapzoo_raceline::reftrack_from_waypoints(&input.centerline))?
-        }
-    };
     let gw = GlobalWaypoints::build(GlobalParts {
         centerline: input.centerline.clone(),
         iqp: result.iqp.clone(),
         sp: result.sp.clone(),
-        right_bound: walls.right.clone(),
-        left_bound: walls.left.clone(),
+        right_bound: result.walls.right.clone(),
+        left_bound: result.walls.left.clone(),
         iqp_lap_time_s: result.iqp_lap_s,
         iqp_max_speed_mps: result.iqp_vmax,
         sp_lap_time_s: result.sp_lap_s,

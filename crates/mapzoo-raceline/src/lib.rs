@@ -165,12 +165,7 @@ pub fn sample(
     let mut kappa = Vec::with_capacity(sampled.points.len());
     for (&seg, &t) in sampled.segment.iter().zip(&sampled.t) {
         let (p, k) = spline.heading_curvature(seg, t);
-        // TUM heading (0 = north) → the Race Stack's (0 = +x), kept in (−π, π]
-        let mut yaw = p + std::f64::consts::FRAC_PI_2;
-        if yaw > std::f64::consts::PI {
-            yaw -= 2.0 * std::f64::consts::PI;
-        }
-        psi.push(yaw);
+        psi.push(race_stack_heading(p));
         kappa.push(k);
     }
     let el_lengths = sampled.el_lengths_closed();
@@ -186,6 +181,20 @@ pub fn sample(
         ax: vec![0.0; n],
         lap_time: 0.0,
     })
+}
+
+/// A TUM heading (0 = north, radians) as the Race Stack's: 0 = +x, counter-clockwise, in (−π, π].
+///
+/// For TUM's headings in (−π, π] this is ψ + π/2, less 2π where that exceeds π, bit for bit.
+pub fn race_stack_heading(psi_tum: f64) -> f64 {
+    use std::f64::consts::{FRAC_PI_2, PI, TAU};
+    let mut yaw = (psi_tum + FRAC_PI_2) % TAU;
+    if yaw > PI {
+        yaw -= TAU;
+    } else if yaw <= -PI {
+        yaw += TAU;
+    }
+    yaw
 }
 
 /// Stage 11: the closed velocity profile (see [`velocity::velocity_profile`]), m/s.
@@ -225,6 +234,9 @@ pub struct RacelineResult {
     pub timings: Vec<(&'static str, f64)>,
     /// Problems that did not stop the computation (e.g. an SP line folding at a thin wall).
     pub warnings: Vec<String>,
+    /// The walls the widths were measured to: those given, or the ones rebuilt from the
+    /// centerline (closed polylines, last point not repeated), metres.
+    pub walls: Walls,
 }
 
 /// The centerline as a reference track: x_m, y_m, d_right, d_left (open loop).
@@ -260,6 +272,7 @@ pub fn compute(
     };
     walls.check()?;
     walls.check_resample(params.wall_resample_step)?;
+    let walls_used = walls.clone();
     let walls = walls.resampled(params.wall_resample_step);
 
     let t = Instant::now();
@@ -339,5 +352,38 @@ pub fn compute(
         sp: sp_wp,
         timings,
         warnings,
+        walls: walls_used,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::race_stack_heading;
+    use std::f64::consts::{FRAC_PI_2, PI, TAU};
+
+    #[test]
+    fn heading_is_turned_a_quarter_and_wrapped_into_half_open_range() {
+        assert_eq!(race_stack_heading(0.0), FRAC_PI_2);
+        assert_eq!(race_stack_heading(-FRAC_PI_2), 0.0);
+        assert_eq!(race_stack_heading(FRAC_PI_2), PI);
+        assert_eq!(race_stack_heading(PI), -FRAC_PI_2);
+        assert_eq!(race_stack_heading(-PI), -FRAC_PI_2);
+        for i in -400..=400 {
+            let psi = i as f64 * 0.0251;
+            let yaw = race_stack_heading(psi);
+            assert!(yaw > -PI && yaw <= PI, "{psi} -> {yaw}");
+            // the same direction
+            let d = (yaw - psi - FRAC_PI_2).rem_euclid(TAU);
+            assert!(d < 1e-9 || TAU - d < 1e-9, "{psi} -> {yaw}");
+            // TUM's own headings: exactly the former ψ + π/2 − 2π·[> π]
+            if psi > -PI && psi <= PI {
+                let old = if psi + FRAC_PI_2 > PI {
+                    psi + FRAC_PI_2 - TAU
+                } else {
+                    psi + FRAC_PI_2
+                };
+                assert_eq!(yaw, old, "{psi}");
+            }
+        }
+    }
 }

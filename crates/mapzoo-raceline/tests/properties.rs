@@ -446,3 +446,21 @@ proptest! {
         }
     }
 }
+
+/// The result carries the walls its widths were measured to: the rebuilt ones without walls,
+/// the given ones otherwise (so callers need not rebuild them).
+#[test]
+fn result_carries_the_walls_used() {
+    let cl = synthetic_track(7.0, 0.1, 0.03, 0.5, 1.3);
+    let rebuilt =
+        mapzoo_raceline::Walls::from_centerline(&mapzoo_raceline::reftrack_from_waypoints(&cl))
+            .unwrap();
+    let params = RacelineParams::mapzoo();
+    let r = compute(&cl, None, &params).unwrap();
+    assert_eq!(r.walls, rebuilt);
+    let given = mapzoo_raceline::Walls {
+        right: rebuilt.right.iter().step_by(2).copied().collect(),
+        left: rebuilt.left.iter().step_by(2).copied().collect(),
+    };
+    assert_eq!(compute(&cl, Some(&given), &params).unwrap().walls, given);
+}
