@@ -1,14 +1,18 @@
 //! `mapzoo validate` on the published Race Stack f folder, on a MapZoo set made
-//! from it, and on deliberately broken copies of both: each copy must give a
-//! FAIL line that names the file and the cause, and exit code 1.
+//! from it, on the set `mapzoo demo` generates (no reference data needed), and
+//! on deliberately broken copies of each: every copy must give a FAIL line that
+//! names the file and the cause, and exit code 1. One breaking function per
+//! defect serves both the reference copies and the generated set.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mapzoo_format::global::GlobalWaypoints;
 use mapzoo_format::map::{read_gray_png, world_to_pixel, write_gray_png};
+use mapzoo_format::sectors::{OtSectors, SpeedScaling};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::waypoint;
+use mapzoo_format::MapMeta;
 
 fn mapzoo() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mapzoo"))
@@ -23,8 +27,35 @@ fn validate(dir: &Path) -> (i32, String) {
     )
 }
 
+/// A track folder to break: its temp dir, the folder and the track name.
+struct Set {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+    name: String,
+}
+
+impl Set {
+    /// `dir/<name><suffix>`, e.g. `set.file(".yaml")`.
+    fn file(&self, suffix: &str) -> PathBuf {
+        self.dir.join(self.fname(suffix))
+    }
+
+    /// `<name><suffix>`, the file name as the checklist prints it.
+    fn fname(&self, suffix: &str) -> String {
+        format!("{}{suffix}", self.name)
+    }
+
+    fn json(&self) -> PathBuf {
+        self.dir.join("global_waypoints.json")
+    }
+
+    fn waypoints(&self) -> GlobalWaypoints {
+        GlobalWaypoints::read(&self.json()).unwrap()
+    }
+}
+
 /// A copy of racestack/f in a temp dir, named `f` so the track name matches.
-fn race_stack_copy(data: &Path) -> (tempfile::TempDir, PathBuf) {
+fn race_stack_copy(data: &Path) -> Set {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("f");
     std::fs::create_dir(&dir).unwrap();
@@ -32,16 +63,46 @@ fn race_stack_copy(data: &Path) -> (tempfile::TempDir, PathBuf) {
         let e = e.unwrap();
         std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
     }
-    (tmp, dir)
+    Set {
+        _tmp: tmp,
+        dir,
+        name: "f".into(),
+    }
 }
 
 /// The Race Stack f folder plus the two MapZoo CSVs written from its JSON.
-fn mapzoo_copy(data: &Path) -> (tempfile::TempDir, PathBuf) {
-    let (tmp, dir) = race_stack_copy(data);
-    let g = GlobalWaypoints::read(&dir.join("global_waypoints.json")).unwrap();
-    waypoint::write_csv(&dir.join("f_centerline.csv"), &g.centerline.wpnts).unwrap();
-    waypoint::write_csv(&dir.join("f_racing_line.csv"), &g.iqp.wpnts).unwrap();
-    (tmp, dir)
+fn mapzoo_copy(data: &Path) -> Set {
+    let set = race_stack_copy(data);
+    let g = set.waypoints();
+    waypoint::write_csv(&set.file("_centerline.csv"), &g.centerline.wpnts).unwrap();
+    waypoint::write_csv(&set.file("_racing_line.csv"), &g.iqp.wpnts).unwrap();
+    set
+}
+
+/// A complete MapZoo set from `mapzoo demo` (needs no reference data).
+fn generated_set() -> Set {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = mapzoo()
+        .arg("demo")
+        .arg("--out")
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "mapzoo demo failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = tmp.path().join("demo");
+    assert!(
+        dir.join("demo.yaml").is_file(),
+        "demo wrote no demo/demo.yaml"
+    );
+    Set {
+        _tmp: tmp,
+        dir,
+        name: "demo".into(),
+    }
 }
 
 fn edit(path: &Path, f: impl FnOnce(String) -> String) {
@@ -52,7 +113,7 @@ fn edit(path: &Path, f: impl FnOnce(String) -> String) {
 }
 
 /// Asserts exit 1 and a FAIL line naming `file` that contains every word of `cause`.
-fn assert_fails(dir: &Path, file: &str, cause: &[&str]) {
+fn assert_fails<S: AsRef<str>>(dir: &Path, file: &str, cause: &[S]) {
     let (code, out) = validate(dir);
     assert_eq!(
         code, 1,
@@ -60,8 +121,9 @@ fn assert_fails(dir: &Path, file: &str, cause: &[&str]) {
     );
     let hit = out.lines().any(|l| {
         let l = l.trim();
-        l.starts_with("FAIL") && l.contains(file) && cause.iter().all(|c| l.contains(c))
+        l.starts_with("FAIL") && l.contains(file) && cause.iter().all(|c| l.contains(c.as_ref()))
     });
+    let cause: Vec<&str> = cause.iter().map(AsRef::as_ref).collect();
     assert!(
         hit,
         "no FAIL line naming {file} with {cause:?}; output:\n{out}"
@@ -90,8 +152,8 @@ fn mapzoo_layout_made_from_f_passes() {
     let Some(data) = reference_data_or_skip("mapzoo_layout_made_from_f_passes") else {
         return;
     };
-    let (_tmp, dir) = mapzoo_copy(&data);
-    let (code, out) = validate(&dir);
+    let set = mapzoo_copy(&data);
+    let (code, out) = validate(&set.dir);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("MapZoo track set"), "{out}");
     assert!(
@@ -107,12 +169,12 @@ fn json_output_is_one_record_per_folder() {
     let Some(data) = reference_data_or_skip("json_output_is_one_record_per_folder") else {
         return;
     };
-    let (_tmp, dir) = race_stack_copy(&data);
-    std::fs::remove_file(dir.join("ot_sectors.yaml")).unwrap();
+    let set = race_stack_copy(&data);
+    std::fs::remove_file(set.dir.join("ot_sectors.yaml")).unwrap();
     let out = mapzoo()
         .args(["validate", "--json"])
         .arg(data.join("racestack/f"))
-        .arg(&dir)
+        .arg(&set.dir)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -151,296 +213,278 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn missing_png() {
-    let Some(data) = reference_data_or_skip("missing_png") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    std::fs::remove_file(dir.join("f.png")).unwrap();
-    assert_fails(&dir, "f.yaml", &["image", "f.png", "no such file"]);
+fn generated_set_passes() {
+    let set = generated_set();
+    let (code, out) = validate(&set.dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("MapZoo track set"), "{out}");
+    assert!(!out.lines().any(|l| l.trim().starts_with("FAIL")), "{out}");
+    assert!(out.contains("racing line in free space"), "{out}");
 }
 
-#[test]
-fn wrong_image_field() {
-    let Some(data) = reference_data_or_skip("wrong_image_field") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    edit(&dir.join("f.yaml"), |t| {
-        t.replace("image: f.png", "image: g.png")
+/// What a broken copy must report: a FAIL line naming `file` with every word of `cause`.
+struct Broken {
+    file: String,
+    cause: Vec<String>,
+}
+
+fn broken(file: impl Into<String>, cause: &[&dyn std::fmt::Display]) -> Broken {
+    Broken {
+        file: file.into(),
+        cause: cause.iter().map(|c| c.to_string()).collect(),
+    }
+}
+
+/// Replaces the first line of `path` starting with `key` by `line`.
+fn set_line(path: &Path, key: &str, line: &str) {
+    edit(path, |t| {
+        let mut done = false;
+        let mut out: String = t
+            .lines()
+            .map(|l| {
+                if !done && l.starts_with(key) {
+                    done = true;
+                    line.to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(done, "no line starting with {key:?} in {}", path.display());
+        out.push('\n');
+        out
     });
-    assert_fails(&dir, "f.yaml", &["\"image\"", "g.png"]);
 }
 
-#[test]
-fn corrupt_png() {
-    let Some(data) = reference_data_or_skip("corrupt_png") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    let bytes = std::fs::read(dir.join("f.png")).unwrap();
-    std::fs::write(dir.join("f.png"), &bytes[..bytes.len() / 2]).unwrap();
-    assert_fails(&dir, "f.png", &["PNG loads", "PNG"]);
+fn missing_png(set: &Set) -> Broken {
+    std::fs::remove_file(set.file(".png")).unwrap();
+    broken(
+        set.fname(".yaml"),
+        &[&"image", &set.fname(".png"), &"no such file"],
+    )
 }
 
-#[test]
-fn negative_resolution() {
-    let Some(data) = reference_data_or_skip("negative_resolution") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    edit(&dir.join("f.yaml"), |t| {
-        t.replace("resolution: 0.05", "resolution: -0.05")
-    });
-    assert_fails(&dir, "f.yaml", &["resolution", "-0.05"]);
+fn wrong_image_field(set: &Set) -> Broken {
+    set_line(&set.file(".yaml"), "image:", "image: g.png");
+    broken(set.fname(".yaml"), &[&"\"image\"", &"g.png"])
 }
 
-#[test]
-fn origin_with_two_numbers() {
-    let Some(data) = reference_data_or_skip("origin_with_two_numbers") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
+fn corrupt_png(set: &Set) -> Broken {
+    let bytes = std::fs::read(set.file(".png")).unwrap();
+    std::fs::write(set.file(".png"), &bytes[..bytes.len() / 2]).unwrap();
+    broken(set.fname(".png"), &[&"PNG loads", &"PNG"])
+}
+
+fn negative_resolution(set: &Set) -> Broken {
+    let res = MapMeta::read(&set.file(".yaml")).unwrap().resolution;
+    set_line(
+        &set.file(".yaml"),
+        "resolution:",
+        &format!("resolution: {}", -res),
+    );
+    broken(set.fname(".yaml"), &[&"resolution", &-res])
+}
+
+fn origin_with_two_numbers(set: &Set) -> Broken {
+    let m = MapMeta::read(&set.file(".yaml")).unwrap();
     std::fs::write(
-        dir.join("f.yaml"),
-        "image: f.png\nresolution: 0.05\norigin: [-11.6, -26.5]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n",
+        set.file(".yaml"),
+        format!(
+            "image: {}\nresolution: {}\norigin: [{}, {}]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n",
+            m.image, m.resolution, m.origin[0], m.origin[1]
+        ),
     )
     .unwrap();
-    assert_fails(&dir, "f.yaml", &["origin", "2 entries"]);
+    broken(set.fname(".yaml"), &[&"origin", &"2 entries"])
 }
 
-#[test]
-fn thresholds_swapped() {
-    let Some(data) = reference_data_or_skip("thresholds_swapped") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    edit(&dir.join("f.yaml"), |t| {
-        t.replace("free_thresh: 0.196", "free_thresh: 0.9")
-    });
-    assert_fails(&dir, "f.yaml", &["free_thresh 0.9", "occupied_thresh 0.65"]);
+fn thresholds_swapped(set: &Set) -> Broken {
+    let occupied = MapMeta::read(&set.file(".yaml")).unwrap().occupied_thresh;
+    set_line(&set.file(".yaml"), "free_thresh:", "free_thresh: 0.9");
+    broken(
+        set.fname(".yaml"),
+        &[&"free_thresh 0.9", &format!("occupied_thresh {occupied}")],
+    )
 }
 
-#[test]
-fn truncated_json() {
-    let Some(data) = reference_data_or_skip("truncated_json") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    let text = std::fs::read_to_string(dir.join("global_waypoints.json")).unwrap();
-    std::fs::write(dir.join("global_waypoints.json"), &text[..text.len() / 3]).unwrap();
-    assert_fails(&dir, "global_waypoints.json", &["JSON parses", "truncated"]);
+fn truncated_json(set: &Set) -> Broken {
+    let text = std::fs::read_to_string(set.json()).unwrap();
+    std::fs::write(set.json(), &text[..text.len() / 3]).unwrap();
+    broken("global_waypoints.json", &[&"JSON parses", &"truncated"])
 }
 
-#[test]
-fn missing_trajectory_key() {
-    let Some(data) = reference_data_or_skip("missing_trajectory_key") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    let path = dir.join("global_waypoints.json");
+fn missing_trajectory_key(set: &Set) -> Broken {
     let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    v.as_object_mut().unwrap().remove("global_traj_wpnts_sp");
-    std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
-    assert_fails(
-        &dir,
+        serde_json::from_str(&std::fs::read_to_string(set.json()).unwrap()).unwrap();
+    v.as_object_mut()
+        .unwrap()
+        .remove("global_traj_wpnts_sp")
+        .expect("the key was there");
+    std::fs::write(set.json(), serde_json::to_string(&v).unwrap()).unwrap();
+    broken(
         "global_waypoints.json",
-        &["missing key", "global_traj_wpnts_sp"],
-    );
+        &[&"missing key", &"global_traj_wpnts_sp"],
+    )
 }
 
-#[test]
-fn nan_in_a_json_waypoint() {
-    let Some(data) = reference_data_or_skip("nan_in_a_json_waypoint") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    edit(&dir.join("global_waypoints.json"), |t| {
+fn nan_in_a_json_waypoint(set: &Set) -> Broken {
+    edit(&set.json(), |t| {
         // Python's json.dumps writes NaN like this.
         let at = t.find("\"global_traj_wpnts_iqp\"").unwrap();
         let k = at + t[at..].find("\"kappa_radpm\": ").unwrap() + "\"kappa_radpm\": ".len();
         let end = k + t[k..].find(',').unwrap();
         format!("{}NaN{}", &t[..k], &t[end..])
     });
-    assert_fails(
-        &dir,
+    broken(
         "global_waypoints.json",
-        &["non-finite", "global_traj_wpnts_iqp"],
-    );
+        &[&"non-finite", &"global_traj_wpnts_iqp"],
+    )
 }
 
-#[test]
-fn nan_in_a_csv_waypoint() {
-    let Some(data) = reference_data_or_skip("nan_in_a_csv_waypoint") else {
-        return;
-    };
-    let (_tmp, dir) = mapzoo_copy(&data);
-    edit(&dir.join("f_racing_line.csv"), |t| {
+fn nan_in_a_csv_waypoint(set: &Set) -> Broken {
+    edit(&set.file("_racing_line.csv"), |t| {
         let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
         let mut cells: Vec<String> = lines[6].split(';').map(str::to_string).collect();
         cells[8] = "nan".into();
         lines[6] = cells.join(";");
         lines.join("\n") + "\n"
     });
-    assert_fails(
-        &dir,
-        "f_racing_line.csv",
-        &["line 7", "kappa_radpm", "not finite"],
-    );
+    broken(
+        set.fname("_racing_line.csv"),
+        &[&"line 7", &"kappa_radpm", &"not finite"],
+    )
 }
 
-#[test]
-fn missing_csv_column() {
-    let Some(data) = reference_data_or_skip("missing_csv_column") else {
-        return;
-    };
-    let (_tmp, dir) = mapzoo_copy(&data);
-    edit(&dir.join("f_centerline.csv"), |t| {
+fn missing_csv_column(set: &Set) -> Broken {
+    edit(&set.file("_centerline.csv"), |t| {
         t.lines()
             .map(|l| l.rsplit_once(';').unwrap().0.to_string() + "\n")
             .collect()
     });
-    assert_fails(&dir, "f_centerline.csv", &["ax_mps2", "missing"]);
+    broken(set.fname("_centerline.csv"), &[&"ax_mps2", &"missing"])
 }
 
-#[test]
-fn non_contiguous_id() {
-    let Some(data) = reference_data_or_skip("non_contiguous_id") else {
-        return;
-    };
-    let (_tmp, dir) = mapzoo_copy(&data);
-    edit(&dir.join("f_centerline.csv"), |t| {
+fn non_contiguous_id(set: &Set) -> Broken {
+    edit(&set.file("_centerline.csv"), |t| {
         t.replacen("\n10;", "\n11;", 1)
     });
-    assert_fails(&dir, "f_centerline.csv", &["ids 0..n-1", "row 10", "id 11"]);
+    broken(
+        set.fname("_centerline.csv"),
+        &[&"ids 0..n-1", &"row 10", &"id 11"],
+    )
 }
 
-#[test]
-fn s_m_not_increasing() {
-    let Some(data) = reference_data_or_skip("s_m_not_increasing") else {
-        return;
-    };
-    let (_tmp, dir) = mapzoo_copy(&data);
-    edit(&dir.join("f_centerline.csv"), |t| {
-        t.replacen("\n20;2.00000000;", "\n20;1.80000000;", 1)
-    });
-    assert_fails(
-        &dir,
-        "f_centerline.csv",
-        &["s_m strictly increasing", "id 20"],
-    );
+fn s_m_not_increasing(set: &Set) -> Broken {
+    let path = set.file("_centerline.csv");
+    let mut w = waypoint::read_csv(&path).unwrap();
+    w[20].s_m = w[18].s_m;
+    waypoint::write_csv(&path, &w).unwrap();
+    broken(
+        set.fname("_centerline.csv"),
+        &[&"s_m strictly increasing", &"id 20"],
+    )
 }
 
-#[test]
-fn racing_line_differs_from_json() {
-    let Some(data) = reference_data_or_skip("racing_line_differs_from_json") else {
-        return;
-    };
-    let (_tmp, dir) = mapzoo_copy(&data);
-    let path = dir.join("f_racing_line.csv");
+fn racing_line_differs_from_json(set: &Set) -> Broken {
+    let path = set.file("_racing_line.csv");
     let mut w = waypoint::read_csv(&path).unwrap();
     w[300].x_m += 0.001;
     waypoint::write_csv(&path, &w).unwrap();
-    assert_fails(
-        &dir,
-        "f_racing_line.csv",
-        &["equals neither", "id 300", "x_m"],
+    broken(
+        set.fname("_racing_line.csv"),
+        &[&"equals neither", &"id 300", &"x_m"],
+    )
+}
+
+fn missing_racing_line_csv(set: &Set) -> Broken {
+    std::fs::remove_file(set.file("_racing_line.csv")).unwrap();
+    broken(
+        set.fname("_racing_line.csv"),
+        &[&"missing", &"racing line CSV"],
+    )
+}
+
+fn sector_end_beyond_the_line(set: &Set) -> Broken {
+    let n = set.waypoints().iqp.wpnts.len();
+    let path = set.dir.join("speed_scaling.yaml");
+    let mut s = SpeedScaling::read(&path).unwrap();
+    let last = s.sectors.len() - 1;
+    assert_eq!(
+        s.sectors[last].end, n as i64,
+        "the last sector ends the line"
     );
+    s.sectors[last].end = n as i64 + 134;
+    s.write(&path).unwrap();
+    broken(
+        "speed_scaling.yaml",
+        &[&format!("Sector{last}"), &(n + 134), &format!("0..={n}")],
+    )
 }
 
-#[test]
-fn sector_end_beyond_the_line() {
-    let Some(data) = reference_data_or_skip("sector_end_beyond_the_line") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    edit(&dir.join("speed_scaling.yaml"), |t| {
-        t.replace("end: 766", "end: 900")
-    });
-    assert_fails(&dir, "speed_scaling.yaml", &["Sector0", "900", "0..=766"]);
+fn overlapping_sectors(set: &Set) -> Broken {
+    let path = set.dir.join("ot_sectors.yaml");
+    let mut ot = OtSectors::read(&path).unwrap();
+    if ot.sectors.len() < 2 {
+        // Split the single sector so there is a second one to overlap.
+        let mut second = ot.sectors[0].clone();
+        ot.sectors[0].end /= 2;
+        second.start = ot.sectors[0].end;
+        ot.sectors.push(second);
+        ot.declared_n_sectors = 2;
+    }
+    let first = &ot.sectors[0];
+    ot.sectors[1].start = first.start + (first.end - first.start) / 2;
+    ot.write(&path).unwrap();
+    broken("ot_sectors.yaml", &[&"Overtaking_sector1", &"overlaps"])
 }
 
-#[test]
-fn overlapping_sectors() {
-    let Some(data) = reference_data_or_skip("overlapping_sectors") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    edit(&dir.join("ot_sectors.yaml"), |t| {
-        t.replace("start: 409", "start: 300")
-    });
-    assert_fails(&dir, "ot_sectors.yaml", &["Overtaking_sector1", "overlaps"]);
+fn scaling_not_positive(set: &Set) -> Broken {
+    let path = set.dir.join("speed_scaling.yaml");
+    let mut s = SpeedScaling::read(&path).unwrap();
+    s.sectors[0].scaling = 0.0;
+    s.write(&path).unwrap();
+    broken("speed_scaling.yaml", &[&"Sector0", &"\"scaling\" is 0"])
 }
 
-#[test]
-fn scaling_not_positive() {
-    let Some(data) = reference_data_or_skip("scaling_not_positive") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    edit(&dir.join("speed_scaling.yaml"), |t| {
-        t.replace("  scaling: 0.5", "  scaling: 0.0")
-    });
-    assert_fails(&dir, "speed_scaling.yaml", &["Sector0", "\"scaling\" is 0"]);
-}
-
-#[test]
-fn n_sectors_disagrees() {
-    let Some(data) = reference_data_or_skip("n_sectors_disagrees") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    edit(&dir.join("ot_sectors.yaml"), |t| {
-        t.replace("n_sectors: 2", "n_sectors: 3")
-    });
-    assert_fails(
-        &dir,
+fn n_sectors_disagrees(set: &Set) -> Broken {
+    let path = set.dir.join("ot_sectors.yaml");
+    let k = OtSectors::read(&path).unwrap().sectors.len();
+    // Edited as text: the writer derives n_sectors from the entries.
+    set_line(&path, "n_sectors:", &format!("n_sectors: {}", k + 1));
+    broken(
         "ot_sectors.yaml",
-        &["n_sectors", "is 3", "2 sector entries"],
-    );
+        &[
+            &"n_sectors",
+            &format!("is {}", k + 1),
+            &format!("{k} sector entries"),
+        ],
+    )
 }
 
-#[test]
-fn marker_count_differs() {
-    let Some(data) = reference_data_or_skip("marker_count_differs") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    let path = dir.join("global_waypoints.json");
-    let mut g = GlobalWaypoints::read(&path).unwrap();
+fn marker_count_differs(set: &Set) -> Broken {
+    let mut g = set.waypoints();
+    let n = g.sp.wpnts.len();
     g.sp_markers.markers.pop();
-    g.write(&path).unwrap();
-    assert_fails(
-        &dir,
+    g.write(&set.json()).unwrap();
+    broken(
         "global_waypoints.json",
         &[
-            "marker count",
-            "global_traj_markers_sp",
-            "716 markers",
-            "717 waypoints",
+            &"marker count",
+            &"global_traj_markers_sp",
+            &format!("{} markers", n - 1),
+            &format!("{n} waypoints"),
         ],
-    );
+    )
 }
 
-#[test]
-fn waypoint_on_an_occupied_pixel() {
-    let Some(data) = reference_data_or_skip("waypoint_on_an_occupied_pixel") else {
-        return;
-    };
-    let (_tmp, dir) = race_stack_copy(&data);
-    let g = GlobalWaypoints::read(&dir.join("global_waypoints.json")).unwrap();
-    let png = dir.join("f.png");
+fn waypoint_on_an_occupied_pixel(set: &Set) -> Broken {
+    let g = set.waypoints();
+    let meta = MapMeta::read(&set.file(".yaml")).unwrap();
+    let png = set.file(".png");
     let (w, h, mut gray) = read_gray_png(&png).unwrap();
-    // f.yaml: origin (-11.60654, -26.520793), resolution 0.05000000074505806.
     let p = g.iqp.wpnts[100];
-    let (c, r) = world_to_pixel(
-        [-11.60654, -26.520793, 0.0],
-        0.05000000074505806,
-        h,
-        p.x_m,
-        p.y_m,
-    );
+    let (c, r) = world_to_pixel(meta.origin, meta.resolution, h, p.x_m, p.y_m);
     let (c, r) = (c.round() as usize, r.round() as usize);
     for dr in 0..3 {
         for dc in 0..3 {
@@ -448,19 +492,66 @@ fn waypoint_on_an_occupied_pixel() {
         }
     }
     write_gray_png(&png, w, h, &gray).unwrap();
-    assert_fails(
-        &dir,
-        "global_traj_wpnts_iqp",
-        &["racing line in free space", "occupied pixel"],
-    );
+    // A MapZoo set checks its racing line CSV, a Race Stack folder the JSON's IQP line.
+    let file = if set.file("_racing_line.csv").exists() {
+        set.fname("_racing_line.csv")
+    } else {
+        "global_traj_wpnts_iqp".to_string()
+    };
+    broken(file, &[&"racing line in free space", &"occupied pixel"])
 }
 
-#[test]
-fn missing_racing_line_csv() {
-    let Some(data) = reference_data_or_skip("missing_racing_line_csv") else {
-        return;
+fn check(set: &Set, breaker: fn(&Set) -> Broken) {
+    let want = breaker(set);
+    assert_fails(&set.dir, &want.file, &want.cause);
+}
+
+/// Each breaker as a test on a copy of the reference data (skipped without it)
+/// in the given layout, and as a test on the generated set.
+macro_rules! broken_copies {
+    ($($name:ident: $copy:ident,)*) => {
+        mod reference {
+            $(
+                #[test]
+                fn $name() {
+                    let Some(data) = super::reference_data_or_skip(stringify!($name)) else {
+                        return;
+                    };
+                    super::check(&super::$copy(&data), super::$name);
+                }
+            )*
+        }
+        mod generated {
+            $(
+                #[test]
+                fn $name() {
+                    super::check(&super::generated_set(), super::$name);
+                }
+            )*
+        }
     };
-    let (_tmp, dir) = mapzoo_copy(&data);
-    std::fs::remove_file(dir.join("f_racing_line.csv")).unwrap();
-    assert_fails(&dir, "f_racing_line.csv", &["missing", "racing line CSV"]);
+}
+
+broken_copies! {
+    missing_png: race_stack_copy,
+    wrong_image_field: race_stack_copy,
+    corrupt_png: race_stack_copy,
+    negative_resolution: race_stack_copy,
+    origin_with_two_numbers: race_stack_copy,
+    thresholds_swapped: race_stack_copy,
+    truncated_json: race_stack_copy,
+    missing_trajectory_key: race_stack_copy,
+    nan_in_a_json_waypoint: race_stack_copy,
+    nan_in_a_csv_waypoint: mapzoo_copy,
+    missing_csv_column: mapzoo_copy,
+    non_contiguous_id: mapzoo_copy,
+    s_m_not_increasing: mapzoo_copy,
+    racing_line_differs_from_json: mapzoo_copy,
+    missing_racing_line_csv: mapzoo_copy,
+    sector_end_beyond_the_line: race_stack_copy,
+    overlapping_sectors: race_stack_copy,
+    scaling_not_positive: race_stack_copy,
+    n_sectors_disagrees: race_stack_copy,
+    marker_count_differs: race_stack_copy,
+    waypoint_on_an_occupied_pixel: race_stack_copy,
 }
