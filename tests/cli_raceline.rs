@@ -226,6 +226,78 @@ fn config_file_overrides_the_profile() {
     assert!(!tmp.path().join("q").exists());
 }
 
+/// `--config` reads the file as `build --config` does: a misspelt table or key is an error
+/// naming the file and the key, and the file's `profile` key chooses the profile.
+#[test]
+fn config_file_is_checked_whole_and_its_profile_is_used() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("oval_centerline.csv");
+    std::fs::write(&input, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    let cfg = tmp.path().join("typo.toml");
+    for (text, key) in [
+        ("[racline]\nv_max = 6.0\n", "racline"),
+        (
+            "[raceline]\nv_max = 6.0\n[extract]\nno_such_key = 1\n",
+            "no_such_key",
+        ),
+        ("profile = \"fast\"\n", "profile"),
+    ] {
+        std::fs::write(&cfg, text).unwrap();
+        let out = tmp.path().join("o");
+        let o = run(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--config",
+            cfg.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("typo.toml") && err.contains(key),
+            "{text}: {err}"
+        );
+        assert!(!out.exists(), "{text}: nothing may be written");
+    }
+    // profile = "racestack" in the file gives the racestack widths, as --profile does
+    std::fs::write(&cfg, "profile = \"racestack\"\n").unwrap();
+    let from_file = record(&run(&[
+        input.to_str().unwrap(),
+        "--out",
+        tmp.path().join("a").to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+        "--json",
+    ]));
+    let from_flag = record(&run(&[
+        input.to_str().unwrap(),
+        "--out",
+        tmp.path().join("b").to_str().unwrap(),
+        "--profile",
+        "racestack",
+        "--json",
+    ]));
+    let default = record(&run(&[
+        input.to_str().unwrap(),
+        "--out",
+        tmp.path().join("c").to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(from_file["iqp_lap_s"], from_flag["iqp_lap_s"]);
+    assert_eq!(from_file["sp_lap_s"], from_flag["sp_lap_s"]);
+    assert_ne!(from_file["iqp_lap_s"], default["iqp_lap_s"]);
+    // --free-rule only concerns maps: refused rather than silently ignored
+    let o = run(&[
+        input.to_str().unwrap(),
+        "--out",
+        tmp.path().join("d").to_str().unwrap(),
+        "--free-rule",
+        "nonzero",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--free-rule"), "{}", stderr(&o));
+}
+
 #[test]
 fn nan_in_centerline_is_an_error_naming_the_file() {
     let tmp = tempfile::tempdir().unwrap();

@@ -16,15 +16,7 @@ use mapzoo_format::global::GlobalParts;
 use mapzoo_format::{GlobalWaypoints, Waypoint};
 use mapzoo_raceline::{ClosedSpline, RacelineParams, Walls};
 
-/// Parameter profile of the racing-line stages.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
-pub enum RacelineProfile {
-    /// The MapZoo dataset: safety widths 1.2 / 1.2 m.
-    #[default]
-    Mapzoo,
-    /// The ForzaETH Race Stack: safety widths 0.7 / 0.7 m.
-    Racestack,
-}
+use super::common::ConfigArgs;
 
 /// Arguments of `mapzoo raceline`.
 #[derive(clap::Args)]
@@ -37,18 +29,10 @@ pub struct Args {
     /// Print one JSON record with the figures instead of a text summary.
     #[arg(long)]
     pub json: bool,
-    /// Parameter profile: mapzoo (safety widths 1.2/1.2 m, default) or racestack (0.7/0.7 m).
-    #[arg(long, value_enum, default_value_t)]
-    pub profile: RacelineProfile,
-    /// Safety width of the IQP line (vehicle width + margin), metres.
-    #[arg(long, value_name = "W")]
-    pub safety_width: Option<f64>,
-    /// Safety width of the SP line and its reference IQP, metres.
-    #[arg(long, value_name = "W")]
-    pub safety_width_sp: Option<f64>,
-    /// A TOML file whose [raceline] table overrides the profile's parameters (pipeline.toml layout).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    /// Profile, TOML file (its [raceline] table is used; the whole file is checked as
+    /// `build --config` checks it) and the safety widths.
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// The centerline and walls read from INPUT, and the track's name.
@@ -159,25 +143,13 @@ fn read_input(path: &Path) -> anyhow::Result<Input> {
     })
 }
 
+/// The racing-line parameters: the profile, the TOML file and the safety widths, resolved and
+/// validated as `build` does.
 fn params(args: &Args) -> anyhow::Result<RacelineParams> {
-    let mut p = match args.profile {
-        RacelineProfile::Mapzoo => RacelineParams::mapzoo(),
-        RacelineProfile::Racestack => RacelineParams::racestack(),
-    };
-    if let Some(file) = &args.config {
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("{}: cannot read the configuration file", file.display()))?;
-        p = RacelineParams::from_toml_str(&text, &p)
-            .with_context(|| format!("{}", file.display()))?;
+    if args.config.free_rule.is_some() {
+        bail!("--free-rule has no effect on `raceline`, which reads no map; leave it out");
     }
-    if let Some(w) = args.safety_width {
-        p.safety_width = w;
-    }
-    if let Some(w) = args.safety_width_sp {
-        p.safety_width_sp = w;
-    }
-    p.validate().context("raceline parameters")?;
-    Ok(p)
+    Ok(args.config.resolve()?.raceline)
 }
 
 /// Write `text` to `path` through a temporary file in the same folder, so a reader never sees half a file.

@@ -15,9 +15,6 @@ pub enum OptimizeError {
         /// The offending value.
         value: f64,
     },
-    /// The `[raceline]` table of a configuration file could not be read.
-    #[error("configuration: {0}")]
-    Config(String),
     /// An input value is NaN or infinite.
     #[error("{what}: value {index} is not finite ({value}); fix or remove that row")]
     NonFinite {

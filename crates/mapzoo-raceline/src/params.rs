@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::OptimizeError;
 
-/// Every tunable of stages 7–11; deserialised from the `[raceline]` table of pipeline.toml.
+/// Every tunable of stages 7–11; deserialised from the `[raceline]` table of pipeline.toml
+/// (by `mapzoo_pipeline::Config`, which reads the whole file).
 #[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct RacelineParams {
@@ -137,31 +138,6 @@ impl RacelineParams {
             "racestack" => Some(Self::racestack()),
             _ => None,
         }
-    }
-
-    /// `base` overlaid with the keys of the `[raceline]` table of a TOML document (other tables ignored).
-    pub fn from_toml_str(text: &str, base: &Self) -> Result<Self, OptimizeError> {
-        let doc: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| OptimizeError::Config(e.to_string()))?;
-        let Some(section) = doc.get("raceline") else {
-            return Ok(base.clone());
-        };
-        let toml::Value::Table(overlay) = section else {
-            return Err(OptimizeError::Config(
-                "`raceline` must be a table ([raceline])".into(),
-            ));
-        };
-        let mut merged = toml::Table::try_from(base)
-            .map_err(|e| OptimizeError::Config(format!("cannot serialise base parameters: {e}")))?;
-        for (k, v) in overlay {
-            merged.insert(k.clone(), v.clone());
-        }
-        let params: Self = toml::Value::Table(merged)
-            .try_into()
-            .map_err(|e: toml::de::Error| OptimizeError::Config(format!("[raceline]: {e}")))?;
-        params.validate()?;
-        Ok(params)
     }
 
     /// Check every parameter once, before any work.

@@ -309,30 +309,6 @@ fn sampling_that_would_need_millions_of_points_is_refused() {
 }
 
 #[test]
-fn toml_overlays_the_profile() {
-    let base = RacelineParams::racestack();
-    let p =
-        RacelineParams::from_toml_str("[raceline]\nv_max = 9.5\n[other]\nx = 1\n", &base).unwrap();
-    assert_eq!(p.v_max, 9.5);
-    assert_eq!(p.safety_width, 0.7, "unset keys keep the profile's values");
-    assert_eq!(
-        RacelineParams::from_toml_str("# nothing\n", &base).unwrap(),
-        base
-    );
-    let err = RacelineParams::from_toml_str("[raceline]\nvmax = 9.5\n", &base).unwrap_err();
-    assert!(err.to_string().contains("vmax"), "{err}");
-    let err =
-        RacelineParams::from_toml_str("[raceline]\nsafety_width = -1.0\n", &base).unwrap_err();
-    assert!(err.to_string().contains("safety_width"), "{err}");
-    // the project's pipeline.toml carries a [raceline] table this struct reads unchanged
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../pipeline.toml");
-    if let Ok(text) = std::fs::read_to_string(&root) {
-        let p = RacelineParams::from_toml_str(&text, &RacelineParams::mapzoo()).unwrap();
-        assert_eq!(p, RacelineParams::mapzoo());
-    }
-}
-
-#[test]
 fn round_trip_through_serde_keeps_every_field() {
     let p = RacelineParams::racestack();
     let text = toml::to_string(&p).unwrap();
