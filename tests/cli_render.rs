@@ -155,6 +155,44 @@ fn bad_arguments_are_usage_errors() {
 }
 
 #[test]
+fn tum_centerlines_load_with_or_without_their_header() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = write_set(tmp.path(), "oval");
+    let csv = set.join("oval_centerline.csv");
+    let mapzoo_line = waypoint::read_csv(&csv).unwrap();
+    let rows: String = mapzoo_line
+        .iter()
+        .map(|w| {
+            format!(
+                "{:?}, {:?}, {:?}, {:?}\n",
+                w.x_m, w.y_m, w.d_right, w.d_left
+            )
+        })
+        .collect();
+    let png = tmp.path().join("tum.png");
+    let mut pictures = Vec::new();
+    for body in [
+        rows.clone(),
+        format!("# x_m, y_m, w_tr_right_m, w_tr_left_m\n{rows}"),
+    ] {
+        std::fs::write(&csv, body).unwrap();
+        let track = load_track(&set).unwrap();
+        assert_eq!(track.centerline.len(), mapzoo_line.len());
+        for (a, b) in track.centerline.iter().zip(&mapzoo_line) {
+            assert_eq!(
+                (a.x_m, a.y_m, a.d_right, a.d_left),
+                (b.x_m, b.y_m, b.d_right, b.d_left)
+            );
+        }
+        assert_eq!(track.walls.len(), 2, "bounds from the TUM widths");
+        let out = mapzoo(&["render", s(&set), "-o", s(&png), "--size", "300"]);
+        assert!(out.status.success(), "{}", text(&out));
+        pictures.push(std::fs::read(&png).unwrap());
+    }
+    assert_eq!(pictures[0], pictures[1], "the header changes nothing");
+}
+
+#[test]
 fn output_is_replaced_whole_or_not_at_all() {
     let tmp = tempfile::tempdir().unwrap();
     let set = write_set(tmp.path(), "oval");

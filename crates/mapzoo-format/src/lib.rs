@@ -22,4 +22,5 @@ pub use error::FormatError;
 pub use global::GlobalWaypoints;
 pub use map::{FreeRule, MapMeta, OccupancyMap};
 pub use sectors::{OtSectors, SpeedScaling};
+pub use tum::{read_centerline_any, CenterlineFormat};
 pub use waypoint::Waypoint;

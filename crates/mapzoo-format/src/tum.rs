@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::error::{FormatError, Result};
-use crate::waypoint::{parse_finite, read_text};
+use crate::waypoint::{self, parse_finite, read_text, Waypoint};
 
 /// Column names of the TUM centerline file.
 pub const CENTERLINE_COLUMNS: [&str; 4] = ["x_m", "y_m", "w_tr_right_m", "w_tr_left_m"];
@@ -118,6 +118,78 @@ pub fn raceline_to_string(points: &[TumRacelinePoint]) -> String {
     s
 }
 
+/// Which layout [`centerline_any_from_str`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CenterlineFormat {
+    /// The MapZoo waypoint CSV (DESIGN §2.2): every column as written.
+    MapZoo,
+    /// The TUM centerline (`x_m, y_m, w_tr_right_m, w_tr_left_m`): `psi_rad` and `kappa_radpm` are 0.
+    Tum,
+}
+
+/// Reads a centerline in either layout; see [`centerline_any_from_str`].
+pub fn read_centerline_any(path: &Path) -> Result<Vec<Waypoint>> {
+    Ok(read_centerline_detect(path)?.1)
+}
+
+/// Reads a centerline in either layout and says which one it was.
+pub fn read_centerline_detect(path: &Path) -> Result<(CenterlineFormat, Vec<Waypoint>)> {
+    centerline_any_from_str(&read_text(path)?, path)
+}
+
+/// Parses a MapZoo waypoint CSV or a TUM centerline, told apart by the first
+/// non-blank line: `#` starts a TUM comment header, a `;` means the MapZoo
+/// header, anything else is TUM without a header (a bare `x_m,y_m,...` header
+/// line is skipped too).
+///
+/// A TUM centerline becomes waypoints with `id` 0..n-1, `s_m` the cumulative
+/// distance from point 0 (metres, no closing segment), `d_right` / `d_left` the
+/// track widths, and `psi_rad`, `kappa_radpm`, `d_m`, `vx_mps`, `ax_mps2` all 0:
+/// heading and curvature depend on the spline a caller fits, so a caller that
+/// needs them computes them (check the returned [`CenterlineFormat`]).
+pub fn centerline_any_from_str(
+    text: &str,
+    path: &Path,
+) -> Result<(CenterlineFormat, Vec<Waypoint>)> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first = body.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first = first.trim();
+    if !first.starts_with('#') && first.contains(';') {
+        return Ok((
+            CenterlineFormat::MapZoo,
+            waypoint::from_csv_str(text, path)?,
+        ));
+    }
+    let cells: Vec<&str> = first.split(',').map(str::trim).collect();
+    let points = if cells == CENTERLINE_COLUMNS {
+        // A header line without `#`: comment it out so line numbers stay right.
+        let commented = body.replacen(first, &format!("#{first}"), 1);
+        centerline_from_str(&commented, path)?
+    } else {
+        centerline_from_str(body, path)?
+    };
+    let mut s = 0.0;
+    let waypoints = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i > 0 {
+                s += (p.x_m - points[i - 1].x_m).hypot(p.y_m - points[i - 1].y_m);
+            }
+            Waypoint {
+                id: i as i64,
+                s_m: s,
+                x_m: p.x_m,
+                y_m: p.y_m,
+                d_right: p.w_tr_right_m,
+                d_left: p.w_tr_left_m,
+                ..Waypoint::default()
+            }
+        })
+        .collect();
+    Ok((CenterlineFormat::Tum, waypoints))
+}
+
 /// Rows of `N` finite numbers separated by `sep`; `#` lines and blank lines skipped.
 fn parse_rows<const N: usize>(
     text: &str,
@@ -186,6 +258,57 @@ mod tests {
         assert_eq!(again, r);
         let again = centerline_from_str(&centerline_to_string(&c), p).unwrap();
         assert_eq!(again, c);
+    }
+
+    #[test]
+    fn any_centerline_reads_both_layouts() {
+        let p = Path::new("c.csv");
+        let rows = "0.0, 0.0, 1.0, 1.5\n3.0, 4.0, 1.1, 1.4\n3.0, 10.0, 1.2, 1.3\n";
+        let bare = centerline_any_from_str(rows, p).unwrap();
+        let hashed =
+            centerline_any_from_str(&format!("# x_m, y_m, w_tr_right_m, w_tr_left_m\n{rows}"), p)
+                .unwrap();
+        let named =
+            centerline_any_from_str(&format!("x_m,y_m,w_tr_right_m,w_tr_left_m\n{rows}"), p)
+                .unwrap();
+        assert_eq!(bare.0, CenterlineFormat::Tum);
+        assert_eq!(bare, hashed);
+        assert_eq!(bare, named);
+        let w = &bare.1;
+        assert_eq!(w.len(), 3);
+        assert_eq!(
+            w.iter().map(|p| p.s_m).collect::<Vec<_>>(),
+            vec![0.0, 5.0, 11.0]
+        );
+        assert_eq!(
+            (w[1].id, w[1].x_m, w[1].y_m, w[1].d_right, w[1].d_left),
+            (1, 3.0, 4.0, 1.1, 1.4)
+        );
+        assert!(w
+            .iter()
+            .all(|p| p.psi_rad == 0.0 && p.kappa_radpm == 0.0 && p.vx_mps == 0.0));
+
+        let mapzoo = crate::waypoint::to_csv_string(w);
+        let (format, back) = centerline_any_from_str(&mapzoo, p).unwrap();
+        assert_eq!(format, CenterlineFormat::MapZoo);
+        assert_eq!(&back, w);
+
+        // Errors still name the line: in the bare layout and after a bare header.
+        let e = centerline_any_from_str("1, 2, 3, 4\n1, 2, x, 4\n", p)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("c.csv") && e.contains("line 2") && e.contains("w_tr_right_m"),
+            "{e}"
+        );
+        let e = centerline_any_from_str("x_m,y_m,w_tr_right_m,w_tr_left_m\n1, 2, 3\n", p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2") && e.contains("3 columns"), "{e}");
+        let e = centerline_any_from_str("id; s_m\n0; 1\n", p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("c.csv"), "{e}");
     }
 
     #[test]

@@ -4,16 +4,14 @@
 //!
 //! Sources, first found wins: lines and bounds from `global_waypoints.json`,
 //! else the centerline and racing-line CSVs (the racing line is the IQP
-//! trajectory, §2.3; a TUM centerline of the f1tenth racetracks is read
-//! too) with bounds from the centerline's widths; lap times
+//! trajectory, §2.3; a TUM centerline of the f1tenth racetracks, with or
+//! without its `#` header, is read too) with bounds from the centerline's widths; lap times
 //! from `map_info_str`; sectors from `speed_scaling.yaml` and `ot_sectors.yaml`.
 
 use std::path::{Path, PathBuf};
 
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
-use mapzoo_format::{
-    tum, waypoint, FormatError, FreeRule, GlobalWaypoints, OccupancyMap, Waypoint,
-};
+use mapzoo_format::{waypoint, FormatError, FreeRule, GlobalWaypoints, OccupancyMap};
 
 use crate::error::RenderError;
 use crate::track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
@@ -49,7 +47,7 @@ pub fn load_track(dir: &Path) -> Result<TrackPicture, RenderError> {
         track.sp = global.sp.wpnts;
     } else {
         if let Some(f) = find(&names, &name, "_centerline.csv") {
-            track.centerline = read_centerline(&dir.join(f))?;
+            track.centerline = mapzoo_format::read_centerline_any(&dir.join(f))?;
         }
         if let Some(f) = find(&names, &name, "_racing_line.csv") {
             track.iqp = waypoint::read_csv(&dir.join(f))?;
@@ -87,29 +85,6 @@ pub fn load_track(dir: &Path) -> Result<TrackPicture, RenderError> {
             .collect();
     }
     Ok(track)
-}
-
-/// A centerline CSV: the MapZoo layout (§2.2), or the TUM layout of the
-/// f1tenth racetracks (`# x_m, y_m, w_tr_right_m, w_tr_left_m`, §4).
-fn read_centerline(path: &Path) -> Result<Vec<Waypoint>, RenderError> {
-    let text = std::fs::read_to_string(path).map_err(|e| FormatError::io(path, e))?;
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if !first.trim_start().starts_with('#') {
-        return Ok(waypoint::from_csv_str(&text, path)?);
-    }
-    let points = tum::centerline_from_str(&text, path)?;
-    Ok(points
-        .iter()
-        .enumerate()
-        .map(|(i, p)| Waypoint {
-            id: i as i64,
-            x_m: p.x_m,
-            y_m: p.y_m,
-            d_right: p.w_tr_right_m,
-            d_left: p.w_tr_left_m,
-            ..Waypoint::default()
-        })
-        .collect())
 }
 
 /// A sector span from the files' signed indices (negative ones read as 0).
