@@ -14,7 +14,8 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use mapzoo_format::global::GlobalParts;
 use mapzoo_format::{GlobalWaypoints, Waypoint};
-use mapzoo_raceline::{ClosedSpline, RacelineParams, Walls};
+use mapzoo_pipeline::atomic::StagedDir;
+use mapzoo_raceline::{ClosedSpline, RacelineParams, RacelineResult, Walls};
 
 use super::common::ConfigArgs;
 
@@ -23,7 +24,8 @@ use super::common::ConfigArgs;
 pub struct Args {
     /// MapZoo centerline CSV, TUM centerline CSV, or global_waypoints.json.
     pub input: PathBuf,
-    /// Output folder (created if needed); existing files of the same names are replaced.
+    /// Output folder: created with all files at once if new; if it exists, its other files are
+    /// kept and files of the same names are replaced together (all written first, then swapped in).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Print one JSON record with the figures instead of a text summary.
@@ -152,15 +154,156 @@ fn params(args: &Args) -> anyhow::Result<RacelineParams> {
     Ok(args.config.resolve()?.raceline)
 }
 
-/// Write `text` to `path` through a temporary file in the same folder, so a reader never sees half a file.
-fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("{}: cannot write", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("{}: cannot write", path.display()))?;
+/// The output files: (file name, contents), each line checked for NaN/inf first and named by
+/// its path under `out` in the error.
+fn output_files(
+    out: &Path,
+    track: &str,
+    centerline: &[Waypoint],
+    result: &RacelineResult,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut files = Vec::new();
+    for (name, line) in [
+        (format!("{track}_centerline.csv"), centerline),
+        (format!("{track}_racing_line.csv"), &result.iqp[..]),
+        (format!("{track}_sp.csv"), &result.sp[..]),
+    ] {
+        mapzoo_format::waypoint::check_finite(line, &out.join(&name))?;
+        files.push((name, mapzoo_format::waypoint::to_csv_string(line)));
+    }
+    let gw = GlobalWaypoints::build(GlobalParts {
+        centerline: centerline.to_vec(),
+        iqp: result.iqp.clone(),
+        sp: result.sp.clone(),
+        right_bound: result.walls.right.clone(),
+        left_bound: result.walls.left.clone(),
+        iqp_lap_time_s: result.iqp_lap_s,
+        iqp_max_speed_mps: result.iqp_vmax,
+        sp_lap_time_s: result.sp_lap_s,
+        sp_max_speed_mps: result.sp_vmax,
+    });
+    let json_name = "global_waypoints.json".to_string();
+    let json_text = gw.to_json_string(&out.join(&json_name))?;
+    files.push((json_name, json_text));
+    Ok(files)
+}
+
+/// `out` as an absolute path without `.`/`..` or a final symlink, so the staging folder lies
+/// beside the real folder.
+fn resolve_out(out: &Path) -> anyhow::Result<PathBuf> {
+    if out.exists() {
+        return out
+            .canonicalize()
+            .with_context(|| format!("{}: cannot resolve the output folder", out.display()));
+    }
+    let abs = std::path::absolute(out)
+        .with_context(|| format!("{}: cannot resolve the output folder", out.display()))?;
+    match (abs.parent(), abs.file_name()) {
+        (Some(parent), Some(name)) => Ok(match parent.canonicalize() {
+            Ok(p) => p.join(name),
+            Err(_) => abs.clone(),
+        }),
+        _ => bail!(
+            "{}: not usable as an output folder; name a folder",
+            out.display()
+        ),
+    }
+}
+
+/// Writes `files` into the folder `out` as one set: all of them are written into a staging
+/// folder first, so a failure while writing leaves `out` untouched. A new `out` is the staging
+/// folder renamed into place (atomic); an existing one keeps its other files and gets the new
+/// ones renamed in, the old ones moved aside and put back should any rename fail.
+fn write_set(out: &Path, files: &[(String, String)]) -> anyhow::Result<()> {
+    let target = resolve_out(out)?;
+    if target.exists() && !target.is_dir() {
+        bail!(
+            "{}: exists and is not a folder; give a folder for --out",
+            out.display()
+        );
+    }
+    for (name, _) in files {
+        let path = target.join(name);
+        if path.is_dir() {
+            bail!(
+                "{}: is a folder, so the file cannot be written; remove or rename it",
+                path.display()
+            );
+        }
+    }
+    let existing = target.is_dir();
+    // an existing folder stages inside itself (same file system, so the renames are atomic)
+    let staged = if existing {
+        StagedDir::new(&target.join("raceline-staging"), true)?
+    } else {
+        StagedDir::new(&target, false)?
+    };
+    for (name, text) in files {
+        let path = staged.path().join(name);
+        std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    if !existing {
+        staged.commit()?;
+        return Ok(());
+    }
+    let backup = staged.path().join("old");
+    std::fs::create_dir(&backup).with_context(|| format!("{}: cannot create", backup.display()))?;
+    // (final path, its backup if there was an old file) of every file moved in so far
+    let mut moved: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let mut failure = None;
+    for (name, _) in files {
+        let (new, dest, old) = (
+            staged.path().join(name),
+            target.join(name),
+            backup.join(name),
+        );
+        let had_old = dest.symlink_metadata().is_ok();
+        if had_old {
+            if let Err(e) = std::fs::rename(&dest, &old) {
+                failure = Some((dest.clone(), e));
+                break;
+            }
+        }
+        if let Err(e) = std::fs::rename(&new, &dest) {
+            if had_old {
+                let _ = std::fs::rename(&old, &dest);
+            }
+            failure = Some((dest.clone(), e));
+            break;
+        }
+        moved.push((dest, had_old.then_some(old)));
+    }
+    if let Some((path, e)) = failure {
+        let mut restored = true;
+        for (dest, old) in moved.iter().rev() {
+            restored &= match old {
+                Some(old) => std::fs::rename(old, dest),
+                None => std::fs::remove_file(dest),
+            }
+            .is_ok();
+        }
+        if !restored {
+            // keep the staging folder: it holds the old files that could not be put back
+            let kept = staged.path().to_path_buf();
+            std::mem::forget(staged);
+            return Err(e)
+                .with_context(|| {
+                    format!(
+                        "{}: cannot move the new file into place, and some old files could not be \
+                     put back; they are in {}",
+                        path.display(),
+                        backup.display()
+                    )
+                })
+                .with_context(|| format!("staging folder kept: {}", kept.display()));
+        }
+        return Err(e).with_context(|| {
+            format!(
+                "{}: cannot move the new file into place; the folder was left as it was",
+                path.display()
+            )
+        });
+    }
     Ok(())
 }
 
@@ -173,39 +316,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("{}", args.input.display()))?;
     let seconds = start.elapsed().as_secs_f64();
 
-    let gw = GlobalWaypoints::build(GlobalParts {
-        centerline: input.centerline.clone(),
-        iqp: result.iqp.clone(),
-        sp: result.sp.clone(),
-        right_bound: result.walls.right.clone(),
-        left_bound: result.walls.left.clone(),
-        iqp_lap_time_s: result.iqp_lap_s,
-        iqp_max_speed_mps: result.iqp_vmax,
-        sp_lap_time_s: result.sp_lap_s,
-        sp_max_speed_mps: result.sp_vmax,
-    });
-    let json_path = args.out.join("global_waypoints.json");
-    let json_text = gw.to_json_string(&json_path)?;
-    let files = [
-        (
-            args.out.join(format!("{}_centerline.csv", input.track)),
-            mapzoo_format::waypoint::to_csv_string(&input.centerline),
-        ),
-        (
-            args.out.join(format!("{}_racing_line.csv", input.track)),
-            mapzoo_format::waypoint::to_csv_string(&result.iqp),
-        ),
-        (
-            args.out.join(format!("{}_sp.csv", input.track)),
-            mapzoo_format::waypoint::to_csv_string(&result.sp),
-        ),
-        (json_path, json_text),
-    ];
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("{}: cannot create the output folder", args.out.display()))?;
-    for (path, text) in &files {
-        write_atomic(path, text)?;
-    }
+    let files = output_files(&args.out, &input.track, &input.centerline, &result)?;
+    write_set(&args.out, &files)?;
     for w in &result.warnings {
         eprintln!("warning: {}: {w}", args.input.display());
     }
@@ -241,4 +353,61 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(n: usize) -> Vec<Waypoint> {
+        (0..n)
+            .map(|i| Waypoint {
+                id: i as i64,
+                x_m: i as f64,
+                ..Waypoint::default()
+            })
+            .collect()
+    }
+
+    /// A NaN anywhere in a line stops the output before any file is written, naming the file,
+    /// the waypoint and the column.
+    #[test]
+    fn non_finite_values_never_reach_a_file() {
+        let result = RacelineResult {
+            iqp: line(5),
+            sp: line(5),
+            iqp_lap_s: 1.0,
+            iqp_vmax: 1.0,
+            sp_lap_s: 1.0,
+            sp_vmax: 1.0,
+            iqp_length_m: 4.0,
+            sp_length_m: 4.0,
+            timings: Vec::new(),
+            warnings: Vec::new(),
+            walls: Walls {
+                right: vec![[0.0, 1.0], [1.0, 1.0], [1.0, 2.0]],
+                left: vec![[0.0, -1.0], [1.0, -1.0], [1.0, -2.0]],
+            },
+        };
+        let out = Path::new("outdir");
+        assert_eq!(output_files(out, "t", &line(5), &result).unwrap().len(), 4);
+        for (which, file) in [
+            (0, "t_centerline.csv"),
+            (1, "t_racing_line.csv"),
+            (2, "t_sp.csv"),
+        ] {
+            let (mut cl, mut r) = (line(5), result.clone());
+            let bad = match which {
+                0 => &mut cl[3],
+                1 => &mut r.iqp[3],
+                _ => &mut r.sp[3],
+            };
+            bad.vx_mps = f64::NAN;
+            let err = format!("{:#}", output_files(out, "t", &cl, &r).unwrap_err());
+            assert!(
+                err.contains(file) && err.contains("waypoint 3") && err.contains("vx_mps"),
+                "{err}"
+            );
+        }
+    }
 }
