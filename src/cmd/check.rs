@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use mapzoo_pipeline::batch::run_batch;
 use mapzoo_pipeline::check::{fmt_pct, markdown, read_published_csv};
 use mapzoo_pipeline::{check, CheckOptions, CheckReport};
@@ -84,8 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_table(&reports);
     }
     if let Some(path) = &args.markdown {
-        std::fs::write(path, markdown(&reports, args.lap_tol))
-            .with_context(|| format!("{}: cannot write the report", path.display()))?;
+        mapzoo_format::atomic::write_file(path, markdown(&reports, args.lap_tol).as_bytes())?;
     }
     let all_pass = errors == 0 && reports.iter().all(|r| r.pass);
     Ok(if all_pass {

@@ -33,79 +33,22 @@ pub struct Figures {
     pub sp_points: Option<usize>,
 }
 
-/// One row of `published.csv` (MapZoo's published figures).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PublishedRow {
-    /// Track name.
-    pub track: String,
-    /// The figures.
-    pub figures: Figures,
+/// MapZoo's published figures (`published.csv`) of one track.
+pub use mapzoo_format::published::PublishedRow;
+
+/// Reads MapZoo's `published.csv`.
+pub fn read_published_csv(path: &Path) -> Result<Vec<PublishedRow>, PipelineError> {
+    Ok(mapzoo_format::published::read_published_csv(path)?)
 }
 
-/// Reads MapZoo's `published.csv` (`track,resolution,origin_x,origin_y,iqp_lap_s,iqp_vmax,sp_lap_s,sp_vmax,...`).
-pub fn read_published_csv(path: &Path) -> Result<Vec<PublishedRow>, PipelineError> {
-    let text = std::fs::read_to_string(path).map_err(|e| PipelineError::io(path, e))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines
-        .next()
-        .unwrap_or("")
-        .split(',')
-        .map(str::trim)
-        .collect();
-    let col = |name: &str| header.iter().position(|h| *h == name);
-    let track_col = col("track").ok_or_else(|| {
-        PipelineError::config(
-            path,
-            "line 1: no \"track\" column; expected the header of MapZoo's published.csv",
-        )
-    })?;
-    let cols = [
-        col("iqp_lap_s"),
-        col("iqp_vmax"),
-        col("sp_lap_s"),
-        col("sp_vmax"),
-    ];
-    let mut rows = Vec::new();
-    for (i, line) in lines.enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
-        let number = |c: Option<usize>| -> Result<Option<f64>, PipelineError> {
-            match c.and_then(|c| cells.get(c)) {
-                None => Ok(None),
-                Some(&"") => Ok(None),
-                Some(s) => s
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .map(Some)
-                    .ok_or_else(|| {
-                        PipelineError::config(
-                            path,
-                            format!("line {}: {s:?} is not a finite number", i + 2),
-                        )
-                    }),
-            }
-        };
-        let track = cells
-            .get(track_col)
-            .ok_or_else(|| {
-                PipelineError::config(path, format!("line {}: missing the track column", i + 2))
-            })?
-            .to_string();
-        rows.push(PublishedRow {
-            track,
-            figures: Figures {
-                iqp_lap_s: number(cols[0])?,
-                iqp_vmax: number(cols[1])?,
-                sp_lap_s: number(cols[2])?,
-                sp_vmax: number(cols[3])?,
-                ..Figures::default()
-            },
-        });
+fn published_figures(row: &PublishedRow) -> Figures {
+    Figures {
+        iqp_lap_s: row.iqp_lap_s,
+        iqp_vmax: row.iqp_vmax,
+        sp_lap_s: row.sp_lap_s,
+        sp_vmax: row.sp_vmax,
+        ..Figures::default()
     }
-    Ok(rows)
 }
 
 /// How a check runs.
@@ -251,7 +194,7 @@ fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, Pipeline
         .published
         .iter()
         .find(|r| r.track == name)
-        .map(|r| r.figures)
+        .map(published_figures)
         .ok_or_else(|| {
             PipelineError::config(
                 dir,

@@ -112,7 +112,7 @@ fn mapzoo_rebuilt_maps_are_within_published_tolerances() {
             reverse: false,
         };
         let r = build(&req, &config).unwrap().record();
-        let p = table.iter().find(|row| row.track == track).unwrap().figures;
+        let p = table.iter().find(|row| row.track == track).unwrap();
         let (di, ds) = (
             rel(r.iqp_lap_s, p.iqp_lap_s.unwrap()),
             rel(r.sp_lap_s, p.sp_lap_s.unwrap()),
