@@ -102,42 +102,16 @@ fn read_input(path: &Path) -> anyhow::Result<Input> {
             walls,
         });
     }
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
-    let first = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or_default();
-    let centerline = if first.contains(';') {
-        mapzoo_format::waypoint::from_csv_str(&text, path)?
-    } else {
-        let pts = mapzoo_format::tum::centerline_from_str(&text, path)?;
-        let xy: Vec<[f64; 2]> = pts.iter().map(|p| [p.x_m, p.y_m]).collect();
-        let hk = if xy.len() >= 3 {
-            knot_heading_curvature(&xy).with_context(|| format!("{}", path.display()))?
-        } else {
-            vec![(0.0, 0.0); xy.len()]
-        };
-        let mut s = 0.0;
-        pts.iter()
-            .enumerate()
-            .map(|(i, p)| {
-                if i > 0 {
-                    s += (p.x_m - pts[i - 1].x_m).hypot(p.y_m - pts[i - 1].y_m);
-                }
-                Waypoint {
-                    id: i as i64,
-                    s_m: s,
-                    x_m: p.x_m,
-                    y_m: p.y_m,
-                    d_right: p.w_tr_right_m,
-                    d_left: p.w_tr_left_m,
-                    psi_rad: hk[i].0,
-                    kappa_radpm: hk[i].1,
-                    ..Waypoint::default()
-                }
-            })
-            .collect()
-    };
+    let (format, mut centerline) = mapzoo_format::tum::read_centerline_detect(path)?;
+    if format == mapzoo_format::CenterlineFormat::Tum && centerline.len() >= 3 {
+        // TUM files carry no heading or curvature: take them from the closed spline.
+        let xy: Vec<[f64; 2]> = centerline.iter().map(|w| [w.x_m, w.y_m]).collect();
+        let hk = knot_heading_curvature(&xy).with_context(|| format!("{}", path.display()))?;
+        for (w, (psi, kappa)) in centerline.iter_mut().zip(hk) {
+            w.psi_rad = psi;
+            w.kappa_radpm = kappa;
+        }
+    }
     Ok(Input {
         track,
         centerline,
