@@ -162,6 +162,23 @@ fn generated_map(dir: &Path, seed: u64) -> PathBuf {
     yaml
 }
 
+/// A generated map built and written as `dir/t/`.
+fn built_generated_set(
+    dir: &Path,
+    seed: u64,
+    config: &Config,
+) -> (mapzoo_pipeline::TrackSet, PathBuf) {
+    let req = BuildRequest {
+        yaml: generated_map(dir, seed),
+        name: Some("t".into()),
+        start: None,
+        reverse: false,
+    };
+    let set = build(&req, config).unwrap();
+    let written = write_set(&set, dir, false).unwrap();
+    (set, written)
+}
+
 #[test]
 fn two_builds_give_byte_identical_files() {
     let tmp = tempfile::tempdir().unwrap();
@@ -191,15 +208,8 @@ fn two_builds_give_byte_identical_files() {
 #[test]
 fn regen_of_an_unchanged_map_rewrites_identical_files() {
     let tmp = tempfile::tempdir().unwrap();
-    let yaml = generated_map(tmp.path(), 12);
-    let req = BuildRequest {
-        yaml,
-        name: Some("t".into()),
-        start: None,
-        reverse: false,
-    };
     let config = Config::default();
-    let dir = write_set(&build(&req, &config).unwrap(), tmp.path(), false).unwrap();
+    let (_, dir) = built_generated_set(tmp.path(), 12, &config);
     let before = files(&dir);
     let report = regen(&dir, &config, false).unwrap();
     assert!(
@@ -222,16 +232,8 @@ fn regen_of_an_unchanged_map_rewrites_identical_files() {
 #[test]
 fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
     let tmp = tempfile::tempdir().unwrap();
-    let yaml = generated_map(tmp.path(), 13);
-    let req = BuildRequest {
-        yaml,
-        name: Some("t".into()),
-        start: None,
-        reverse: false,
-    };
     let config = Config::default();
-    let set = build(&req, &config).unwrap();
-    let dir = write_set(&set, tmp.path(), false).unwrap();
+    let (set, dir) = built_generated_set(tmp.path(), 13, &config);
     let n_old = set.lines.iqp.len() as i64;
 
     // Hand-tuned sector files: three speed sectors and two overtaking sectors.
@@ -351,16 +353,8 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
 #[test]
 fn regen_reports_broken_hand_tuned_sectors_instead_of_repairing_them() {
     let tmp = tempfile::tempdir().unwrap();
-    let yaml = generated_map(tmp.path(), 14);
-    let req = BuildRequest {
-        yaml,
-        name: Some("t".into()),
-        start: None,
-        reverse: false,
-    };
     let config = Config::default();
-    let set = build(&req, &config).unwrap();
-    let dir = write_set(&set, tmp.path(), false).unwrap();
+    let (set, dir) = built_generated_set(tmp.path(), 14, &config);
     let n = set.lines.iqp.len() as i64;
     let speed_path = dir.join("speed_scaling.yaml");
     let mut speed = SpeedScaling::read(&speed_path).unwrap();
