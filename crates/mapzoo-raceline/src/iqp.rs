@@ -384,38 +384,54 @@ pub(crate) fn solve_qp(
     stage: &'static str,
     iteration: usize,
 ) -> Result<QpSolution, OptimizeError> {
-    // iterative refinement only pays for the final, equality-constrained polish solve
-    let settings = DefaultSettingsBuilder::default()
-        .verbose(false)
-        .iterative_refinement_enable(stage == "polish")
-        .tol_gap_abs(1e-10)
-        .tol_gap_rel(1e-10)
-        .tol_feas(1e-10)
-        .tol_ktratio(1e-8)
-        .max_iter(200)
-        .build()
-        .map_err(|e| OptimizeError::Numerical {
-            stage,
-            message: format!("solver settings: {e}"),
+    // Tight tolerances first, so the active set is found as quadprog finds it; a degenerate
+    // problem (e.g. a circle, where every shift sits on its bound) can stall there, so retry at
+    // Clarabel's default tolerances before giving up (the polish then makes the active set exact).
+    let mut last = SolverStatus::Unsolved;
+    for (gap, feas, ktratio) in [(1e-10, 1e-10, 1e-8), (1e-8, 1e-8, 1e-6)] {
+        // iterative refinement only pays for the final, equality-constrained polish solve
+        let settings = DefaultSettingsBuilder::default()
+            .verbose(false)
+            .iterative_refinement_enable(stage == "polish")
+            .tol_gap_abs(gap)
+            .tol_gap_rel(gap)
+            .tol_feas(feas)
+            .tol_ktratio(ktratio)
+            .max_iter(200)
+            .build()
+            .map_err(|e| OptimizeError::Numerical {
+                stage,
+                message: format!("solver settings: {e}"),
+            })?;
+        let mut solver = DefaultSolver::new(p, q, a, b, cones, settings).map_err(|e| {
+            OptimizeError::Numerical {
+                stage,
+                message: format!("solver setup: {e}"),
+            }
         })?;
-    let mut solver =
-        DefaultSolver::new(p, q, a, b, cones, settings).map_err(|e| OptimizeError::Numerical {
-            stage,
-            message: format!("solver setup: {e}"),
-        })?;
-    solver.solve();
-    match solver.solution.status {
-        SolverStatus::Solved | SolverStatus::AlmostSolved => Ok(QpSolution {
-            x: solver.solution.x.clone(),
-            s: solver.solution.s.clone(),
-            z: solver.solution.z.clone(),
-        }),
-        status => Err(OptimizeError::Solver {
-            stage,
-            status: format!("{status:?}"),
-            iteration,
-        }),
+        solver.solve();
+        match solver.solution.status {
+            SolverStatus::Solved | SolverStatus::AlmostSolved => {
+                return Ok(QpSolution {
+                    x: solver.solution.x.clone(),
+                    s: solver.solution.s.clone(),
+                    z: solver.solution.z.clone(),
+                })
+            }
+            SolverStatus::InsufficientProgress
+            | SolverStatus::MaxIterations
+            | SolverStatus::NumericalError => last = solver.solution.status,
+            status => {
+                last = status;
+                break;
+            }
+        }
     }
+    Err(OptimizeError::Solver {
+        stage,
+        status: format!("{last:?}"),
+        iteration,
+    })
 }
 
 /// Result of the iterated IQP.

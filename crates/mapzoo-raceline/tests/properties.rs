@@ -376,6 +376,32 @@ fn synthetic_track(radius: f64, a2: f64, a3: f64, phase: f64, width: f64) -> Vec
         .collect()
 }
 
+/// Regression: on a smooth ellipse of uniform width most SP shifts sit on their bound; Clarabel
+/// stalled there (InsufficientProgress) at the tight tolerances. Found by the clearance property below.
+#[test]
+fn shortest_path_on_a_uniform_ellipse_is_solved() {
+    let cl = synthetic_track(6.0, 0.0, 0.0, 0.0, 1.0);
+    let params = RacelineParams {
+        safety_width: 0.5,
+        safety_width_sp: 0.5,
+        ..RacelineParams::mapzoo()
+    };
+    let r = compute(&cl, None, &params).unwrap();
+    assert!(
+        r.sp_length_m < r.iqp_length_m,
+        "SP {} m is not shorter than IQP {} m",
+        r.sp_length_m,
+        r.iqp_length_m
+    );
+    for w in &r.iqp {
+        assert!(w.d_right.min(w.d_left) >= 0.25 - 0.02, "{w:?}");
+    }
+    // The SP's α is smoothed after the QP (TUM's 7-point average), so it may cut its bound slightly.
+    for w in &r.sp {
+        assert!(w.d_right.min(w.d_left) > 0.0, "{w:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
 
