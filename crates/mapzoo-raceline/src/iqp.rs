@@ -410,7 +410,18 @@ pub(crate) fn solve_qp(
             }
         })?;
         solver.solve();
+        let sol = &solver.solution;
+        // A stall this close to optimal is the best iterate there is (the polish makes it exact).
+        let stalled_near_optimum =
+            sol.status == SolverStatus::InsufficientProgress && sol.r_prim.max(sol.r_dual) <= 1e-9;
         match solver.solution.status {
+            _ if stalled_near_optimum => {
+                return Ok(QpSolution {
+                    x: solver.solution.x.clone(),
+                    s: solver.solution.s.clone(),
+                    z: solver.solution.z.clone(),
+                })
+            }
             SolverStatus::Solved | SolverStatus::AlmostSolved => {
                 return Ok(QpSolution {
                     x: solver.solution.x.clone(),

@@ -189,10 +189,48 @@ fn dense_alpha(qp: &CurvatureQp, dense: &DenseQp) -> Option<Vec<f64>> {
     )
     .ok()?;
     solver.solve();
-    match solver.solution.status {
-        SolverStatus::Solved | SolverStatus::AlmostSolved => Some(solver.solution.x.clone()),
-        _ => None,
+    let sol = &solver.solution;
+    if !matches!(
+        sol.status,
+        SolverStatus::Solved | SolverStatus::AlmostSolved
+    ) {
+        return None;
     }
+    // An interior point stops short of the bounds by ~1e-7, which an ill-conditioned curvature
+    // Hessian turns into ~1e-6 in α. Make the reference exact: solve the KKT system of its active
+    // set (rows whose slack is below their multiplier) densely.
+    let a_dense = DMatrix::from_fn(4 * n, n, |r, c| {
+        let (i, k) = (r % n, c);
+        match r / n {
+            0 => f64::from(i == k),
+            1 => -f64::from(i == k),
+            2 => e_kappa[(i, k)],
+            _ => -e_kappa[(i, k)],
+        }
+    });
+    let active: Vec<usize> = (0..4 * n).filter(|&r| sol.s[r] < sol.z[r]).collect();
+    let m = active.len();
+    let mut kkt = DMatrix::zeros(n + m, n + m);
+    let mut rhs = DVector::zeros(n + m);
+    for r in 0..n {
+        for c in 0..n {
+            kkt[(r, c)] = h[(r, c)];
+        }
+        rhs[r] = -f[r];
+    }
+    for (j, &row) in active.iter().enumerate() {
+        for c in 0..n {
+            kkt[(n + j, c)] = a_dense[(row, c)];
+            kkt[(c, n + j)] = a_dense[(row, c)];
+        }
+        rhs[n + j] = b[row];
+    }
+    let exact = kkt.lu().solve(&rhs)?;
+    let x: Vec<f64> = exact.iter().take(n).copied().collect();
+    // Keep it only if it is still feasible; otherwise the interior-point answer stands.
+    let ax = &a_dense * DVector::from_column_slice(&x);
+    let feasible = (0..4 * n).all(|r| ax[r] <= b[r] + 1e-9);
+    Some(if feasible { x } else { sol.x.clone() })
 }
 
 /// A closed reference line for the curvature QP: the loop of [`loop_points`] with widths cycling
