@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             record.seconds = t.elapsed().as_secs_f64();
             Ok((dir, record))
         },
-        |req, r| match r {
+        |_, r| match r {
             Ok((dir, rec)) => progress.done(&format!(
                 "ok    {}: IQP {:.4} s, SP {:.4} s -> {}",
                 rec.track,
@@ -93,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 rec.sp_lap_s,
                 dir.display()
             )),
-            Err(e) => progress.done(&format!("FAIL  {}: {e}", req.yaml.display())),
+            Err(e) => progress.done(&format!("FAIL  {e}")),
         },
     );
     progress.finish();

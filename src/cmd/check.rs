@@ -66,12 +66,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     progress.finish();
     let mut reports: Vec<CheckReport> = Vec::new();
     let mut errors = 0;
-    for (dir, r) in args.dirs.iter().zip(results) {
+    for r in results {
         match r {
             Ok(rep) => reports.push(rep),
             Err(e) => {
+                // Every error names the folder or the file in it.
                 errors += 1;
-                eprintln!("FAIL  {}: {e}", dir.display());
+                eprintln!("FAIL  {e}");
             }
         }
     }

@@ -36,9 +36,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.dirs,
         args.jobs,
         |dir| regen(dir, &config, args.force_sectors),
-        |dir, r| match r {
+        |_, r| match r {
             Ok(rep) => progress.done(&describe(rep)),
-            Err(e) => progress.done(&format!("FAIL  {}: {e}", dir.display())),
+            Err(e) => progress.done(&format!("FAIL  {e}")),
         },
     );
     progress.finish();
