@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for r in &reports {
             println!("{}", serde_json::to_string(r)?);
         }
-    } else {
+    } else if !reports.is_empty() {
         print_table(&reports);
     }
     if let Some(path) = &args.markdown {
