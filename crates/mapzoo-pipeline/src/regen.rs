@@ -108,6 +108,8 @@ pub fn regen(
     config: &Config,
     force_sectors: bool,
 ) -> Result<RegenReport, PipelineError> {
+    // "." or "sets/f/.." name a folder too: work on its real path.
+    let dir = &dir.canonicalize().map_err(|e| PipelineError::io(dir, e))?;
     let old = read_existing(dir)?;
     let req = BuildRequest {
         yaml: old.yaml.clone(),
