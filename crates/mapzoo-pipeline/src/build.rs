@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use mapzoo_extract::{Extraction, StartPose};
 use mapzoo_format::global::GlobalParts;
-use mapzoo_format::sectors::{OtSector, SpeedSector};
 use mapzoo_format::{
     map, waypoint, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
 };
@@ -149,32 +148,18 @@ impl TrackSet {
 
 /// Fresh sector files over a racing line of `n` points (one sector each, DESIGN §2.4).
 pub fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, OtSectors) {
-    let speed = SpeedScaling {
-        global_limit: d.global_limit,
-        declared_n_sectors: 1,
-        sectors: vec![SpeedSector {
-            start: 0,
-            end: n as i64,
-            scaling: d.scaling,
-            only_ftg: d.only_ftg,
-            no_ftg: d.no_ftg,
-            extra: Vec::new(),
-        }],
-        extra: Vec::new(),
-    };
-    let ot = OtSectors {
-        yeet_factor: d.yeet_factor,
-        spline_len: d.spline_len,
-        ot_sector_begin: d.ot_sector_begin,
-        declared_n_sectors: 1,
-        sectors: vec![OtSector {
-            start: 0,
-            end: n as i64,
-            ot_flag: d.ot_flag,
-            extra: Vec::new(),
-        }],
-        extra: Vec::new(),
-    };
+    let mut speed = SpeedScaling::single(n, d.global_limit, d.scaling);
+    for s in &mut speed.sectors {
+        s.only_ftg = d.only_ftg;
+        s.no_ftg = d.no_ftg;
+    }
+    let mut ot = OtSectors::single(n);
+    ot.yeet_factor = d.yeet_factor;
+    ot.spline_len = d.spline_len;
+    ot.ot_sector_begin = d.ot_sector_begin;
+    for s in &mut ot.sectors {
+        s.ot_flag = d.ot_flag;
+    }
     (speed, ot)
 }
 

@@ -373,3 +373,26 @@ fn regen_reports_broken_hand_tuned_sectors_instead_of_repairing_them() {
         "a failed regen leaves the set as it was"
     );
 }
+
+#[test]
+fn new_sets_get_mapzoo_default_sector_files_over_the_whole_racing_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (set, dir) = built_generated_set(tmp.path(), 15, &Config::default());
+    let n = set.lines.iqp.len() as i64;
+    let speed = SpeedScaling::read(&dir.join("speed_scaling.yaml")).unwrap();
+    let ot = OtSectors::read(&dir.join("ot_sectors.yaml")).unwrap();
+    assert_eq!(speed.global_limit, 0.7);
+    assert_eq!(speed.sectors.len(), 1);
+    let s = &speed.sectors[0];
+    assert_eq!(
+        (s.start, s.end, s.scaling, s.only_ftg, s.no_ftg),
+        (0, n, 0.7, false, true)
+    );
+    assert_eq!(
+        (ot.yeet_factor, ot.spline_len, ot.ot_sector_begin),
+        (1.25, 30, 0.5)
+    );
+    assert_eq!(ot.sectors.len(), 1);
+    let o = &ot.sectors[0];
+    assert_eq!((o.start, o.end, o.ot_flag), (0, n, true));
+}
