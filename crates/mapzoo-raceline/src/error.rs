@@ -157,6 +157,31 @@ pub enum OptimizeError {
         /// Distance from the reference line to the crossing, metres.
         distance: f64,
     },
+    /// The reference line turns tighter than the curvature limit where the track leaves too
+    /// little room to straighten it, so the IQP has no feasible shift.
+    #[error(
+        "{stage}: no line within curvlim {curvlim:.2} 1/m: at s = {s_m:.2} m (x {x:.3}, y {y:.3}) the line turns with \
+         curvature {kappa:.3} 1/m and the safety width leaves only {room:.3} m of lateral room (iteration {iteration}); \
+         lower safety_width, raise curvlim, or widen the track there"
+    )]
+    TooTight {
+        /// Stage name.
+        stage: &'static str,
+        /// Arc length along the IQP's reference line, metres.
+        s_m: f64,
+        /// World x, metres.
+        x: f64,
+        /// World y, metres.
+        y: f64,
+        /// Reference-line curvature there, 1/m.
+        kappa: f64,
+        /// The curvature limit, 1/m.
+        curvlim: f64,
+        /// Room the line may move across there (width − safety_width), metres.
+        room: f64,
+        /// IQP outer iteration (1-based).
+        iteration: usize,
+    },
     /// The QP solver did not reach a solution.
     #[error("{stage}: QP solver stopped with status {status} (iteration {iteration}); the track may be too narrow or too tight for curvlim")]
     Solver {

@@ -488,7 +488,16 @@ pub fn iqp(
             kappa_bound,
             safety_width,
         };
-        let mut alpha = qp.solve(iter)?;
+        let mut alpha = match qp.solve(iter) {
+            Err(OptimizeError::Solver { status, .. }) if status == "PrimalInfeasible" => {
+                return Err(too_tight(&qp, iter).unwrap_or(OptimizeError::Solver {
+                    stage: "iqp",
+                    status,
+                    iteration: iter,
+                }))
+            }
+            other => other?,
+        };
         let err = qp.curvature_error(&alpha)?;
         if iter < iters_min {
             let f = iter as f64 * 1.0 / iters_min as f64;
@@ -516,6 +525,36 @@ pub fn iqp(
         scaling = vec![1.0; rt.len()];
         normals = ClosedSpline::through(&rt.xy, None)?.normals();
     }
+}
+
+/// Where an infeasible curvature QP is tightest: the knot whose reference curvature exceeds
+/// the bound the most. `None` when no knot does (the infeasibility is elsewhere).
+fn too_tight(qp: &CurvatureQp, iteration: usize) -> Option<OptimizeError> {
+    let lin = qp.linearisation().ok()?;
+    let (i, excess) = lin
+        .kappa_ref
+        .iter()
+        .map(|k| k.abs() - qp.kappa_bound)
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    if excess.is_nan() || excess <= 0.0 {
+        return None;
+    }
+    let rt = qp.reftrack;
+    let s_m = rt.xy[..=i]
+        .windows(2)
+        .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
+        .fold(0.0, |a, b| a + b);
+    Some(OptimizeError::TooTight {
+        stage: "iqp",
+        s_m,
+        x: rt.xy[i][0],
+        y: rt.xy[i][1],
+        kappa: lin.kappa_ref[i],
+        curvlim: qp.kappa_bound,
+        room: rt.w_right[i] + rt.w_left[i] - qp.safety_width,
+        iteration,
+    })
 }
 
 /// The reference shifted by α along its normals, re-sampled at `step` on an unscaled spline,

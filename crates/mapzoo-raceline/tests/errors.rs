@@ -106,18 +106,29 @@ fn narrow_track_says_where_and_how_narrow() {
 }
 
 #[test]
-fn tight_curvature_limit_reports_the_solver() {
+fn tight_curvature_limit_names_where_the_line_cannot_straighten() {
     // a 5 m × 8 m oval cannot be driven with curvature ≤ 0.01 1/m
     let params = RacelineParams {
         curvlim: 0.01,
         ..RacelineParams::mapzoo()
     };
     let err = compute(&oval(1.2), None, &params).unwrap_err();
-    assert!(
-        matches!(err, OptimizeError::Solver { stage: "iqp", .. }),
-        "{err:?}"
-    );
-    assert!(err.to_string().contains("status"), "{err}");
+    match err {
+        OptimizeError::TooTight {
+            stage: "iqp",
+            kappa,
+            curvlim,
+            room,
+            ..
+        } => {
+            assert!(kappa.abs() > curvlim, "{err:?}");
+            // the oval is 2.4 m wide everywhere: 2.4 − 1.2 of room
+            assert!((room - 1.2).abs() < 1e-6, "{err:?}");
+        }
+        ref other => panic!("expected TooTight, got {other:?}"),
+    }
+    let msg = err.to_string();
+    assert!(msg.contains("s = ") && msg.contains("curvlim"), "{msg}");
 }
 
 #[test]
