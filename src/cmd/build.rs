@@ -140,6 +140,10 @@ pub fn record_json(rec: &BuildRecord) -> String {
 }
 
 fn print_summary(ok: &[&BuildRecord], failed: usize, verbose: bool) {
+    if ok.is_empty() {
+        println!("0 built, {failed} failed");
+        return;
+    }
     println!(
         "{:<20} {:>6} {:>6} {:>6} {:>10} {:>9} {:>10} {:>9} {:>8}",
         "track", "cent", "iqp", "sp", "IQP lap s", "IQP vmax", "SP lap s", "SP vmax", "seconds"

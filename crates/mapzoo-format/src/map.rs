@@ -244,7 +244,12 @@ fn yaml_float(v: f64) -> String {
 }
 
 fn yaml_short(v: &serde_yaml_ng::Value) -> String {
-    let s = serde_yaml_ng::to_string(v).unwrap_or_default();
+    // One line, flow style ([0, 0] rather than a block list), for messages.
+    let s = match v {
+        serde_yaml_ng::Value::String(t) => format!("{t:?}"),
+        other => serde_json::to_string(other)
+            .unwrap_or_else(|_| serde_yaml_ng::to_string(other).unwrap_or_default()),
+    };
     let s = s.trim();
     if s.len() > 40 {
         format!(

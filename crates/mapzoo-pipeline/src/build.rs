@@ -179,7 +179,20 @@ impl LoadedMap {
     pub fn read(yaml: &Path, rule: FreeRule) -> Result<Self, PipelineError> {
         let meta = MapMeta::read(yaml)?;
         let image = meta.image_path(yaml);
-        let png = std::fs::read(&image).map_err(|e| PipelineError::io(&image, e))?;
+        let png = std::fs::read(&image).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                PipelineError::config(
+                    yaml,
+                    format!(
+                        "field \"image\" names {:?}, which does not exist ({}); fix the name or put the PNG beside the YAML",
+                        meta.image,
+                        image.display()
+                    ),
+                )
+            } else {
+                PipelineError::io(&image, e)
+            }
+        })?;
         let map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
         Ok(LoadedMap { meta, png, map })
     }
