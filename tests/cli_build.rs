@@ -390,3 +390,24 @@ fn a_name_that_is_not_a_folder_name_is_refused() {
     assert!(out.join("keep.txt").is_file(), "the output folder survived");
     assert!(!tmp.path().join("escape").exists());
 }
+
+#[test]
+fn a_missing_map_image_is_reported_with_its_yaml_field() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 9);
+    std::fs::remove_file(tmp.path().join("t.png")).unwrap();
+    let out = tmp.path().join("out");
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(&out)
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("t.yaml") && stderr.contains("field \"image\"") && stderr.contains("t.png"),
+        "{stderr}"
+    );
+    assert!(!out.join("t").exists());
+}
