@@ -10,23 +10,8 @@ use mapzoo_format::map::{read_gray_png, OccupancyMap};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{FreeRule, GlobalWaypoints, MapMeta, Waypoint};
 
-/// Distance from `p` to the closed polyline `line`, metres.
-fn dist_to_loop(line: &[[f64; 2]], p: [f64; 2]) -> f64 {
-    let n = line.len();
-    (0..n)
-        .map(|k| {
-            let (a, b) = (line[k], line[(k + 1) % n]);
-            let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-            let len2 = dx * dx + dy * dy;
-            let t = if len2 > 0.0 {
-                (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (a[0] + t * dx - p[0]).hypot(a[1] + t * dy - p[1])
-        })
-        .fold(f64::INFINITY, f64::min)
-}
+mod common;
+use common::dist_to_loop;
 
 fn mean_dist(from: &[[f64; 2]], to: &[[f64; 2]]) -> f64 {
     from.iter().map(|&p| dist_to_loop(to, p)).sum::<f64>() / from.len() as f64
