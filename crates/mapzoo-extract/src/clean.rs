@@ -408,17 +408,8 @@ pub fn choose_track(opened: &[bool], width: usize, height: usize) -> TrackChoice
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geom::grid;
     use proptest::prelude::*;
-
-    fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
-        let h = rows.len();
-        let w = rows[0].len();
-        let v = rows
-            .iter()
-            .flat_map(|r| r.bytes().map(|b| b == b'#'))
-            .collect();
-        (v, w, h)
-    }
 
     #[test]
     fn opening_removes_specks_and_keeps_wide_bands() {

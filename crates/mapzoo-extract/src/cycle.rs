@@ -283,15 +283,8 @@ pub fn cycle_length(cycle: &[usize], width: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geom::grid;
     use proptest::prelude::*;
-
-    fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
-        let v = rows
-            .iter()
-            .flat_map(|r| r.bytes().map(|b| b == b'#'))
-            .collect();
-        (v, rows[0].len(), rows.len())
-    }
 
     #[test]
     fn picks_the_loop_around_the_infield_not_the_small_one() {

@@ -74,6 +74,16 @@ pub fn resample_closed(pts: &[[f64; 2]], step: f64) -> Vec<[f64; 2]> {
     resample_from(pts, 0.0, count, true)
 }
 
+/// A literal test image: `#` is true, anything else false; (pixels, width, height).
+#[cfg(test)]
+pub(crate) fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
+    let v = rows
+        .iter()
+        .flat_map(|r| r.bytes().map(|b| b == b'#'))
+        .collect();
+    (v, rows[0].len(), rows.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -301,15 +301,8 @@ pub fn skeletonize_naive(mask: &[bool], width: usize, height: usize) -> Vec<bool
 mod tests {
     use super::*;
     use crate::clean::label_components;
+    use crate::geom::grid;
     use proptest::prelude::*;
-
-    fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
-        let v = rows
-            .iter()
-            .flat_map(|r| r.bytes().map(|b| b == b'#'))
-            .collect();
-        (v, rows[0].len(), rows.len())
-    }
 
     fn holes(mask: &[bool], w: usize, h: usize) -> usize {
         let inv: Vec<bool> = mask.iter().map(|&m| !m).collect();

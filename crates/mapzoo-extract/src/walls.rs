@@ -238,15 +238,8 @@ pub fn signed_area2(pts: &[[f64; 2]]) -> f64 {
 mod tests {
     use super::*;
     use crate::clean::label_components;
+    use crate::geom::grid;
     use proptest::prelude::*;
-
-    fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
-        let v = rows
-            .iter()
-            .flat_map(|r| r.bytes().map(|b| b == b'#'))
-            .collect();
-        (v, rows[0].len(), rows.len())
-    }
 
     #[test]
     fn traces_outer_and_hole_boundaries_of_an_annulus() {
