@@ -8,6 +8,7 @@
 
 pub mod atomic;
 pub mod error;
+pub mod flavor;
 pub mod global;
 pub mod map;
 pub mod published;
@@ -19,6 +20,7 @@ pub mod validate;
 pub mod waypoint;
 
 pub use error::FormatError;
+pub use flavor::Flavor;
 pub use global::GlobalWaypoints;
 pub use map::{FreeRule, MapMeta, OccupancyMap};
 pub use sectors::{OtSectors, SpeedScaling};

@@ -3,13 +3,16 @@
 //! checked against the line's length, and remapped when that length changes.
 //!
 //! Keys this crate does not know are kept and written back, so a regeneration
-//! never drops a user's additions.
+//! never drops a user's additions. Both flavours are read and written: ROS 1's
+//! plain mapping and ROS 2's, wrapped in `<node>: ros__parameters:` (the node is
+//! `sector_tuner` for speed scaling, `ot_interpolator` for overtaking sectors).
 
 use std::path::Path;
 
 use serde_yaml_ng::{Mapping, Value};
 
 use crate::error::{FormatError, Result};
+use crate::flavor::Flavor;
 use crate::pyfmt::float_repr;
 use crate::waypoint::read_text;
 
@@ -41,6 +44,10 @@ pub struct SpeedScaling {
     pub sectors: Vec<SpeedSector>,
     /// Top-level keys this crate does not know, in file order.
     pub extra: Vec<(String, Value)>,
+    /// ROS 1 layout, or ROS 2 wrapped in `sector_tuner: ros__parameters:`.
+    pub flavor: Flavor,
+    /// Blank lines after the last entry, as the file had them (kept on rewrite).
+    pub blank_lines_after: usize,
 }
 
 /// One overtaking sector: waypoints `start..=end`.
@@ -71,6 +78,10 @@ pub struct OtSectors {
     pub sectors: Vec<OtSector>,
     /// Top-level keys this crate does not know, in file order.
     pub extra: Vec<(String, Value)>,
+    /// ROS 1 layout, or ROS 2 wrapped in `ot_interpolator: ros__parameters:`.
+    pub flavor: Flavor,
+    /// Blank lines after the last entry, as the file had them (kept on rewrite).
+    pub blank_lines_after: usize,
 }
 
 impl SpeedScaling {
@@ -88,6 +99,8 @@ impl SpeedScaling {
                 extra: Vec::new(),
             }],
             extra: Vec::new(),
+            flavor: Flavor::Ros1,
+            blank_lines_after: 0,
         }
     }
 
@@ -103,7 +116,7 @@ impl SpeedScaling {
 
     /// Parses the YAML text; `path` is used in messages only.
     pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
-        let doc = Doc::parse(text, path)?;
+        let doc = Doc::parse(text, path, SPEED_NODE)?;
         let global_limit = doc.number("global_limit")?;
         let declared_n_sectors = doc.int("n_sectors")?;
         let mut sectors = Vec::new();
@@ -134,6 +147,8 @@ impl SpeedScaling {
             declared_n_sectors,
             sectors,
             extra: doc.extra(&["global_limit", "n_sectors"], "Sector"),
+            flavor: doc.flavor,
+            blank_lines_after: blank_lines_after(text),
         })
     }
 
@@ -155,6 +170,8 @@ impl SpeedScaling {
             s.push_str(&format!("  no_FTG: {}\n", sec.no_ftg));
             push_extra(&mut s, &sec.extra, "  ");
         }
+        let mut s = wrap(s, self.flavor, SPEED_NODE);
+        s.push_str(&"\n".repeat(self.blank_lines_after));
         s
     }
 
@@ -228,6 +245,8 @@ impl OtSectors {
                 extra: Vec::new(),
             }],
             extra: Vec::new(),
+            flavor: Flavor::Ros1,
+            blank_lines_after: 0,
         }
     }
 
@@ -243,7 +262,7 @@ impl OtSectors {
 
     /// Parses the YAML text; `path` is used in messages only.
     pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
-        let doc = Doc::parse(text, path)?;
+        let doc = Doc::parse(text, path, OT_NODE)?;
         let declared_n_sectors = doc.int("n_sectors")?;
         let yeet_factor = doc.number("yeet_factor")?;
         let spline_len = doc.int("spline_len")?;
@@ -279,6 +298,8 @@ impl OtSectors {
                 &["n_sectors", "yeet_factor", "spline_len", "ot_sector_begin"],
                 "Overtaking_sector",
             ),
+            flavor: doc.flavor,
+            blank_lines_after: blank_lines_after(text),
         })
     }
 
@@ -300,6 +321,8 @@ impl OtSectors {
             s.push_str(&format!("  ot_flag: {}\n", sec.ot_flag));
             push_extra(&mut s, &sec.extra, "  ");
         }
+        let mut s = wrap(s, self.flavor, OT_NODE);
+        s.push_str(&"\n".repeat(self.blank_lines_after));
         s
     }
 
@@ -476,6 +499,36 @@ fn remap_ranges(ranges: &mut [(i64, i64)], map: impl Fn(i64) -> i64, n_new: usiz
     }
 }
 
+/// The ROS 2 node that reads `speed_scaling.yaml`.
+const SPEED_NODE: &str = "sector_tuner";
+/// The ROS 2 node that reads `ot_sectors.yaml`.
+const OT_NODE: &str = "ot_interpolator";
+/// The ROS 2 parameter-file key under the node name.
+const ROS_PARAMETERS: &str = "ros__parameters";
+
+/// How many empty lines end `text` after its last line (a hand-edited file may have some).
+fn blank_lines_after(text: &str) -> usize {
+    let trimmed = text.trim_end_matches(['\n', '\r', ' ', '\t']);
+    let tail = &text[trimmed.len()..];
+    tail.matches('\n').count().saturating_sub(1)
+}
+
+/// The ROS 1 text `plain` as `flavor` writes it: unchanged, or under `node: ros__parameters:`.
+fn wrap(plain: String, flavor: Flavor, node: &str) -> String {
+    match flavor {
+        Flavor::Ros1 => plain,
+        Flavor::Ros2 => {
+            let mut s = format!("{node}:\n  {ROS_PARAMETERS}:\n");
+            for line in plain.lines() {
+                s.push_str("    ");
+                s.push_str(line);
+                s.push('\n');
+            }
+            s
+        }
+    }
+}
+
 fn push_extra(s: &mut String, extra: &[(String, Value)], indent: &str) {
     for (k, v) in extra {
         let mut m = Mapping::new();
@@ -493,19 +546,37 @@ fn push_extra(s: &mut String, extra: &[(String, Value)], indent: &str) {
 struct Doc<'a> {
     map: Mapping,
     path: &'a Path,
+    flavor: Flavor,
 }
 
 impl<'a> Doc<'a> {
-    fn parse(text: &str, path: &'a Path) -> Result<Self> {
+    /// Parses the file; a ROS 2 parameter file (`<node>: ros__parameters: {...}`, the node
+    /// normally `node`, any name accepted) is unwrapped and remembered as [`Flavor::Ros2`].
+    fn parse(text: &str, path: &'a Path, node: &str) -> Result<Self> {
         let value: Value = serde_yaml_ng::from_str(text).map_err(|e| {
             FormatError::invalid(path, format!("not valid YAML: {e}; fix the syntax"))
         })?;
-        match value {
-            Value::Mapping(map) => Ok(Doc { map, path }),
-            _ => Err(FormatError::invalid(
+        let Value::Mapping(map) = value else {
+            return Err(FormatError::invalid(
                 path,
                 "expected a YAML mapping with n_sectors and one entry per sector",
+            ));
+        };
+        match ros2_parameters(&map) {
+            Some(Some(inner)) => Ok(Doc {
+                map: inner.clone(),
+                path,
+                flavor: Flavor::Ros2,
+            }),
+            Some(None) => Err(FormatError::invalid(
+                path,
+                format!("a ROS 2 parameter file: \"{ROS_PARAMETERS}\" under the node name (normally \"{node}\") must be a mapping with n_sectors and one entry per sector"),
             )),
+            None => Ok(Doc {
+                map,
+                path,
+                flavor: Flavor::Ros1,
+            }),
         }
     }
 
@@ -572,6 +643,21 @@ impl<'a> Doc<'a> {
             })
             .collect()
     }
+}
+
+/// For a ROS 2 parameter file (one top-level key whose value holds only `ros__parameters`):
+/// `Some(Some(parameters))`, or `Some(None)` where those are not a mapping; `None` otherwise.
+fn ros2_parameters(map: &Mapping) -> Option<Option<&Mapping>> {
+    if map.len() != 1 {
+        return None;
+    }
+    let (_, node) = map.iter().next()?;
+    let node = node.as_mapping()?;
+    if node.len() != 1 {
+        return None;
+    }
+    let params = node.get(Value::from(ROS_PARAMETERS))?;
+    Some(params.as_mapping())
 }
 
 struct Fields<'a> {
@@ -747,5 +833,54 @@ mod tests {
         assert_eq!(o.sectors[1].start, 205);
         assert_eq!(o.sectors[1].end, 383);
         o.validate(383, p).unwrap();
+    }
+
+    /// `text` indented by `indent` spaces under `node: ros__parameters:`, written by hand.
+    fn ros2(node: &str, text: &str) -> String {
+        let mut s = format!("{node}:\n  ros__parameters:\n");
+        for line in text.lines() {
+            s.push_str(&format!("    {line}\n"));
+        }
+        s
+    }
+
+    #[test]
+    fn ros2_parameter_files_are_read_as_ros2_and_round_trip_exactly() {
+        let p = Path::new("s.yaml");
+        let speed_text = ros2("sector_tuner", SPEED);
+        let s = SpeedScaling::from_yaml_str(&speed_text, p).unwrap();
+        assert_eq!(s.flavor, Flavor::Ros2);
+        assert_eq!(s, {
+            let mut plain = SpeedScaling::from_yaml_str(SPEED, p).unwrap();
+            plain.flavor = Flavor::Ros2;
+            plain
+        });
+        assert_eq!(s.to_yaml_string(), speed_text);
+        let ot_text = ros2("ot_interpolator", OT);
+        let o = OtSectors::from_yaml_str(&ot_text, p).unwrap();
+        assert_eq!(o.flavor, Flavor::Ros2);
+        assert_eq!(o.sectors.len(), 2);
+        assert_eq!(o.to_yaml_string(), ot_text);
+        // the plain file stays ROS 1, and converting flavours is a field change
+        let mut plain = OtSectors::from_yaml_str(OT, p).unwrap();
+        assert_eq!(plain.flavor, Flavor::Ros1);
+        plain.flavor = Flavor::Ros2;
+        assert_eq!(plain.to_yaml_string(), ot_text);
+        // a hand-edited file's blank lines at the end survive a rewrite
+        let padded = format!("{speed_text}\n\n");
+        let s = SpeedScaling::from_yaml_str(&padded, p).unwrap();
+        assert_eq!((s.blank_lines_after, s.to_yaml_string()), (2, padded));
+    }
+
+    #[test]
+    fn ros2_wrapper_without_a_parameter_mapping_is_an_error_naming_it() {
+        let p = Path::new("s.yaml");
+        let err = SpeedScaling::from_yaml_str("sector_tuner:\n  ros__parameters: 3\n", p)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("ros__parameters") && err.contains("s.yaml"),
+            "{err}"
+        );
     }
 }

@@ -18,10 +18,22 @@ pub fn reference_data() -> Option<PathBuf> {
         .find(|d| d.is_dir())
 }
 
-/// Like [`reference_data`], printing a skip notice naming `test` when absent.
+/// Whether absent reference data must fail the tests instead of skipping them:
+/// `MAPZOO_REQUIRE_DATA` set to anything but empty or `0` (CI sets it).
+pub fn reference_data_required() -> bool {
+    std::env::var_os("MAPZOO_REQUIRE_DATA").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Like [`reference_data`], printing a skip notice naming `test` when absent;
+/// panics instead where [`reference_data_required`].
 pub fn reference_data_or_skip(test: &str) -> Option<PathBuf> {
     let dir = reference_data();
     if dir.is_none() {
+        assert!(
+            !reference_data_required(),
+            "{test}: reference data not found (set MAPZOO_DATA or provide ../shared/data); \
+             MAPZOO_REQUIRE_DATA is set, so this is a failure, not a skip"
+        );
         eprintln!(
             "skipping {test}: reference data not found (set MAPZOO_DATA or provide ../shared/data)"
         );
