@@ -40,6 +40,7 @@ for t in "$data"/racestack-ros2/*/; do
     n=$(basename "$t")
     run build "$t/$n.yaml" --out "$out/ros2" --free-rule nonzero --profile racestack
 done
+mkdir -p "$out/centerline" "$out/render"
 run raceline "$rs/f/global_waypoints.json" --out "$out/raceline-json" --profile racestack
 run centerline "$rs/f/f.yaml" --out "$out/centerline/f.csv" --free-rule nonzero
 for seed in 1 2 3; do
