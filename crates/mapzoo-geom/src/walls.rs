@@ -37,6 +37,11 @@ impl Walls {
         }
     }
 
+    /// Whether both walls are empty.
+    pub fn is_empty(&self) -> bool {
+        self.right.is_empty() && self.left.is_empty()
+    }
+
     /// Both walls, right then left, with their names.
     pub fn named(&self) -> [(&'static str, &[Point]); 2] {
         [("right wall", &self.right), ("left wall", &self.left)]
@@ -95,6 +100,7 @@ mod tests {
         assert_eq!(w.right, vec![[0.0, -1.0], [3.0, 0.0], [1.0, 1.5]]);
         assert_eq!(w.left, vec![[0.0, 0.25], [0.5, 0.0], [1.0, 0.0]]);
         assert_eq!(w.named()[1].0, "left wall");
+        assert!(!w.is_empty() && Walls::default().is_empty());
     }
 
     #[test]
