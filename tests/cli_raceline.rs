@@ -33,7 +33,7 @@ fn oval(width: f64) -> Vec<Waypoint> {
             [9.0 * t.cos(), 5.0 * t.sin() + 0.8 * (2.0 * t).sin()]
         })
         .collect();
-    let pts = mapzoo_raceline::walls::resample_closed(&dense, 0.1);
+    let pts = mapzoo_geom::resample_closed_numpy(&dense, 0.1);
     pts.iter()
         .enumerate()
         .map(|(i, p)| Waypoint {

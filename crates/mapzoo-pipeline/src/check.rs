@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use mapzoo_format::{waypoint, GlobalWaypoints, Waypoint};
+use mapzoo_geom::{Norm, PointIndex, SegmentIndex};
 use mapzoo_raceline::{RacelineParams, RacelineResult, Walls};
 use serde::Serialize;
 
 use crate::build::{build, BuildRequest, GLOBAL_WAYPOINTS};
 use crate::config::Config;
 use crate::error::PipelineError;
-use crate::geometry::line_distance;
 use crate::regen::start_pose_of;
 
 /// Lap times and speeds of one set (the names of the build record).
@@ -226,6 +226,27 @@ fn open_xy(w: &[Waypoint]) -> Vec<[f64; 2]> {
     pts
 }
 
+/// Cell of the grids that find nearest points and segments between lines, metres.
+const LINE_GRID_CELL_M: f64 = 0.5;
+
+/// Mean and maximum distance from each point of `from` to the closed polyline `to` (its
+/// non-finite points left out), metres; NaN when either is empty.
+fn line_distance(from: &[[f64; 2]], to: &[[f64; 2]]) -> (f64, f64) {
+    if from.is_empty() || to.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let to: Vec<[f64; 2]> = to
+        .iter()
+        .copied()
+        .filter(|p| p[0].is_finite() && p[1].is_finite())
+        .collect();
+    let index = SegmentIndex::new(&to, true, LINE_GRID_CELL_M, Norm::SqrtOfSquares);
+    let d: Vec<f64> = from.iter().map(|&p| index.distance(p)).collect();
+    let mean = d.iter().sum::<f64>() / d.len() as f64;
+    let max = d.iter().cloned().fold(0.0, f64::max);
+    (mean, max)
+}
+
 fn distance(a: &[Waypoint], b: &[Waypoint]) -> Option<LineDistance> {
     if a.is_empty() || b.is_empty() {
         return None;
@@ -263,16 +284,10 @@ fn opposite_fraction(ours: &[Waypoint], published: &[Waypoint]) -> f64 {
     };
     let step = (our_xy.len() / 50).max(1);
     let (mut opposite, mut total) = (0usize, 0usize);
+    let nearest = PointIndex::new(pub_xy, LINE_GRID_CELL_M, Norm::SqrtOfSquares);
     for i in (0..our_xy.len()).step_by(step) {
-        let p = our_xy[i];
-        let j = (0..pub_xy.len())
-            .min_by(|&a, &b| {
-                let da = (pub_xy[a][0] - p[0]).powi(2) + (pub_xy[a][1] - p[1]).powi(2);
-                let db = (pub_xy[b][0] - p[0]).powi(2) + (pub_xy[b][1] - p[1]).powi(2);
-                da.total_cmp(&db)
-            })
-            .unwrap_or(0);
-        let (u, v) = (dir(&our_xy, i), dir(&pub_xy, j));
+        let j = nearest.nearest(our_xy[i]).map_or(0, |n| n.index);
+        let (u, v) = (dir(&our_xy, i), dir(nearest.points(), j));
         total += 1;
         if u[0] * v[0] + u[1] * v[1] < 0.0 {
             opposite += 1;
@@ -287,16 +302,9 @@ fn width_differences(ours: &[Waypoint], published: &[Waypoint]) -> (Option<f64>,
         return (None, None);
     }
     let (mut dr, mut dl) = (0.0, 0.0);
+    let index = PointIndex::new(xy(published), LINE_GRID_CELL_M, Norm::SqrtOfSquares);
     for w in ours {
-        let nearest = published
-            .iter()
-            .min_by(|a, b| {
-                let da = (a.x_m - w.x_m).powi(2) + (a.y_m - w.y_m).powi(2);
-                let db = (b.x_m - w.x_m).powi(2) + (b.y_m - w.y_m).powi(2);
-                da.total_cmp(&db)
-            })
-            .copied()
-            .unwrap_or_default();
+        let nearest = published[index.nearest([w.x_m, w.y_m]).map_or(0, |n| n.index)];
         dr += (w.d_right - nearest.d_right).abs();
         dl += (w.d_left - nearest.d_left).abs();
     }

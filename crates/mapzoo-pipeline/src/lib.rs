@@ -8,7 +8,6 @@ pub mod build;
 pub mod check;
 pub mod config;
 pub mod error;
-pub mod geometry;
 pub mod regen;
 
 pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, LoadedMap, TrackSet};

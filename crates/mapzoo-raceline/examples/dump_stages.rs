@@ -68,7 +68,7 @@ fn main() {
     params.safety_width = sw;
     params.safety_width_sp = swsp;
     let track = mapzoo_raceline::reftrack_from_waypoints(&cent);
-    let walls = walls.unwrap_or_else(|| Walls::from_centerline(&track).unwrap());
+    let walls = walls.unwrap_or_else(|| mapzoo_raceline::walls::from_centerline(&track).unwrap());
     let rw = walls.resampled(0.1);
 
     let reference = mapzoo_raceline::prep::prep(&track, &params).expect("prep");

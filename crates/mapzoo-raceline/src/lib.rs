@@ -187,14 +187,7 @@ pub fn sample(
 ///
 /// For TUM's headings in (−π, π] this is ψ + π/2, less 2π where that exceeds π, bit for bit.
 pub fn race_stack_heading(psi_tum: f64) -> f64 {
-    use std::f64::consts::{FRAC_PI_2, PI, TAU};
-    let mut yaw = (psi_tum + FRAC_PI_2) % TAU;
-    if yaw > PI {
-        yaw -= TAU;
-    } else if yaw <= -PI {
-        yaw += TAU;
-    }
-    yaw
+    mapzoo_geom::angle::wrap_to_pi(psi_tum + std::f64::consts::FRAC_PI_2)
 }
 
 /// Stage 11: the closed velocity profile (see [`velocity::velocity_profile`]), m/s.
@@ -266,12 +259,12 @@ pub fn compute(
     let walls = match walls {
         Some(w) => w,
         None => {
-            rebuilt = Walls::from_centerline(&track)?;
+            rebuilt = walls::from_centerline(&track)?;
             &rebuilt
         }
     };
-    walls.check()?;
-    walls.check_resample(params.wall_resample_step)?;
+    walls::check(walls)?;
+    walls::check_resample(walls, params.wall_resample_step)?;
     let walls_used = walls.clone();
     let walls = walls.resampled(params.wall_resample_step);
 

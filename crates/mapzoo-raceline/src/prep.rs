@@ -8,6 +8,7 @@ use crate::error::{check_extent, check_finite, check_samples, OptimizeError, MAX
 use crate::fitpack::{fmin_1d, PeriodicSpline};
 use crate::numeric::{interp, linspace};
 use crate::params::RacelineParams;
+use mapzoo_geom::{closed_arc_lengths, Norm};
 
 /// A closed reference line with track widths (TUM's `reftrack`), unclosed: the last point is not a copy of the first.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -61,25 +62,10 @@ impl RefTrack {
     }
 }
 
-/// Cumulative distances along the closed loop, starting at 0 and ending at the lap length (n+1 values), metres.
-fn cumulative_closed(xy: &[[f64; 2]]) -> Vec<f64> {
-    let n = xy.len();
-    let mut cum = Vec::with_capacity(n + 1);
-    let mut acc = 0.0;
-    cum.push(0.0);
-    for i in 0..n {
-        let a = xy[i];
-        let b = xy[(i + 1) % n];
-        acc += ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
-        cum.push(acc);
-    }
-    cum
-}
-
 /// TUM `interp_track`: the closed track linearly interpolated at ≈`step` metres (unclosed result).
 pub fn interp_track(track: &RefTrack, step: f64) -> RefTrack {
     let n = track.len();
-    let cum = cumulative_closed(&track.xy);
+    let cum = closed_arc_lengths(&track.xy, Norm::SqrtOfSquares);
     let total = cum[n];
     let num = (total / step).ceil() as usize + 1;
     let d = linspace(0.0, total, num);
@@ -113,7 +99,7 @@ fn side_of_line(a: [f64; 2], b: [f64; 2], z: [f64; 2]) -> f64 {
 /// Stage 7: the smoothed reference line with widths from a closed track (TUM `spline_approximation`).
 pub fn prep(track: &RefTrack, params: &RacelineParams) -> Result<RefTrack, OptimizeError> {
     track.check("reference line")?;
-    let lap = cumulative_closed(&track.xy)[track.len()];
+    let lap = closed_arc_lengths(&track.xy, Norm::SqrtOfSquares)[track.len()];
     check_samples("reference line", "stepsize_prep", lap, params.stepsize_prep)?;
     check_samples("reference line", "stepsize_reg", lap, params.stepsize_reg)?;
     let mut interp_cl = interp_track(track, params.stepsize_prep).xy;
@@ -122,7 +108,7 @@ pub fn prep(track: &RefTrack, params: &RacelineParams) -> Result<RefTrack, Optim
     let n_cl = track.len() + 1;
     let mut track_cl = track.xy.clone();
     track_cl.push(track.xy[0]);
-    let cum = cumulative_closed(&track.xy);
+    let cum = closed_arc_lengths(&track.xy, Norm::SqrtOfSquares);
     let total = cum[track.len()];
 
     let spline = PeriodicSpline::fit(&interp_cl, params.s_reg)?;

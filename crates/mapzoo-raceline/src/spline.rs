@@ -10,6 +10,9 @@
 //! Either way the conditions form a cyclic tridiagonal system in the second
 //! derivatives z_i = P_i''(0), solved in O(N) instead of TUM's dense 4N×4N solve.
 
+use mapzoo_geom::angle::normalize_psi;
+use mapzoo_geom::{closed_segment_lengths, Norm};
+
 use crate::error::OptimizeError;
 
 /// A closed piecewise-cubic curve, one segment per input point.
@@ -21,21 +24,9 @@ pub struct ClosedSpline {
     pub coeffs_y: Vec<[f64; 4]>,
 }
 
-/// Distances between consecutive points of a closed loop (the last back to the first), metres.
-pub fn closed_el_lengths(points: &[[f64; 2]]) -> Vec<f64> {
-    let n = points.len();
-    (0..n)
-        .map(|i| {
-            let a = points[i];
-            let b = points[(i + 1) % n];
-            ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt()
-        })
-        .collect()
-}
-
 /// TUM's C1/C2 scaling of a closed spline: el_i / el_{i+1} (cyclic), one per segment.
 pub fn distance_scaling(points: &[[f64; 2]]) -> Vec<f64> {
-    let el = closed_el_lengths(points);
+    let el = closed_segment_lengths(points, Norm::SqrtOfSquares);
     let n = el.len();
     (0..n).map(|i| el[i] / el[(i + 1) % n]).collect()
 }
@@ -320,19 +311,4 @@ impl Sampled {
         el.push(self.total - self.s[n - 1]);
         el
     }
-}
-
-/// TUM `normalize_psi`: an angle into [−π, π).
-pub fn normalize_psi(psi: f64) -> f64 {
-    let two_pi = 2.0 * std::f64::consts::PI;
-    let mut out = psi.signum() * (psi.abs() % two_pi);
-    if psi == 0.0 {
-        out = 0.0;
-    }
-    if out >= std::f64::consts::PI {
-        out -= two_pi;
-    } else if out < -std::f64::consts::PI {
-        out += two_pi;
-    }
-    out
 }

@@ -2,7 +2,7 @@
 //! change, never panics (issue 4: infeasible, crossing normals, solver, NaN).
 
 use mapzoo_format::Waypoint;
-use mapzoo_raceline::{compute, OptimizeError, RacelineParams, Walls};
+use mapzoo_raceline::{compute, OptimizeError, RacelineParams};
 
 /// An oval centerline (CCW), ≈0.1 m spacing, constant widths.
 fn oval(width: f64) -> Vec<Waypoint> {
@@ -12,7 +12,7 @@ fn oval(width: f64) -> Vec<Waypoint> {
             [8.0 * t.cos(), 5.0 * t.sin()]
         })
         .collect();
-    mapzoo_raceline::walls::resample_closed(&dense, 0.1)
+    mapzoo_geom::resample_closed_numpy(&dense, 0.1)
         .iter()
         .enumerate()
         .map(|(i, p)| Waypoint {
@@ -49,7 +49,7 @@ fn nan_in_the_centerline_is_named() {
 fn nan_in_a_wall_is_named() {
     let cl = oval(1.2);
     let track = mapzoo_raceline::reftrack_from_waypoints(&cl);
-    let mut walls = Walls::from_centerline(&track).unwrap();
+    let mut walls = mapzoo_raceline::walls::from_centerline(&track).unwrap();
     walls.left[7][1] = f64::INFINITY;
     let err = compute(&cl, Some(&walls), &RacelineParams::mapzoo()).unwrap_err();
     assert!(
@@ -259,7 +259,7 @@ fn absurdly_long_lap_is_named() {
 fn far_wall_point_is_named_and_a_stray_one_is_harmless() {
     let cl = oval(1.2);
     let track = mapzoo_raceline::reftrack_from_waypoints(&cl);
-    let walls = Walls::from_centerline(&track).unwrap();
+    let walls = mapzoo_raceline::walls::from_centerline(&track).unwrap();
     let mut far = walls.clone();
     far.right[7] = [3.0e6, 0.0];
     let err = compute(&cl, Some(&far), &RacelineParams::mapzoo()).unwrap_err();

@@ -398,7 +398,7 @@ proptest! {
 /// A synthetic track: smooth loop centerline at ≈0.1 m, exact walls at ± width along the normals.
 fn synthetic_track(radius: f64, a2: f64, a3: f64, phase: f64, width: f64) -> Vec<Waypoint> {
     let dense = loop_points(4000, radius, a2, a3, phase, &[0.0]);
-    let walls = mapzoo_raceline::walls::resample_closed(&dense, 0.1);
+    let walls = mapzoo_geom::resample_closed_numpy(&dense, 0.1);
     walls
         .iter()
         .enumerate()
@@ -517,7 +517,7 @@ proptest! {
 fn result_carries_the_walls_used() {
     let cl = synthetic_track(7.0, 0.1, 0.03, 0.5, 1.3);
     let rebuilt =
-        mapzoo_raceline::Walls::from_centerline(&mapzoo_raceline::reftrack_from_waypoints(&cl))
+        mapzoo_raceline::walls::from_centerline(&mapzoo_raceline::reftrack_from_waypoints(&cl))
             .unwrap();
     let params = RacelineParams::mapzoo();
     let r = compute(&cl, None, &params).unwrap();

@@ -3,6 +3,7 @@
 //! sector ticks. Shared by the one-track picture and the gallery.
 
 use mapzoo_format::Waypoint;
+use mapzoo_geom::Walls;
 
 use crate::canvas::{Canvas, Px, Stroke};
 use crate::colormap::{Rgb, SpeedScale};
@@ -141,11 +142,11 @@ fn xy(line: &[Waypoint]) -> Vec<[f64; 2]> {
 pub(crate) fn walls(
     canvas: &mut Canvas,
     stroke: &mut Stroke,
-    walls: &[Vec<[f64; 2]>],
+    walls: &Walls,
     view: &MapView,
     style: &Style,
 ) {
-    for wall in walls {
+    for wall in [&walls.right, &walls.left] {
         for run in runs(wall, true) {
             for k in run.windows(2) {
                 let a = view.world_to_image(wall[k[0]][0], wall[k[0]][1]);

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
 use mapzoo_format::{waypoint, FormatError, FreeRule, GlobalWaypoints, OccupancyMap};
+use mapzoo_geom::Walls;
 
 use crate::error::RenderError;
 use crate::track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
@@ -38,10 +39,10 @@ pub fn load_track(dir: &Path) -> Result<TrackPicture, RenderError> {
             sp_s: info.sp_lap_time_s.or(global.est_lap_time),
             sp_max_mps: info.sp_max_speed_mps,
         };
-        track.walls = [global.right_bound(), global.left_bound()]
-            .into_iter()
-            .filter(|w| !w.is_empty())
-            .collect();
+        track.walls = Walls {
+            right: global.right_bound(),
+            left: global.left_bound(),
+        };
         track.centerline = global.centerline.wpnts;
         track.iqp = global.iqp.wpnts;
         track.sp = global.sp.wpnts;

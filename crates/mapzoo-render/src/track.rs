@@ -2,6 +2,7 @@
 //! lines of one track set (DESIGN §2), independent of where they came from.
 
 use mapzoo_format::{OccupancyMap, Waypoint};
+use mapzoo_geom::Walls;
 
 /// Everything drawn for one track, in world metres.
 #[derive(Debug, Clone, PartialEq)]
@@ -10,8 +11,8 @@ pub struct TrackPicture {
     pub name: String,
     /// The occupancy map, drawn in gray at true scale.
     pub map: OccupancyMap,
-    /// Track bounds as polylines of world points `[x, y]`, metres (usually right, then left).
-    pub walls: Vec<Vec<[f64; 2]>>,
+    /// Track bounds, right and left (either may be empty), metres.
+    pub walls: Walls,
     /// Centerline waypoints (closed implicitly).
     pub centerline: Vec<Waypoint>,
     /// IQP trajectory, coloured by `vx_mps`; sector indices refer to it.
@@ -56,7 +57,7 @@ impl TrackPicture {
         TrackPicture {
             name: name.into(),
             map,
-            walls: Vec::new(),
+            walls: Walls::default(),
             centerline: Vec::new(),
             iqp: Vec::new(),
             sp: Vec::new(),
@@ -78,31 +79,15 @@ impl TrackPicture {
     }
 }
 
-/// Right and left track bounds of a closed line from its `d_right`/`d_left`
-/// widths, offset along the normals of the point geometry (not `psi_rad`,
-/// whose convention differs between centerlines and trajectories, §2.2).
-pub fn walls_from_widths(line: &[Waypoint]) -> Vec<Vec<[f64; 2]>> {
-    let pts: Vec<&Waypoint> = distinct_loop(line);
-    let n = pts.len();
-    if n < 3 {
-        return Vec::new();
-    }
-    let mut right = Vec::with_capacity(n);
-    let mut left = Vec::with_capacity(n);
-    for i in 0..n {
-        let (p, q) = (pts[(i + n - 1) % n], pts[(i + 1) % n]);
-        let (tx, ty) = (q.x_m - p.x_m, q.y_m - p.y_m);
-        let len = (tx * tx + ty * ty).sqrt();
-        if !(len.is_finite() && len > 0.0) {
-            continue;
-        }
-        // Right of the driving direction is the tangent turned clockwise.
-        let (rx, ry) = (ty / len, -tx / len);
-        let w = pts[i];
-        right.push([w.x_m + rx * w.d_right, w.y_m + ry * w.d_right]);
-        left.push([w.x_m - rx * w.d_left, w.y_m - ry * w.d_left]);
-    }
-    vec![right, left]
+/// The track bounds of a centerline without walls, rebuilt from its `d_right`/`d_left` as
+/// the racing-line stage rebuilds them ([`mapzoo_raceline::walls::from_centerline`], along
+/// the normals of the closed spline through the points), so a picture shows the walls the
+/// shortest path was measured to; none when no closed spline fits (fewer than three
+/// distinct points, coincident points).
+pub fn walls_from_widths(line: &[Waypoint]) -> Walls {
+    let pts: Vec<Waypoint> = distinct_loop(line).into_iter().copied().collect();
+    mapzoo_raceline::walls::from_centerline(&mapzoo_raceline::reftrack_from_waypoints(&pts))
+        .unwrap_or_default()
 }
 
 /// The waypoints of a closed line without the repeated first point at the end (§2.2).
@@ -142,10 +127,10 @@ mod tests {
             wp(1.0, 0.0, 0.5, 0.25),
         ];
         let walls = walls_from_widths(&line);
-        assert_eq!(walls.len(), 2);
-        assert_eq!(walls[0].len(), 4, "the repeated last point is dropped");
-        let r = walls[0][0];
-        let l = walls[1][0];
+        assert_eq!(walls.right.len(), 4, "the repeated last point is dropped");
+        assert_eq!(walls.left.len(), 4);
+        let r = walls.right[0];
+        let l = walls.left[0];
         assert!((r[0] - 1.5).abs() < 1e-12 && r[1].abs() < 1e-12, "{r:?}");
         assert!((l[0] - 0.75).abs() < 1e-12 && l[1].abs() < 1e-12, "{l:?}");
     }

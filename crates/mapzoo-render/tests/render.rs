@@ -213,7 +213,10 @@ fn bare_map_and_odd_input_render_without_panic() {
     let r = render(&track, 300);
     assert!(r.speed.is_none());
     track.centerline.truncate(1);
-    track.walls = vec![vec![[f64::NAN, 1.0], [1e300, -1e300], [0.0, 0.0]]];
+    track.walls = mapzoo_geom::Walls {
+        right: vec![[f64::NAN, 1.0], [1e300, -1e300], [0.0, 0.0]],
+        left: Vec::new(),
+    };
     track.speed_sectors[1].start = 10_000;
     track.name = "naïve—name".into();
     render(&track, 300);
