@@ -14,6 +14,7 @@ use std::f64::consts::PI;
 
 use crate::geom::closed_arc_lengths;
 pub use crate::geom::resample_from;
+use crate::smooth::SmoothedLoop;
 
 /// A start pose: where waypoint 0 is and which way the car drives.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,6 +25,46 @@ pub struct StartPose {
     pub y: f64,
     /// Heading, radians, 0 = +x, counter-clockwise positive.
     pub yaw: f64,
+}
+
+/// Stage 5's result: the centerline, oriented, resampled at equal spacing, with heading
+/// and curvature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Centerline {
+    /// Points, world metres, from waypoint 0 in the driving direction; closed implicitly.
+    pub points: Vec<[f64; 2]>,
+    /// Heading at each point, radians, in the Race Stack's centerline convention
+    /// ([`heading_curvature`]).
+    pub psi: Vec<f64>,
+    /// Curvature at each point, 1/m, positive = turning left.
+    pub kappa: Vec<f64>,
+    /// Nominal spacing of the points, metres (the actual one is the lap over their count).
+    pub spacing_m: f64,
+}
+
+/// Stage 5: starts the smoothed loop at the point nearest to `start`, turns it to the
+/// driving direction (`start`'s yaw, then the other way round when `reverse`), resamples it
+/// at ⌈L / `spacing_m`⌉ equal steps (at least 3) and takes heading and curvature (module doc).
+pub fn orient(
+    smoothed: &SmoothedLoop,
+    start: StartPose,
+    reverse: bool,
+    spacing_m: f64,
+) -> Centerline {
+    let line = &smoothed.points;
+    let (s0, tangent) = project(line, start.x, start.y);
+    let loop_heading = tangent[1].atan2(tangent[0]);
+    let forward = same_direction(loop_heading, start.yaw) != reverse;
+    let total = crate::geom::closed_length(line);
+    let count = ((total / spacing_m).ceil() as usize).max(3);
+    let points = resample_from(line, s0, count, forward);
+    let (psi, kappa) = heading_curvature(&points, spacing_m);
+    Centerline {
+        points,
+        psi,
+        kappa,
+        spacing_m,
+    }
 }
 
 /// The point of a closed polyline nearest to (x, y): (arc length there, unit tangent).

@@ -1,24 +1,6 @@
-//! Small shared helpers of the extraction stages (DESIGN §3.2–3.6): the
-//! 8-neighbourhood of a pixel, and arc length and equal-step resampling of a
-//! closed polyline (used for the centerline, stage 5, and the walls, stage 6).
-
-/// The eight neighbours (d_row, d_col) of a pixel, row by row from the top left.
-///
-/// The order matters to the skeleton's lookup tables (bit k of a neighbour
-/// code is entry k), so every stage uses this one table.
-pub const NEIGHBOURS_8: [(isize, isize); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
-
-/// The four edge neighbours (d_row, d_col) of a pixel, in the order of [`NEIGHBOURS_8`].
-pub const NEIGHBOURS_4: [(isize, isize); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
+//! Closed-polyline helpers of the extraction stages (DESIGN §3.5–3.6): arc
+//! length and equal-step resampling (used for the centerline, stage 5, and the
+//! walls, stage 6).
 
 /// Arc-length positions of a closed polyline, metres: `s[k]` at vertex k, `s[n]` = lap length.
 pub fn closed_arc_lengths(pts: &[[f64; 2]]) -> Vec<f64> {
@@ -72,16 +54,6 @@ pub fn resample_closed(pts: &[[f64; 2]], step: f64) -> Vec<[f64; 2]> {
     }
     let count = ((closed_length(pts) / step).ceil() as usize).max(1);
     resample_from(pts, 0.0, count, true)
-}
-
-/// A literal test image: `#` is true, anything else false; (pixels, width, height).
-#[cfg(test)]
-pub(crate) fn grid(rows: &[&str]) -> (Vec<bool>, usize, usize) {
-    let v = rows
-        .iter()
-        .flat_map(|r| r.bytes().map(|b| b == b'#'))
-        .collect();
-    (v, rows[0].len(), rows.len())
 }
 
 #[cfg(test)]
