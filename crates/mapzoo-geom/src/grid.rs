@@ -1,0 +1,186 @@
+//! The bucket grid under [`crate::PointIndex`] and [`crate::SegmentIndex`]:
+//! square cells over a bounding box, capped in number, searched ring by ring
+//! around a query.
+
+use crate::Point;
+
+/// Most cells of a grid: the cell grows beyond the requested size so that a stray point far
+/// from the rest cannot make the grid huge (4M cells ≈ 32 MB of offsets).
+pub(crate) const MAX_CELLS: f64 = 4.0e6;
+
+/// Cell size used when a caller asks for a non-positive or non-finite one, metres.
+pub(crate) const DEFAULT_CELL_M: f64 = 0.5;
+
+/// Square cells of `cell` metres over a box from `min`, `nx` × `ny` of them, row-major.
+#[derive(Debug, Clone)]
+pub(crate) struct Grid {
+    min: Point,
+    cell: f64,
+    nx: i64,
+    ny: i64,
+}
+
+impl Grid {
+    /// A grid over the bounding box of `pts` (non-finite coordinates ignored) with cells of
+    /// `cell` metres, or larger ([`cell_size`]). Without points, or when the box's span
+    /// overflows, one cell (searched by brute force).
+    pub(crate) fn over(pts: impl Iterator<Item = Point>, cell: f64) -> Self {
+        let mut min = [f64::INFINITY; 2];
+        let mut max = [f64::NEG_INFINITY; 2];
+        for p in pts {
+            for d in 0..2 {
+                min[d] = min[d].min(p[d]);
+                max[d] = max[d].max(p[d]);
+            }
+        }
+        let (w, h) = (max[0] - min[0], max[1] - min[1]);
+        if !(w.is_finite() && h.is_finite()) {
+            return Grid {
+                min: [0.0; 2],
+                cell: 1.0,
+                nx: 1,
+                ny: 1,
+            };
+        }
+        let cell = cell_size(w, h, cell);
+        let nx = ((w / cell).floor() as i64 + 1).max(1);
+        let ny = ((h / cell).floor() as i64 + 1).max(1);
+        Grid { min, cell, nx, ny }
+    }
+
+    /// Number of cells.
+    pub(crate) fn cells(&self) -> usize {
+        (self.nx * self.ny) as usize
+    }
+
+    /// Column and row of the cell holding `p`, clamped into the grid.
+    pub(crate) fn cell_xy(&self, p: Point) -> (i64, i64) {
+        let cx = (((p[0] - self.min[0]) / self.cell).floor() as i64).clamp(0, self.nx - 1);
+        let cy = (((p[1] - self.min[1]) / self.cell).floor() as i64).clamp(0, self.ny - 1);
+        (cx, cy)
+    }
+
+    /// Index of the cell at column `cx`, row `cy`.
+    pub(crate) fn at(&self, cx: i64, cy: i64) -> usize {
+        (cy * self.nx + cx) as usize
+    }
+
+    /// Index of the cell holding `p`, clamped into the grid.
+    pub(crate) fn index(&self, p: Point) -> usize {
+        let (cx, cy) = self.cell_xy(p);
+        self.at(cx, cy)
+    }
+
+    /// Calls `scan(state, cell)` on the cells around `q` ring by ring (ring r: the cells r
+    /// columns or rows from q's cell), from the first ring that touches the grid, so that a
+    /// query kilometres away costs O(nx + ny) rings, not O(distance²). After each ring r it
+    /// stops when `done(state, r·cell)` holds: every item wholly in ring r + 1 or beyond is at
+    /// least r·cell metres from `q`.
+    pub(crate) fn search<S>(
+        &self,
+        q: Point,
+        state: &mut S,
+        mut scan: impl FnMut(&mut S, usize),
+        done: impl Fn(&S, f64) -> bool,
+    ) {
+        if self.nx * self.ny == 1 {
+            scan(state, 0);
+            return;
+        }
+        // far queries are clamped (no overflow)
+        let lim = 1e12;
+        let qx = ((q[0] - self.min[0]) / self.cell).floor().clamp(-lim, lim) as i64;
+        let qy = ((q[1] - self.min[1]) / self.cell).floor().clamp(-lim, lim) as i64;
+        let gap = |c: i64, n: i64| {
+            if c < 0 {
+                -c
+            } else if c >= n {
+                c - n + 1
+            } else {
+                0
+            }
+        };
+        let r0 = gap(qx, self.nx).max(gap(qy, self.ny));
+        for r in r0..=r0 + self.nx + self.ny + 2 {
+            for cy in (qy - r).max(0)..=(qy + r).min(self.ny - 1) {
+                if r == 0 || cy == qy - r || cy == qy + r {
+                    for cx in (qx - r).max(0)..=(qx + r).min(self.nx - 1) {
+                        scan(state, self.at(cx, cy));
+                    }
+                } else {
+                    for cx in [qx - r, qx + r] {
+                        if (0..self.nx).contains(&cx) {
+                            scan(state, self.at(cx, cy));
+                        }
+                    }
+                }
+            }
+            if done(state, r as f64 * self.cell) {
+                break;
+            }
+        }
+    }
+}
+
+/// Cell size for a grid over a finite `w` × `h` metre extent: `preferred` (or
+/// [`DEFAULT_CELL_M`] if that is not a positive number), doubled until the grid has at most
+/// [`MAX_CELLS`] cells.
+pub(crate) fn cell_size(w: f64, h: f64, preferred: f64) -> f64 {
+    let cells = |c: f64| ((w / c).floor() + 1.0) * ((h / c).floor() + 1.0);
+    let mut cell = if preferred > 0.0 && preferred.is_finite() {
+        preferred
+    } else {
+        DEFAULT_CELL_M
+    };
+    while cells(cell) > MAX_CELLS {
+        cell *= 2.0;
+    }
+    cell
+}
+
+/// Compressed buckets: the items of cell c are `items[start[c]..start[c + 1]]`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Buckets {
+    pub(crate) start: Vec<usize>,
+    pub(crate) items: Vec<usize>,
+}
+
+impl Buckets {
+    /// Buckets `(cell, item)` pairs; within a cell, items keep the order of `pairs`.
+    pub(crate) fn new(ncell: usize, pairs: &[(usize, usize)]) -> Self {
+        let mut count = vec![0usize; ncell + 1];
+        for &(c, _) in pairs {
+            count[c + 1] += 1;
+        }
+        for i in 0..ncell {
+            count[i + 1] += count[i];
+        }
+        let start = count.clone();
+        let mut fill = count;
+        let mut items = vec![0usize; pairs.len()];
+        for &(c, k) in pairs {
+            items[fill[c]] = k;
+            fill[c] += 1;
+        }
+        Buckets { start, items }
+    }
+
+    /// The items of cell `c`.
+    pub(crate) fn cell(&self, c: usize) -> &[usize] {
+        &self.items[self.start[c]..self.start[c + 1]]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_extents_keep_the_fine_cell() {
+        assert_eq!(cell_size(30.0, 20.0, 0.5), 0.5);
+        assert_eq!(cell_size(0.0, 0.0, 0.5), 0.5);
+        assert_eq!(cell_size(1.0, 1.0, -1.0), DEFAULT_CELL_M);
+        let c = cell_size(2e6, 2e6, 0.5);
+        assert!(((2e6 / c).floor() + 1.0).powi(2) <= MAX_CELLS, "cell {c}");
+    }
+}

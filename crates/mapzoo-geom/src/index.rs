@@ -1,0 +1,348 @@
+//! Exact nearest-point and nearest-segment queries over a bucket grid
+//! (DESIGN §3.6: the widths d_right / d_left are nearest distances to the
+//! walls; the comparisons of `check` measure line-to-line distances).
+//!
+//! Both indices cap the grid at 4M cells (the cell grows instead), start a
+//! query far outside the grid at the first ring of cells that touches it, and
+//! break ties by the lowest index, so they answer exactly what their naive
+//! twins in [`crate::reference`] (feature `reference`) answer.
+
+use crate::grid::{Buckets, Grid};
+use crate::polyline::closest_on_segment;
+use crate::{Norm, Point};
+
+/// The nearest point of a [`PointIndex`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Nearest {
+    /// Index of the point in the indexed list.
+    pub index: usize,
+    /// Distance from the query, metres.
+    pub distance: f64,
+}
+
+/// The nearest segment of a [`SegmentIndex`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NearestSegment {
+    /// Index of the segment (see [`SegmentIndex::segment`]).
+    pub segment: usize,
+    /// Parameter of the closest point on the segment, 0 at its start, 1 at its end.
+    pub t: f64,
+    /// Distance from the query, metres.
+    pub distance: f64,
+}
+
+/// Points bucketed on a grid for exact nearest-point queries.
+#[derive(Debug, Clone)]
+pub struct PointIndex {
+    pts: Vec<Point>,
+    norm: Norm,
+    grid: Grid,
+    buckets: Buckets,
+}
+
+impl PointIndex {
+    /// Indexes `pts` with cells of about `cell` metres (larger if the grid would exceed 4M
+    /// cells; 0.5 m if `cell` is not positive); distances are measured with `norm`.
+    pub fn new(pts: Vec<Point>, cell: f64, norm: Norm) -> Self {
+        let grid = Grid::over(pts.iter().copied(), cell);
+        let pairs: Vec<(usize, usize)> = pts
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| (grid.index(p), k))
+            .collect();
+        let buckets = Buckets::new(grid.cells(), &pairs);
+        PointIndex {
+            pts,
+            norm,
+            grid,
+            buckets,
+        }
+    }
+
+    /// The indexed points.
+    pub fn points(&self) -> &[Point] {
+        &self.pts
+    }
+
+    /// Number of grid cells.
+    pub fn cells(&self) -> usize {
+        self.grid.cells()
+    }
+
+    /// The point nearest to `q` (the lowest index among equals); `None` without points, or
+    /// for a non-finite `q`, or when no distance is a number.
+    pub fn nearest(&self, q: Point) -> Option<Nearest> {
+        if !(q[0].is_finite() && q[1].is_finite()) {
+            return None;
+        }
+        let norm = self.norm;
+        let mut best = (f64::INFINITY, usize::MAX);
+        self.grid.search(
+            q,
+            &mut best,
+            |best, c| {
+                for &k in self.buckets.cell(c) {
+                    let key = norm.key(self.pts[k], q);
+                    if key < best.0 || (key == best.0 && k < best.1) {
+                        *best = (key, k);
+                    }
+                }
+            },
+            |best, bound| best.0.is_finite() && norm.key_distance(best.0) <= bound,
+        );
+        (best.1 != usize::MAX).then(|| Nearest {
+            index: best.1,
+            distance: norm.key_distance(best.0),
+        })
+    }
+
+    /// Distance from `q` to the nearest point, metres; infinite when there is none.
+    pub fn distance(&self, q: Point) -> f64 {
+        self.nearest(q).map_or(f64::INFINITY, |n| n.distance)
+    }
+}
+
+/// The segments of a polyline of `n` points: (k − 1, k) for k in 1..n, then (n − 1, 0) when
+/// `closed` and n > 2; one point is one zero-length segment (0, 0).
+pub(crate) fn polyline_segments(n: usize, closed: bool) -> Vec<(usize, usize)> {
+    let mut segments: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
+    if closed && n > 2 {
+        segments.push((n - 1, 0));
+    }
+    if n == 1 {
+        segments.push((0, 0));
+    }
+    segments
+}
+
+/// The segments of a polyline bucketed on a grid for exact point-to-polyline distances.
+#[derive(Debug, Clone)]
+pub struct SegmentIndex {
+    pts: Vec<Point>,
+    segments: Vec<(usize, usize)>,
+    norm: Norm,
+    grid: Grid,
+    buckets: Buckets,
+}
+
+impl SegmentIndex {
+    /// Indexes the polyline through `pts` (closed: the last point joins the first when there
+    /// are more than two) with cells of about `cell` metres (as [`PointIndex::new`]);
+    /// distances are measured with `norm`.
+    pub fn new(pts: &[Point], closed: bool, cell: f64, norm: Norm) -> Self {
+        let segments = polyline_segments(pts.len(), closed);
+        let grid = Grid::over(pts.iter().copied(), cell);
+        let mut pairs = Vec::with_capacity(segments.len());
+        for (s, &(a, b)) in segments.iter().enumerate() {
+            let (pa, pb) = (pts[a], pts[b]);
+            let (c0, r0) = grid.cell_xy([pa[0].min(pb[0]), pa[1].min(pb[1])]);
+            let (c1, r1) = grid.cell_xy([pa[0].max(pb[0]), pa[1].max(pb[1])]);
+            for r in r0..=r1 {
+                for c in c0..=c1 {
+                    pairs.push((grid.at(c, r), s));
+                }
+            }
+        }
+        let buckets = Buckets::new(grid.cells(), &pairs);
+        SegmentIndex {
+            pts: pts.to_vec(),
+            segments,
+            norm,
+            grid,
+            buckets,
+        }
+    }
+
+    /// Number of segments.
+    pub fn len(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// Whether there are no segments.
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
+    /// End points of segment `k`.
+    pub fn segment(&self, k: usize) -> (Point, Point) {
+        let (a, b) = self.segments[k];
+        (self.pts[a], self.pts[b])
+    }
+
+    /// The segment nearest to `q` (the lowest index among equals); `None` without segments,
+    /// or for a non-finite `q`, or when no distance is a number.
+    pub fn nearest(&self, q: Point) -> Option<NearestSegment> {
+        if !(q[0].is_finite() && q[1].is_finite()) {
+            return None;
+        }
+        let norm = self.norm;
+        let mut best = (f64::INFINITY, usize::MAX, 0.0);
+        self.grid.search(
+            q,
+            &mut best,
+            |best, c| {
+                for &s in self.buckets.cell(c) {
+                    let (a, b) = self.segment(s);
+                    let (t, p) = closest_on_segment(q, a, b);
+                    let key = norm.key(p, q);
+                    if key < best.0 || (key == best.0 && s < best.1) {
+                        *best = (key, s, t);
+                    }
+                }
+            },
+            |best, bound| best.0.is_finite() && norm.key_distance(best.0) <= bound,
+        );
+        (best.1 != usize::MAX).then(|| NearestSegment {
+            segment: best.1,
+            t: best.2,
+            distance: norm.key_distance(best.0),
+        })
+    }
+
+    /// Distance from `q` to the polyline, metres; infinite when there is no segment.
+    pub fn distance(&self, q: Point) -> f64 {
+        self.nearest(q).map_or(f64::INFINITY, |n| n.distance)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::MAX_CELLS;
+    use crate::reference;
+    use proptest::prelude::*;
+
+    fn circle(n: usize, r: f64) -> Vec<Point> {
+        (0..n)
+            .map(|i| {
+                let t = i as f64 * std::f64::consts::TAU / n as f64;
+                [r * t.cos(), r * t.sin()]
+            })
+            .collect()
+    }
+
+    /// A wall with one stray point 10 km away on the diagonal: a 0.5 m grid would have
+    /// 4·10⁸ cells; the capped one stays under 4M and still answers exactly.
+    #[test]
+    fn stray_point_does_not_blow_up_the_grid() {
+        let mut pts = circle(400, 5.0);
+        pts.push([10_000.0, 10_000.0]);
+        for norm in [Norm::SqrtOfSquares, Norm::Hypot] {
+            let index = PointIndex::new(pts.clone(), 0.5, norm);
+            assert!(index.cells() as f64 <= MAX_CELLS, "{} cells", index.cells());
+            let segments = SegmentIndex::new(&pts, true, 0.5, norm);
+            for q in [[0.0, 0.0], [5.0, 0.1], [9_000.0, 9_500.0], [-300.0, 40.0]] {
+                let brute = pts
+                    .iter()
+                    .map(|p| (p[0] - q[0]).hypot(p[1] - q[1]))
+                    .fold(f64::INFINITY, f64::min);
+                assert!((index.distance(q) - brute).abs() <= 1e-12 * brute.max(1.0));
+                assert_eq!(index.nearest(q), reference::nearest_point(&pts, q, norm));
+                assert_eq!(
+                    segments.nearest(q),
+                    reference::nearest_segment(&pts, true, q, norm)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ties_go_to_the_lowest_index_and_empty_inputs_answer_nothing() {
+        let pts = vec![[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [1.0, 0.0]];
+        let index = PointIndex::new(pts.clone(), 0.25, Norm::Hypot);
+        assert_eq!(index.nearest([0.0, 0.0]).unwrap().index, 0);
+        assert_eq!(index.nearest([2.0, 0.0]).unwrap().index, 0);
+        assert_eq!(index.nearest([f64::NAN, 0.0]), None);
+        let empty = PointIndex::new(Vec::new(), 0.5, Norm::Hypot);
+        assert_eq!(empty.nearest([0.0, 0.0]), None);
+        assert_eq!(empty.distance([0.0, 0.0]), f64::INFINITY);
+        let segs = SegmentIndex::new(&[], true, 0.5, Norm::SqrtOfSquares);
+        assert!(segs.is_empty());
+        assert_eq!(segs.distance([1.0, 1.0]), f64::INFINITY);
+        let one = SegmentIndex::new(&[[3.0, 4.0]], true, 0.5, Norm::SqrtOfSquares);
+        assert_eq!(one.len(), 1);
+        assert_eq!(one.distance([0.0, 0.0]), 5.0);
+        // two points, closed: one segment only
+        let two = SegmentIndex::new(&[[0.0, 0.0], [1.0, 0.0]], true, 0.5, Norm::Hypot);
+        assert_eq!(two.len(), 1);
+    }
+
+    #[test]
+    fn grid_distance_equals_brute_force_on_a_wobbly_loop() {
+        // A wobbly closed loop and query points inside, on and far outside it.
+        let pts: Vec<Point> = (0..300)
+            .map(|i| {
+                let t = i as f64 / 300.0 * std::f64::consts::TAU;
+                let r = 10.0 + 2.0 * (3.0 * t).sin();
+                [r * t.cos(), 0.6 * r * t.sin()]
+            })
+            .collect();
+        let index = SegmentIndex::new(&pts, true, 0.5, Norm::SqrtOfSquares);
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 60.0
+        };
+        for _ in 0..500 {
+            let q = [next(), next()];
+            let brute = reference::nearest_segment(&pts, true, q, Norm::SqrtOfSquares);
+            assert_eq!(index.nearest(q), brute, "at {q:?}");
+        }
+    }
+
+    fn points(v: Vec<(f64, f64)>) -> Vec<Point> {
+        v.into_iter().map(|(x, y)| [x, y]).collect()
+    }
+
+    fn norm_of(hypot: bool) -> Norm {
+        if hypot {
+            Norm::Hypot
+        } else {
+            Norm::SqrtOfSquares
+        }
+    }
+
+    proptest! {
+        /// The grid answers exactly what the all-pairs search answers, index and distance,
+        /// also for queries far outside the points and for repeated points.
+        #[test]
+        fn point_index_matches_naive(
+            pts in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 0..200),
+            qs in proptest::collection::vec((-200.0f64..200.0, -200.0f64..200.0), 1..20),
+            cell in 0.05f64..5.0,
+            repeat in 0usize..4,
+            hypot: bool,
+        ) {
+            let mut pts = points(pts);
+            if !pts.is_empty() {
+                for k in 0..repeat {
+                    pts.push(pts[k % pts.len()]);
+                }
+            }
+            let norm = norm_of(hypot);
+            let index = PointIndex::new(pts.clone(), cell, norm);
+            for q in points(qs) {
+                prop_assert_eq!(index.nearest(q), reference::nearest_point(&pts, q, norm));
+            }
+        }
+
+        /// The same for segments of open and closed polylines.
+        #[test]
+        fn segment_index_matches_naive(
+            pts in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 0..120),
+            qs in proptest::collection::vec((-200.0f64..200.0, -200.0f64..200.0), 1..20),
+            cell in 0.05f64..5.0,
+            closed: bool,
+            hypot: bool,
+        ) {
+            let pts = points(pts);
+            let norm = norm_of(hypot);
+            let index = SegmentIndex::new(&pts, closed, cell, norm);
+            for q in points(qs) {
+                prop_assert_eq!(index.nearest(q), reference::nearest_segment(&pts, closed, q, norm));
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Small numeric kernels with NumPy's exact semantics (`linspace`, `interp`),
+//! so that the resampling here and the racing-line stages (reference line,
+//! velocity profile) reproduce TUM's and the Race Stack's Python to the last
+//! digits (DESIGN §3 "Notes for parity").
+
+/// `numpy.linspace(start, stop, num)`: `start + i·step`, the last value exactly `stop`.
+pub fn linspace(start: f64, stop: f64, num: usize) -> Vec<f64> {
+    match num {
+        0 => Vec::new(),
+        1 => vec![start],
+        _ => {
+            let step = (stop - start) / (num - 1) as f64;
+            let mut v: Vec<f64> = (0..num).map(|i| i as f64 * step + start).collect();
+            v[num - 1] = stop;
+            v
+        }
+    }
+}
+
+/// Index search of `numpy.interp` (NumPy's `binary_search_with_guess`): −1 below, `len` above,
+/// else j with xp[j] ≤ key < xp[j+1] found the way NumPy finds it (also for unsorted xp).
+fn binary_search_with_guess(key: f64, xp: &[f64], guess: isize) -> isize {
+    const LIKELY_IN_CACHE_SIZE: isize = 8;
+    let len = xp.len() as isize;
+    let at = |i: isize| xp[i as usize];
+    if key > at(len - 1) {
+        return len;
+    } else if key < at(0) {
+        return -1;
+    }
+    if len <= 4 {
+        let mut i = 1;
+        while i < len && key >= at(i) {
+            i += 1;
+        }
+        return i - 1;
+    }
+    let mut guess = guess.min(len - 3).max(1);
+    let mut imin = 0;
+    let mut imax = len;
+    if key < at(guess) {
+        if key < at(guess - 1) {
+            imax = guess - 1;
+            if guess > LIKELY_IN_CACHE_SIZE && key >= at(guess - LIKELY_IN_CACHE_SIZE) {
+                imin = guess - LIKELY_IN_CACHE_SIZE;
+            }
+        } else {
+            return guess - 1;
+        }
+    } else if key < at(guess + 1) {
+        return guess;
+    } else if key < at(guess + 2) {
+        return guess + 1;
+    } else {
+        imin = guess + 2;
+        if guess < len - LIKELY_IN_CACHE_SIZE - 1 && key < at(guess + LIKELY_IN_CACHE_SIZE) {
+            imax = guess + LIKELY_IN_CACHE_SIZE;
+        }
+    }
+    while imin < imax {
+        let imid = imin + ((imax - imin) >> 1);
+        if key >= at(imid) {
+            imin = imid + 1;
+        } else {
+            imax = imid;
+        }
+    }
+    guess = imin - 1;
+    guess
+}
+
+/// `numpy.interp(x, xp, fp)` for many x: linear, clamped to fp[0] / fp[last] outside.
+pub fn interp(x: &[f64], xp: &[f64], fp: &[f64]) -> Vec<f64> {
+    let len = xp.len();
+    let mut out = Vec::with_capacity(x.len());
+    if len == 1 {
+        out.extend(x.iter().map(|_| fp[0]));
+        return out;
+    }
+    let mut j: isize = 0;
+    for &xv in x {
+        if xv.is_nan() {
+            out.push(xv);
+            continue;
+        }
+        j = binary_search_with_guess(xv, xp, j);
+        let v = if j == -1 {
+            fp[0]
+        } else if j == len as isize {
+            fp[len - 1]
+        } else if j == len as isize - 1 {
+            fp[j as usize]
+        } else {
+            let ju = j as usize;
+            if xp[ju] == xv {
+                fp[ju]
+            } else {
+                let slope = (fp[ju + 1] - fp[ju]) / (xp[ju + 1] - xp[ju]);
+                let mut r = slope * (xv - xp[ju]) + fp[ju];
+                if r.is_nan() {
+                    r = slope * (xv - xp[ju + 1]) + fp[ju + 1];
+                    if r.is_nan() && fp[ju] == fp[ju + 1] {
+                        r = fp[ju];
+                    }
+                }
+                r
+            }
+        };
+        out.push(v);
+    }
+    out
+}
+
+/// `numpy.interp` for one x.
+pub fn interp1(x: f64, xp: &[f64], fp: &[f64]) -> f64 {
+    interp(&[x], xp, fp)[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linspace_ends_exactly() {
+        let v = linspace(0.0, 0.3, 4);
+        assert_eq!(v.len(), 4);
+        assert_eq!(v[3], 0.3);
+        assert!((v[1] - 0.1).abs() < 1e-15);
+    }
+
+    #[test]
+    fn interp_clamps_and_interpolates() {
+        let xp = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0];
+        let fp = [0.0, 10.0, 20.0, 30.0, 40.0, 50.0];
+        let y = interp(&[-1.0, 0.5, 2.25, 5.0, 7.0], &xp, &fp);
+        assert_eq!(y, vec![0.0, 5.0, 22.5, 50.0, 50.0]);
+    }
+}
