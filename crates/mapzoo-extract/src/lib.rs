@@ -24,7 +24,6 @@ pub mod centerline;
 pub mod clean;
 pub mod cycle;
 pub mod error;
-pub mod geom;
 pub mod leak;
 pub mod mask;
 pub mod params;

@@ -8,7 +8,7 @@
 //! (Moore-neighbour tracing with Jacob's stopping rule): the outer boundary and
 //! the boundary of the infield hole, as the centres of the region's boundary
 //! pixels. Distances are to those contours resampled at 0.1 m, as the Race
-//! Stack does, found with a bucket grid ([`PointGrid`]) rather than all pairs.
+//! Stack does, found with a bucket grid ([`mapzoo_geom::PointIndex`]) rather than all pairs.
 //! Boundaries of other holes (obstacles on the track) count for the side of the
 //! centerline they lie on, so d_right / d_left never reach through an obstacle.
 
@@ -16,8 +16,9 @@ use mapzoo_format::{OccupancyMap, Waypoint};
 
 use crate::centerline::Centerline;
 use crate::clean::FreeSpace;
+use mapzoo_geom::{resample_closed, signed_area2, Norm, PointIndex};
+
 use crate::cycle::{pixel_area2, SkeletonLoop};
-pub use crate::geom::resample_closed;
 use crate::mask::Mask;
 
 /// Bucket size of the nearest-wall grid, metres.
@@ -71,8 +72,11 @@ pub fn loop_clearance(
         .chain(contours.obstacles.iter().flatten())
         .map(crop_xy)
         .collect();
-    let boundary = PointGrid::new(&boundary_xy, &loop_xy, CLEARANCE_CELL_PX);
-    loop_xy.iter().map(|&p| boundary.nearest(p) + 0.5).collect()
+    let boundary = PointIndex::new(boundary_xy, CLEARANCE_CELL_PX, Norm::Hypot);
+    loop_xy
+        .iter()
+        .map(|&p| boundary.distance(p) + 0.5)
+        .collect()
 }
 
 /// Stage 6's result: the centerline with its distances to the walls, and the walls.
@@ -147,7 +151,7 @@ pub fn track_bounds(
         for hole in &contours.obstacles {
             obstacle_pts.extend(resample_closed(&order(hole, false), WALL_STEP_M));
         }
-        let side = PointGrid::new(points, &obstacle_pts, GRID_CELL_M);
+        let side = PointIndex::new(points.clone(), GRID_CELL_M, Norm::Hypot);
         for p in obstacle_pts {
             if obstacle_on_left(points, &side, p) {
                 left_pts.push(p);
@@ -156,11 +160,11 @@ pub fn track_bounds(
             }
         }
     }
-    let right_grid = PointGrid::new(&right_pts, points, GRID_CELL_M);
-    let left_grid = PointGrid::new(&left_pts, points, GRID_CELL_M);
+    let right_index = PointIndex::new(right_pts, GRID_CELL_M, Norm::Hypot);
+    let left_index = PointIndex::new(left_pts, GRID_CELL_M, Norm::Hypot);
     Track {
-        d_right: points.iter().map(|&p| right_grid.nearest(p)).collect(),
-        d_left: points.iter().map(|&p| left_grid.nearest(p)).collect(),
+        d_right: points.iter().map(|&p| right_index.distance(p)).collect(),
+        d_left: points.iter().map(|&p| left_index.distance(p)).collect(),
         right_wall,
         left_wall,
         centerline,
@@ -168,10 +172,10 @@ pub fn track_bounds(
 }
 
 /// Whether world point `p` lies left of the centerline `points` (driving order) at its nearest
-/// point; `grid` holds `points`.
-fn obstacle_on_left(points: &[[f64; 2]], grid: &PointGrid, p: [f64; 2]) -> bool {
+/// point; `index` holds `points`.
+fn obstacle_on_left(points: &[[f64; 2]], index: &PointIndex, p: [f64; 2]) -> bool {
     let n = points.len();
-    let (_, k) = grid.nearest_index(p);
+    let k = index.nearest(p).map_or(0, |near| near.index);
     let (a, b) = (points[k], points[(k + 1) % n]);
     (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) > 0.0
 }
@@ -258,134 +262,10 @@ pub fn opencv_order(contour: &[usize], mask: &Mask, outer: bool) -> Vec<usize> {
     }
 }
 
-/// Points bucketed on a square grid for nearest-point queries.
-#[derive(Debug, Clone)]
-pub struct PointGrid {
-    x0: f64,
-    y0: f64,
-    cell: f64,
-    nx: usize,
-    ny: usize,
-    start: Vec<u32>,
-    items: Vec<[f64; 2]>,
-    ids: Vec<u32>,
-}
-
-impl PointGrid {
-    /// Buckets `points` with cells of `cell` metres over their box grown to hold `also`.
-    pub fn new(points: &[[f64; 2]], also: &[[f64; 2]], cell: f64) -> Self {
-        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-        for p in points.iter().chain(also) {
-            x0 = x0.min(p[0]);
-            y0 = y0.min(p[1]);
-            x1 = x1.max(p[0]);
-            y1 = y1.max(p[1]);
-        }
-        if x0 > x1 {
-            (x0, y0, x1, y1) = (0.0, 0.0, 0.0, 0.0);
-        }
-        let nx = ((x1 - x0) / cell).floor() as usize + 1;
-        let ny = ((y1 - y0) / cell).floor() as usize + 1;
-        let mut grid = PointGrid {
-            x0,
-            y0,
-            cell,
-            nx,
-            ny,
-            start: vec![0; nx * ny + 1],
-            items: vec![[0.0; 2]; points.len()],
-            ids: vec![0; points.len()],
-        };
-        let cells: Vec<usize> = points.iter().map(|p| grid.cell_of(*p)).collect();
-        for &k in &cells {
-            grid.start[k + 1] += 1;
-        }
-        for k in 0..nx * ny {
-            grid.start[k + 1] += grid.start[k];
-        }
-        let mut fill = grid.start.clone();
-        for (i, (p, &k)) in points.iter().zip(&cells).enumerate() {
-            grid.items[fill[k] as usize] = *p;
-            grid.ids[fill[k] as usize] = i as u32;
-            fill[k] += 1;
-        }
-        grid
-    }
-
-    fn cell_of(&self, p: [f64; 2]) -> usize {
-        let cx = (((p[0] - self.x0) / self.cell).floor().max(0.0) as usize).min(self.nx - 1);
-        let cy = (((p[1] - self.y0) / self.cell).floor().max(0.0) as usize).min(self.ny - 1);
-        cy * self.nx + cx
-    }
-
-    /// Distance from `q` (inside the grid's box) to the nearest point, metres; infinite when empty.
-    pub fn nearest(&self, q: [f64; 2]) -> f64 {
-        self.nearest_index(q).0
-    }
-
-    /// Distance to the nearest point, metres, and that point's index in the input.
-    pub fn nearest_index(&self, q: [f64; 2]) -> (f64, usize) {
-        let mut best = (f64::INFINITY, 0usize);
-        if self.items.is_empty() {
-            return best;
-        }
-        let k = self.cell_of(q);
-        let (cx, cy) = ((k % self.nx) as isize, (k / self.nx) as isize);
-        let max_ring = self.nx.max(self.ny) as isize;
-        for ring in 0..=max_ring {
-            for gy in cy - ring..=cy + ring {
-                if gy < 0 || gy as usize >= self.ny {
-                    continue;
-                }
-                let on_edge_row = gy == cy - ring || gy == cy + ring;
-                let step = if on_edge_row { 1 } else { (2 * ring).max(1) };
-                let mut gx = cx - ring;
-                while gx <= cx + ring {
-                    if gx >= 0 && (gx as usize) < self.nx {
-                        let cell = gy as usize * self.nx + gx as usize;
-                        for j in self.start[cell] as usize..self.start[cell + 1] as usize {
-                            let p = self.items[j];
-                            let d = (p[0] - q[0]).hypot(p[1] - q[1]);
-                            if d < best.0 || (d == best.0 && (self.ids[j] as usize) < best.1) {
-                                best = (d, self.ids[j] as usize);
-                            }
-                        }
-                    }
-                    gx += step;
-                }
-            }
-            if best.0 <= ring as f64 * self.cell {
-                break;
-            }
-        }
-        best
-    }
-}
-
-/// Reference twin of [`PointGrid::nearest`]: the minimum over all points.
-pub fn nearest_naive(points: &[[f64; 2]], q: [f64; 2]) -> f64 {
-    points
-        .iter()
-        .map(|p| (p[0] - q[0]).hypot(p[1] - q[1]))
-        .fold(f64::INFINITY, f64::min)
-}
-
-/// Twice the signed area of a closed polyline (positive = counter-clockwise), m².
-pub fn signed_area2(pts: &[[f64; 2]]) -> f64 {
-    let n = pts.len();
-    (0..n)
-        .map(|k| {
-            let (a, b) = (pts[k], pts[(k + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::clean::label_components;
-    use proptest::prelude::*;
 
     #[test]
     fn traces_outer_and_hole_boundaries_of_an_annulus() {
@@ -426,28 +306,6 @@ mod tests {
                 (a % w) as isize - (b % w) as isize,
             );
             assert!(dr.abs() <= 1 && dc.abs() <= 1 && (dr, dc) != (0, 0));
-        }
-    }
-
-    #[test]
-    fn resample_square() {
-        let sq = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
-        let r = resample_closed(&sq, 0.1);
-        assert_eq!(r.len(), 40);
-        assert!((r[15][0] - 1.0).abs() < 1e-12 && (r[15][1] - 0.5).abs() < 1e-12);
-    }
-
-    proptest! {
-        #[test]
-        fn grid_matches_naive(pts in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 1..200),
-                              qs in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 1..20),
-                              cell in 0.05f64..5.0) {
-            let pts: Vec<[f64; 2]> = pts.into_iter().map(|(x, y)| [x, y]).collect();
-            let qs: Vec<[f64; 2]> = qs.into_iter().map(|(x, y)| [x, y]).collect();
-            let g = PointGrid::new(&pts, &qs, cell);
-            for q in qs {
-                prop_assert!((g.nearest(q) - nearest_naive(&pts, q)).abs() < 1e-12);
-            }
         }
     }
 }
