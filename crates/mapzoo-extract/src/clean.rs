@@ -470,7 +470,12 @@ pub fn choose_track(opened: &Mask) -> TrackChoice {
 /// [`FreeSpace::touches_border`] set: the leak is located once its loop is known.
 pub fn free_space(map: &OccupancyMap, params: &ExtractParams) -> Result<FreeSpace, ExtractError> {
     params.validate()?;
-    let free = crate::check_map(map)?;
+    crate::check_map(map)?;
+    let free = Mask {
+        width: map.width,
+        height: map.height,
+        data: map.free.clone(),
+    };
     let (choice, radius) = open_until_holed(&free, params)?;
     let mut space = match choice {
         TrackChoice::Track(r) | TrackChoice::Leaking(r) => r,

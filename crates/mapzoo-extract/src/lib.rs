@@ -86,19 +86,16 @@ impl Clock {
     }
 }
 
-/// The map's free pixels as a mask, after checking that the map is usable (sizes agree,
-/// resolution > 0, finite origin).
-pub(crate) fn check_map(map: &OccupancyMap) -> Result<Mask, ExtractError> {
+/// Checks that `map` is usable: its sizes agree, resolution > 0, finite origin.
+pub(crate) fn check_map(map: &OccupancyMap) -> Result<(), ExtractError> {
     let (width, height) = (map.width, map.height);
-    let bad = ExtractError::BadMap {
-        width,
-        height,
-        len: map.free.len(),
-    };
-    if width == 0 || height == 0 {
-        return Err(bad);
+    if width == 0 || height == 0 || map.free.len() != width * height {
+        return Err(ExtractError::BadMap {
+            width,
+            height,
+            len: map.free.len(),
+        });
     }
-    let free = Mask::from_vec(width, height, map.free.clone()).ok_or(bad)?;
     let sane = map.resolution.is_finite()
         && map.resolution > 0.0
         && map.origin.iter().all(|v| v.is_finite());
@@ -111,7 +108,7 @@ pub(crate) fn check_map(map: &OccupancyMap) -> Result<Mask, ExtractError> {
             ),
         });
     }
-    Ok(free)
+    Ok(())
 }
 
 /// `start`, or the default start pose (the map origin, yaw 0), checked to be finite.

@@ -7,9 +7,9 @@
 //! contours. Here the same contours are traced directly on the chosen region
 //! (Moore-neighbour tracing with Jacob's stopping rule): the outer boundary and
 //! the boundary of the infield hole, as the centres of the region's boundary
-//! pixels. Distances are to those contours resampled at 0.1 m, as the Race
-//! Stack does, found with a bucket grid ([`mapzoo_geom::PointIndex`]) rather than all pairs.
-//! Boundaries of other holes (obstacles on the track) count for the side of the
+//! pixels ([`contours`]). Distances are to those contours resampled at 0.1 m,
+//! as the Race Stack does, found with a bucket grid ([`mapzoo_geom::PointIndex`])
+//! rather than all pairs ([`track_bounds`]). Boundaries of other holes (obstacles on the track) count for the side of the
 //! centerline they lie on, so d_right / d_left never reach through an obstacle.
 
 use mapzoo_format::{OccupancyMap, Waypoint};
