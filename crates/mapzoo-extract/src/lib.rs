@@ -19,6 +19,42 @@
 //! heading and curvature) and [`walls`] (contours, track bounds); [`leak`]
 //! locates a wall gap when the track leaks; [`mask`] is the binary image they
 //! share. [`synth`] draws synthetic maps with known truth for tests and benchmarks.
+//!
+//! ```
+//! use mapzoo_extract::*;
+//! use mapzoo_format::OccupancyMap;
+//!
+//! // A ring track 40 px wide around a round infield, 0.05 m per pixel.
+//! let (width, height) = (200, 200);
+//! let free: Vec<bool> = (0..width * height)
+//!     .map(|i| {
+//!         let (c, r) = ((i % width) as f64 - 100.0, (i / width) as f64 - 100.0);
+//!         (40.0..80.0).contains(&c.hypot(r))
+//!     })
+//!     .collect();
+//! let gray = free.iter().map(|&f| if f { 254 } else { 0 }).collect();
+//! let map = OccupancyMap { width, height, resolution: 0.05, origin: [0.0; 3], gray, free };
+//! let params = ExtractParams::default();
+//! let start = StartPose { x: 5.0, y: 2.0, yaw: 0.0 };
+//!
+//! let space = free_space(&map, &params)?;
+//! assert!(space.obstacles.is_empty() && !space.touches_border);
+//! let skeleton_loop = skeleton_loop(&map, &space, skeletonize(&space.mask))?;
+//! let contours = contours(&space);
+//! let clearance = loop_clearance(&space, &contours, &skeleton_loop);
+//! check_infield(&map, &space, &skeleton_loop, &clearance)?;
+//! let smoothed = smooth(&map, &space, &skeleton_loop, &clearance)?;
+//! let centerline = orient(&smoothed, start, false, params.spacing_m);
+//! let track = track_bounds(&map, &space, &contours, centerline);
+//!
+//! // About 2π · 3 m of centerline, 1 m (± 4 px) from each wall; `extract` runs the same chain.
+//! assert!((track.centerline.points.len() as f64 - 188.0).abs() < 3.0);
+//! let widths = track.d_left.iter().chain(&track.d_right);
+//! assert!(widths.into_iter().all(|d| (d - 1.0).abs() < 0.2));
+//! let all = extract(&map, &params, Some(start), false)?;
+//! assert_eq!(all.centerline, track.waypoints());
+//! # Ok::<(), ExtractError>(())
+//! ```
 
 pub mod centerline;
 pub mod clean;
