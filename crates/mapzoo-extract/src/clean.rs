@@ -277,7 +277,7 @@ pub struct FreeSpace {
 }
 
 impl FreeSpace {
-    /// Cuts component `label` out of `labels` (of an image the size of `labels_of`) with a
+    /// Cuts component `label` out of `labels` (the labelling of `image`) with a
     /// one-pixel margin, clipped to the image, and finds its holes; `None` when it has none.
     fn cut(labels: &[u32], image: &Mask, label: u32, comp: &Component) -> Option<Self> {
         let (width, height) = (image.width, image.height);

@@ -9,12 +9,12 @@
 //! | 3a thin | [`skeletonize`] | [`Mask`] (the Lee skeleton) |
 //! | 3b loop | [`skeleton_loop`] | [`SkeletonLoop`] (the cycle around the infield) |
 //! | boundary | [`contours`], [`loop_clearance`] | [`Contours`], clearance per loop pixel |
-//! | 4 smooth | [`smooth`] (after [`check_infield`]) | [`SmoothedLoop`] (metres) |
+//! | 4 smooth | [`smooth()`] (after [`check_infield`]) | [`SmoothedLoop`] (metres) |
 //! | 5 resample | [`orient`] | [`Centerline`] (start, direction, 0.1 m, heading, curvature) |
 //! | 6 walls | [`track_bounds`] | [`Track`] (walls, d_right / d_left) |
 //!
 //! The modules: [`clean`] (opening, track region), [`thin`] (Lee skeleton),
-//! [`cycle`] (spur pruning, the loop around the infield), [`smooth`] (circular
+//! [`cycle`] (spur pruning, the loop around the infield), [`mod@smooth`] (circular
 //! Savitzky–Golay), [`centerline`] (metres, start and direction, resampling,
 //! heading and curvature) and [`walls`] (contours, track bounds); [`leak`]
 //! locates a wall gap when the track leaks; [`mask`] is the binary image they

@@ -192,9 +192,9 @@ const DIRS: [(isize, isize); 8] = [
     (-1, 1),
 ];
 
-/// Index of direction west in [`DIRS`].
+/// Index of direction west of the Moore directions (clockwise on screen from east).
 pub const WEST: usize = 4;
-/// Index of direction south in [`DIRS`].
+/// Index of direction south of the Moore directions.
 pub const SOUTH: usize = 2;
 
 fn dir_index(dr: isize, dc: isize) -> usize {
