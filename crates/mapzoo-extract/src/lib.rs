@@ -56,6 +56,8 @@
 //! # Ok::<(), ExtractError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod centerline;
 pub mod clean;
 pub mod cycle;
