@@ -12,8 +12,9 @@
 
 use std::f64::consts::PI;
 
-use crate::geom::closed_arc_lengths;
-pub use crate::geom::resample_from;
+use mapzoo_geom::{closed_length, project_closed, resample_from, Norm};
+
+use crate::smooth::SmoothedLoop;
 
 /// A start pose: where waypoint 0 is and which way the car drives.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,27 +27,44 @@ pub struct StartPose {
     pub yaw: f64,
 }
 
-/// The point of a closed polyline nearest to (x, y): (arc length there, unit tangent).
-pub fn project(pts: &[[f64; 2]], x: f64, y: f64) -> (f64, [f64; 2]) {
-    let s = closed_arc_lengths(pts);
-    let n = pts.len();
-    let mut best = (f64::INFINITY, 0.0, [1.0, 0.0]);
-    for k in 0..n {
-        let (a, b) = (pts[k], pts[(k + 1) % n]);
-        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-        let len2 = dx * dx + dy * dy;
-        if len2 == 0.0 {
-            continue;
-        }
-        let t = (((x - a[0]) * dx + (y - a[1]) * dy) / len2).clamp(0.0, 1.0);
-        let (px, py) = (a[0] + t * dx, a[1] + t * dy);
-        let d = (px - x).hypot(py - y);
-        if d < best.0 {
-            let len = len2.sqrt();
-            best = (d, s[k] + t * len, [dx / len, dy / len]);
-        }
+/// Stage 5's result: the centerline, oriented, resampled at equal spacing, with heading
+/// and curvature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Centerline {
+    /// Points, world metres, from waypoint 0 in the driving direction; closed implicitly.
+    pub points: Vec<[f64; 2]>,
+    /// Heading at each point, radians, in the Race Stack's centerline convention
+    /// ([`heading_curvature`]).
+    pub psi: Vec<f64>,
+    /// Curvature at each point, 1/m, positive = turning left.
+    pub kappa: Vec<f64>,
+    /// Nominal spacing of the points, metres (the actual one is the lap over their count).
+    pub spacing_m: f64,
+}
+
+/// Stage 5: starts the smoothed loop at the point nearest to `start`, turns it to the
+/// driving direction (`start`'s yaw, then the other way round when `reverse`), resamples it
+/// at ⌈L / `spacing_m`⌉ equal steps (at least 3) and takes heading and curvature (module doc).
+pub fn orient(
+    smoothed: &SmoothedLoop,
+    start: StartPose,
+    reverse: bool,
+    spacing_m: f64,
+) -> Centerline {
+    let line = &smoothed.points;
+    let at = project_closed(line, [start.x, start.y]);
+    let loop_heading = at.tangent[1].atan2(at.tangent[0]);
+    let forward = same_direction(loop_heading, start.yaw) != reverse;
+    let total = closed_length(line, Norm::Hypot);
+    let count = ((total / spacing_m).ceil() as usize).max(3);
+    let points = resample_from(line, at.s, count, forward);
+    let (psi, kappa) = heading_curvature(&points, spacing_m);
+    Centerline {
+        points,
+        psi,
+        kappa,
+        spacing_m,
     }
-    (best.1, best.2)
 }
 
 /// Whether two headings are less than 90° apart.
@@ -121,7 +139,8 @@ mod tests {
     #[test]
     fn start_and_direction() {
         let c = circle(100, 1.0);
-        let (s0, tangent) = project(&c, 0.0, 1.5);
+        let at = project_closed(&c, [0.0, 1.5]);
+        let (s0, tangent) = (at.s, at.tangent);
         assert!((s0 - PI / 2.0).abs() < 0.01);
         assert!(tangent[0] < -0.99);
         let fwd = resample_from(&c, s0, 10, true);

@@ -1,75 +1,118 @@
 //! Stage 2, cleaning (DESIGN §3.2): the morphological opening of the free
-//! space and the choice of the free region that holds the track loop.
+//! space and the choice of the free region that holds the track loop, the
+//! [`FreeSpace`] that [`free_space`] returns.
 //!
 //! The Race Stack opens with a 9×9 kernel twice (OpenCV: erode, erode, dilate,
 //! dilate), which equals one 17×17 square opening. OpenCV pads erosions with
 //! "free" and dilations with "occupied", so the image edge neither eats into a
-//! track that touches it nor grows one; imageproc's distance-based `open`
-//! behaves the same way, and [`open_free_naive`] spells the rule out.
+//! track that touches it nor grows one; [`open_free`] clips its windows to the
+//! image to the same effect, and [`open_free_naive`] spells the rule out.
 //!
 //! The track region is the 8-connected free component with a hole (the
 //! infield) that does not touch the image border; its largest hole is the
-//! infield. A holed region that touches the border is a leak.
+//! infield, the other holes are obstacles. A holed region that touches the
+//! border is a leak.
 
-use image::GrayImage;
-use imageproc::distance_transform::Norm;
+use mapzoo_format::OccupancyMap;
 
-/// Square opening of a free mask (row-major, `width` × `height`) with Chebyshev radius `radius` pixels.
-pub fn open_free(free: &[bool], width: usize, height: usize, radius: usize) -> Vec<bool> {
-    // imageproc caps distances at width + height, so on an image with no free (or no
-    // occupied) pixel a radius above that would flip it: uniform images (the input, or an
-    // erosion that left nothing) are kept as they are.
-    if radius == 0 || free.iter().all(|&f| f) || !free.iter().any(|&f| f) {
-        return free.to_vec();
+use crate::error::{ExtractError, MapPoint};
+use crate::mask::{Mask, NEIGHBOURS_4, NEIGHBOURS_8};
+use crate::params::ExtractParams;
+
+/// Square opening of a free mask with Chebyshev radius `radius` pixels.
+///
+/// Erosion then dilation, each separable (a sliding count along rows, then along columns),
+/// O(width · height) whatever the radius. Windows are clipped to the image, which is
+/// OpenCV's padding: the erosion treats outside as free, the dilation as empty.
+pub fn open_free(free: &Mask, radius: usize) -> Mask {
+    if radius == 0 || !free.any() || free.data.iter().all(|&f| f) {
+        return free.clone();
     }
-    let raw: Vec<u8> = free.iter().map(|&f| if f { 255 } else { 0 }).collect();
-    let Some(img) = GrayImage::from_raw(width as u32, height as u32, raw) else {
-        return free.to_vec();
+    // Erosion with outside counted free = the complement of dilating the occupied pixels.
+    let eroded = dilate(&free.inverted(), radius).inverted();
+    dilate(&eroded, radius)
+}
+
+/// Sets each pixel that has a set pixel of `src` within Chebyshev radius `radius` (clipped
+/// to the image): a sliding count along each row, then one along each column.
+fn dilate(src: &Mask, radius: usize) -> Mask {
+    let (width, height) = (src.width, src.height);
+    let mut rows = Mask::new(width, height);
+    for (line, out) in src.data.chunks(width).zip(rows.data.chunks_mut(width)) {
+        let mut count = line[..=radius.min(width - 1)]
+            .iter()
+            .filter(|&&v| v)
+            .count();
+        for c in 0..width {
+            out[c] = count > 0;
+            if c + radius + 1 < width && line[c + radius + 1] {
+                count += 1;
+            }
+            if c >= radius && line[c - radius] {
+                count -= 1;
+            }
+        }
+    }
+    let mut out = Mask::new(width, height);
+    let mut count = vec![0u32; width];
+    let add = |count: &mut [u32], row: usize| {
+        for (k, &v) in count.iter_mut().zip(rows.row(row)) {
+            *k += v as u32;
+        }
     };
-    // Radius is validated to fit u8 (ExtractParams::validate).
-    let k = radius.min(254) as u8;
-    let eroded = imageproc::morphology::erode(&img, Norm::LInf, k);
-    if eroded.iter().all(|&v| v == 0) {
-        return vec![false; free.len()];
+    let remove = |count: &mut [u32], row: usize| {
+        for (k, &v) in count.iter_mut().zip(rows.row(row)) {
+            *k -= v as u32;
+        }
+    };
+    for row in 0..=radius.min(height - 1) {
+        add(&mut count, row);
     }
-    let opened = imageproc::morphology::dilate(&eroded, Norm::LInf, k);
-    opened.into_raw().into_iter().map(|v| v != 0).collect()
+    for row in 0..height {
+        for (o, &k) in out.data[row * width..(row + 1) * width]
+            .iter_mut()
+            .zip(&count)
+        {
+            *o = k > 0;
+        }
+        if row + radius + 1 < height {
+            add(&mut count, row + radius + 1);
+        }
+        if row >= radius {
+            remove(&mut count, row - radius);
+        }
+    }
+    out
 }
 
 /// Reference twin of [`open_free`]: erosion keeps a pixel when every in-image pixel
 /// within the window is free (outside counts as free), dilation sets a pixel when
 /// any in-image pixel within the window is set (outside counts as empty).
-pub fn open_free_naive(free: &[bool], width: usize, height: usize, radius: usize) -> Vec<bool> {
-    let window = |src: &[bool], all: bool| -> Vec<bool> {
-        let mut out = vec![false; src.len()];
-        let r = radius as i64;
-        for row in 0..height as i64 {
-            for col in 0..width as i64 {
-                let mut acc = all;
-                'win: for dr in -r..=r {
-                    for dc in -r..=r {
-                        let (rr, cc) = (row + dr, col + dc);
-                        if rr < 0 || cc < 0 || rr >= height as i64 || cc >= width as i64 {
-                            continue;
-                        }
-                        let v = src[rr as usize * width + cc as usize];
-                        if all && !v {
-                            acc = false;
-                            break 'win;
-                        }
-                        if !all && v {
-                            acc = true;
-                            break 'win;
-                        }
+pub fn open_free_naive(free: &Mask, radius: usize) -> Mask {
+    let window = |src: &Mask, all: bool| -> Mask {
+        let mut out = Mask::new(src.width, src.height);
+        let r = radius as isize;
+        for i in 0..src.len() {
+            let (col, row) = src.col_row(i);
+            let (col, row) = (col as isize, row as isize);
+            let mut acc = all;
+            'win: for dr in -r..=r {
+                for dc in -r..=r {
+                    if !src.contains(col + dc, row + dr) {
+                        continue;
+                    }
+                    let v = src.get(col + dc, row + dr);
+                    if all != v {
+                        acc = v;
+                        break 'win;
                     }
                 }
-                out[row as usize * width + col as usize] = acc;
             }
+            out[i] = acc;
         }
         out
     };
-    let eroded = window(free, true);
-    window(&eroded, false)
+    window(&window(free, true), false)
 }
 
 /// One connected component of a mask.
@@ -88,12 +131,8 @@ pub struct Component {
 /// Labels the connected components of `mask` (8- or 4-connectivity), numbered in raster
 /// order of their first pixel. Returns labels (0 = not in the mask, k + 1 = component k)
 /// and the components. Works on runs of set pixels joined with union–find.
-pub fn label_components(
-    mask: &[bool],
-    width: usize,
-    height: usize,
-    eight: bool,
-) -> (Vec<u32>, Vec<Component>) {
+pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
+    let (width, height) = (mask.width, mask.height);
     // Runs [start, end) of each row, and the index of each row's first run.
     let mut runs: Vec<(u32, u32, u32)> = Vec::new();
     let mut parent: Vec<u32> = Vec::new();
@@ -107,7 +146,7 @@ pub fn label_components(
     let slack = eight as u32;
     let mut prev = 0..0;
     for r in 0..height {
-        let row = &mask[r * width..(r + 1) * width];
+        let row = mask.row(r);
         let first = runs.len();
         let mut c = 0;
         while c < width {
@@ -166,12 +205,7 @@ pub fn label_components(
 }
 
 /// Reference twin of [`label_components`]: flood fill from each unlabelled pixel.
-pub fn label_components_naive(
-    mask: &[bool],
-    width: usize,
-    height: usize,
-    eight: bool,
-) -> (Vec<u32>, Vec<Component>) {
+pub fn label_components_naive(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
     let mut labels = vec![0u32; mask.len()];
     let mut comps = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
@@ -189,21 +223,14 @@ pub fn label_components_naive(
         labels[start] = id;
         stack.push(start);
         while let Some(p) = stack.pop() {
-            let (r, c) = (p / width, p % width);
+            let (c, r) = mask.col_row(p);
             comp.area += 1;
             comp.bbox[0] = comp.bbox[0].min(c);
             comp.bbox[1] = comp.bbox[1].min(r);
             comp.bbox[2] = comp.bbox[2].max(c);
             comp.bbox[3] = comp.bbox[3].max(r);
-            if r == 0 || c == 0 || r + 1 == height || c + 1 == width {
-                comp.touches_border = true;
-            }
-            for (dr, dc) in neighbours(eight) {
-                let (rr, cc) = (r as isize + dr, c as isize + dc);
-                if rr < 0 || cc < 0 || rr >= height as isize || cc >= width as isize {
-                    continue;
-                }
-                let q = rr as usize * width + cc as usize;
+            comp.touches_border |= mask.on_frame(p);
+            for q in mask.neighbours(p, neighbours(eight)) {
                 if mask[q] && labels[q] == 0 {
                     labels[q] = id;
                     stack.push(q);
@@ -217,70 +244,139 @@ pub fn label_components_naive(
 
 fn neighbours(eight: bool) -> &'static [(isize, isize)] {
     if eight {
-        &crate::geom::NEIGHBOURS_8
+        &NEIGHBOURS_8
     } else {
-        &crate::geom::NEIGHBOURS_4
+        &NEIGHBOURS_4
     }
 }
 
-/// A free region cut out of the map with a one-pixel margin: its own pixels only.
+/// The cleaned free component that holds the track loop, cut out of the map with a
+/// one-pixel margin, with its infield and obstacles named (stage 2's result).
 #[derive(Debug, Clone)]
-pub struct Region {
+pub struct FreeSpace {
     /// Image column of the crop's column 0.
     pub col0: usize,
     /// Image row of the crop's row 0.
     pub row0: usize,
-    /// Crop width, pixels.
-    pub width: usize,
-    /// Crop height, pixels.
-    pub height: usize,
-    /// The region's pixels in the crop, row-major.
-    pub mask: Vec<bool>,
-    /// Bounded 4-connected components of the complement (holes), largest first.
-    pub holes: Vec<Component>,
-    /// Whether the region touches the image border.
+    /// The component's pixels in the crop.
+    pub mask: Mask,
+    /// The infield: the largest bounded 4-connected hole of the component (crop indices).
+    pub infield: Component,
+    /// The other holes (obstacles on the track), largest first (crop indices).
+    pub obstacles: Vec<Component>,
+    /// Whether the component touches the image border: the track leaks (a wall gap).
     pub touches_border: bool,
-    /// Number of pixels of the region.
+    /// Number of pixels of the component.
     pub area: usize,
+    /// Width of the whole map image, pixels.
+    pub image_width: usize,
+    /// Height of the whole map image, pixels.
+    pub image_height: usize,
+    /// Chebyshev radius of the opening that was used, pixels (smaller than asked when shrunk).
+    pub opening_radius_px: usize,
 }
 
-impl Region {
-    /// Cuts component `label` out of `labels` with a one-pixel margin (clipped to the image),
-    /// and finds its holes.
-    pub fn cut(labels: &[u32], width: usize, height: usize, label: u32, comp: &Component) -> Self {
+impl FreeSpace {
+    /// Cuts component `label` out of `labels` (the labelling of `image`) with a
+    /// one-pixel margin, clipped to the image, and finds its holes; `None` when it has none.
+    fn cut(labels: &[u32], image: &Mask, label: u32, comp: &Component) -> Option<Self> {
+        let (width, height) = (image.width, image.height);
         let col0 = comp.bbox[0].saturating_sub(1);
         let row0 = comp.bbox[1].saturating_sub(1);
         let col1 = (comp.bbox[2] + 1).min(width - 1);
         let row1 = (comp.bbox[3] + 1).min(height - 1);
         let (cw, ch) = (col1 - col0 + 1, row1 - row0 + 1);
-        let mut mask = vec![false; cw * ch];
+        let mut mask = Mask::new(cw, ch);
         for r in 0..ch {
             let src = &labels[(row0 + r) * width + col0..(row0 + r) * width + col0 + cw];
-            for (m, &l) in mask[r * cw..(r + 1) * cw].iter_mut().zip(src) {
+            for (m, &l) in mask.data[r * cw..(r + 1) * cw].iter_mut().zip(src) {
                 *m = l == label;
             }
         }
         // Holes: complement components inside the crop that do not touch the crop's frame
         // (everything outside the crop is outside the region's bounding box, hence not a hole).
-        let complement: Vec<bool> = mask.iter().map(|&m| !m).collect();
-        let (_, comps) = label_components(&complement, cw, ch, false);
+        let (_, comps) = label_components(&mask.inverted(), false);
         let mut holes: Vec<Component> = comps.into_iter().filter(|c| !c.touches_border).collect();
         holes.sort_by(|a, b| b.area.cmp(&a.area).then(a.first.cmp(&b.first)));
-        Region {
+        let mut holes = holes.into_iter();
+        let infield = holes.next()?;
+        Some(FreeSpace {
             col0,
             row0,
-            width: cw,
-            height: ch,
             mask,
-            holes,
+            infield,
+            obstacles: holes.collect(),
             touches_border: comp.touches_border,
             area: comp.area,
-        }
+            image_width: width,
+            image_height: height,
+            opening_radius_px: 0,
+        })
     }
 
     /// Image (col, row) of crop pixel index `i`.
     pub fn image_pixel(&self, i: usize) -> (usize, usize) {
-        (self.col0 + i % self.width, self.row0 + i / self.width)
+        let (c, r) = self.mask.col_row(i);
+        (self.col0 + c, self.row0 + r)
+    }
+
+    /// Crop pixel `i` with its world position in `map`, for messages.
+    pub fn map_point(&self, map: &OccupancyMap, i: usize) -> MapPoint {
+        let (c, r) = self.image_pixel(i);
+        MapPoint::of(map, c, r)
+    }
+
+    /// Whether crop pixel `i` lies on the border of the map image.
+    pub fn on_image_border(&self, i: usize) -> bool {
+        let (c, r) = self.image_pixel(i);
+        c == 0 || r == 0 || c + 1 == self.image_width || r + 1 == self.image_height
+    }
+
+    /// The component as a mask of the whole image (the cleaned track-only free space).
+    pub fn image_mask(&self) -> Mask {
+        let mut out = Mask::new(self.image_width, self.image_height);
+        for i in self.mask.ones() {
+            let (c, r) = self.image_pixel(i);
+            out.data[r * self.image_width + c] = true;
+        }
+        out
+    }
+
+    /// The area of the hole holding image pixel (col, row), pixels; `None` when the pixel is
+    /// in the region or outside every hole of it.
+    pub fn hole_at(&self, col: usize, row: usize) -> Option<usize> {
+        if col < self.col0 || row < self.row0 {
+            return None;
+        }
+        let (c, r) = ((col - self.col0) as isize, (row - self.row0) as isize);
+        if !self.mask.contains(c, r) || self.mask.get(c, r) {
+            return None;
+        }
+        let start = self.mask.index(c as usize, r as usize);
+        let mut seen = vec![false; self.mask.len()];
+        let mut stack = vec![start];
+        seen[start] = true;
+        let mut area = 0;
+        while let Some(p) = stack.pop() {
+            area += 1;
+            if self.mask.on_frame(p) {
+                return None;
+            }
+            for q in self.mask.neighbours(p, &NEIGHBOURS_4) {
+                if !self.mask[q] && !seen[q] {
+                    seen[q] = true;
+                    stack.push(q);
+                }
+            }
+        }
+        Some(area)
+    }
+
+    /// The first pixel of the region, image row-major index.
+    fn first_pixel(&self) -> usize {
+        let i = self.mask.ones().next().unwrap_or(0);
+        let (c, r) = self.image_pixel(i);
+        r * self.image_width + c
     }
 }
 
@@ -288,9 +384,9 @@ impl Region {
 #[derive(Debug)]
 pub enum TrackChoice {
     /// A holed region that does not touch the image border: the track.
-    Track(Region),
+    Track(FreeSpace),
     /// Only holed regions touching the image border: the best one, to locate the leak.
-    Leaking(Region),
+    Leaking(FreeSpace),
     /// No free region has a hole; the largest free region, for the message.
     NoHole(Option<Component>),
     /// Two loops are about equally plausible: (first pixel, infield pixels) of each, image
@@ -303,96 +399,56 @@ const MAX_CANDIDATES: usize = 16;
 /// How many holed regions are kept for the final choice.
 const MAX_KEPT: usize = 4;
 
-impl Region {
-    /// The area of the hole holding image pixel (col, row), pixels; `None` when the pixel is
-    /// in the region or outside every hole of it.
-    pub fn hole_at(&self, col: usize, row: usize) -> Option<usize> {
-        if col < self.col0 || row < self.row0 {
-            return None;
-        }
-        let (c, r) = (col - self.col0, row - self.row0);
-        if c >= self.width || r >= self.height || self.mask[r * self.width + c] {
-            return None;
-        }
-        let mut seen = vec![false; self.mask.len()];
-        let mut stack = vec![r * self.width + c];
-        seen[r * self.width + c] = true;
-        let mut area = 0;
-        while let Some(p) = stack.pop() {
-            area += 1;
-            let (pr, pc) = (p / self.width, p % self.width);
-            if pr == 0 || pc == 0 || pr + 1 == self.height || pc + 1 == self.width {
-                return None;
-            }
-            for q in [p - self.width, p - 1, p + 1, p + self.width] {
-                if !self.mask[q] && !seen[q] {
-                    seen[q] = true;
-                    stack.push(q);
-                }
-            }
-        }
-        Some(area)
-    }
-
-    /// The first pixel of the region, image row-major index.
-    fn first_pixel(&self, image_width: usize) -> usize {
-        let i = self.mask.iter().position(|&m| m).unwrap_or(0);
-        let (c, r) = self.image_pixel(i);
-        r * image_width + c
-    }
-}
-
 /// Chooses the free region that holds the track loop (module doc).
 ///
 /// Among holed regions that do not touch the image border, one whose infield holds another
 /// holed region with at least a quarter of its infield's area is the space around a track
 /// (a walled frame around an F1TENTH-style map), not the track; of the rest the one with the
 /// largest infield wins, unless the next one's infield is at least half as large.
-pub fn choose_track(opened: &[bool], width: usize, height: usize) -> TrackChoice {
-    let (labels, comps) = label_components(opened, width, height, true);
+pub fn choose_track(opened: &Mask) -> TrackChoice {
+    let (labels, comps) = label_components(opened, true);
     let mut order: Vec<usize> = (0..comps.len()).collect();
     order.sort_by(|&a, &b| comps[b].area.cmp(&comps[a].area).then(a.cmp(&b)));
     let largest = order.first().map(|&k| comps[k].area).unwrap_or(0);
-    let mut kept: Vec<Region> = Vec::new();
-    let mut leaking: Option<Region> = None;
+    let mut kept: Vec<FreeSpace> = Vec::new();
+    let mut leaking: Option<FreeSpace> = None;
     for &k in order.iter().take(MAX_CANDIDATES) {
         let comp = &comps[k];
         // Specks left by the opening cannot hold a track loop.
         if comp.area * 100 < largest {
             break;
         }
-        let region = Region::cut(&labels, width, height, k as u32 + 1, comp);
-        let Some(infield) = region.holes.first() else {
+        let Some(region) = FreeSpace::cut(&labels, opened, k as u32 + 1, comp) else {
             continue;
         };
         if region.touches_border {
             if leaking
                 .as_ref()
-                .map_or(true, |b| infield.area > b.holes[0].area)
+                .map_or(true, |b| region.infield.area > b.infield.area)
             {
                 leaking = Some(region);
             }
         } else {
             kept.push(region);
-            kept.sort_by(|a, b| b.holes[0].area.cmp(&a.holes[0].area));
+            kept.sort_by_key(|r| std::cmp::Reverse(r.infield.area));
             kept.truncate(MAX_KEPT);
         }
     }
     drop(labels);
-    let encloses = |a: &Region, b: &Region| {
-        let f = b.first_pixel(width);
-        4 * b.holes[0].area >= a.holes[0].area
-            && a.hole_at(f % width, f / width) == Some(a.holes[0].area)
+    let encloses = |a: &FreeSpace, b: &FreeSpace| {
+        let f = b.first_pixel();
+        4 * b.infield.area >= a.infield.area
+            && a.hole_at(f % a.image_width, f / a.image_width) == Some(a.infield.area)
     };
     let plain: Vec<usize> = (0..kept.len())
         .filter(|&i| !(0..kept.len()).any(|j| j != i && encloses(&kept[i], &kept[j])))
         .collect();
     if plain.len() >= 2 {
         let (a, b) = (&kept[plain[0]], &kept[plain[1]]);
-        if 2 * b.holes[0].area >= a.holes[0].area {
+        if 2 * b.infield.area >= a.infield.area {
             return TrackChoice::Ambiguous([
-                (a.first_pixel(width), a.holes[0].area),
-                (b.first_pixel(width), b.holes[0].area),
+                (a.first_pixel(), a.infield.area),
+                (b.first_pixel(), b.infield.area),
             ]);
         }
     }
@@ -405,15 +461,122 @@ pub fn choose_track(opened: &[bool], width: usize, height: usize) -> TrackChoice
     }
 }
 
+/// Stage 2: opens the map's free space and cuts out the component that holds the track
+/// loop, with its infield and obstacles (module doc).
+///
+/// A kernel wider than a stretch of track cuts the loop; then (with
+/// [`ExtractParams::shrink_opening`]) smaller ones are tried, and if none keeps a loop the
+/// first failure is reported. A component that touches the image border is returned with
+/// [`FreeSpace::touches_border`] set: the leak is located once its loop is known.
+pub fn free_space(map: &OccupancyMap, params: &ExtractParams) -> Result<FreeSpace, ExtractError> {
+    params.validate()?;
+    crate::check_map(map)?;
+    let free = Mask {
+        width: map.width,
+        height: map.height,
+        data: map.free.clone(),
+    };
+    let (choice, radius) = open_until_holed(&free, params)?;
+    let mut space = match choice {
+        TrackChoice::Track(r) | TrackChoice::Leaking(r) => r,
+        TrackChoice::Ambiguous(two) => {
+            let at = |(first, infield): (usize, usize)| {
+                format!(
+                    "one at {} around an infield of {infield} pixels",
+                    MapPoint::of(map, first % map.width, first / map.width)
+                )
+            };
+            return Err(ExtractError::Ambiguous {
+                why: format!("{} and {}", at(two[0]), at(two[1])),
+            });
+        }
+        TrackChoice::NoHole(largest) => return Err(no_hole(map, largest)),
+    };
+    space.opening_radius_px = radius;
+    // Two infields of about the same size (a figure eight): no single loop goes round.
+    if let Some(b) = space.obstacles.first() {
+        let a = &space.infield;
+        if 2 * b.area >= a.area {
+            let at = |h: &Component| {
+                format!(
+                    "one around the infield at {} ({} pixels)",
+                    space.map_point(map, h.first),
+                    h.area
+                )
+            };
+            return Err(ExtractError::Ambiguous {
+                why: format!("the track region has two infields: {} and {}", at(a), at(b)),
+            });
+        }
+    }
+    Ok(space)
+}
+
+/// Opens `free` with the configured radius, halving it while the opening leaves no holed
+/// region (module doc of [`free_space`]); the choice and the radius that gave it.
+fn open_until_holed(
+    free: &Mask,
+    params: &ExtractParams,
+) -> Result<(TrackChoice, usize), ExtractError> {
+    let mut radius = params.opening_radius();
+    // `None` in a failure: the opening left no free pixel.
+    let mut first_failure: Option<(Option<TrackChoice>, usize)> = None;
+    loop {
+        let opened = open_free(free, radius);
+        let choice = opened.any().then(|| choose_track(&opened));
+        drop(opened);
+        match choice {
+            Some(TrackChoice::Track(r)) => return Ok((TrackChoice::Track(r), radius)),
+            Some(TrackChoice::Ambiguous(two)) => {
+                return Ok((TrackChoice::Ambiguous(two), radius));
+            }
+            other => {
+                first_failure.get_or_insert((other, radius));
+            }
+        }
+        if radius == 0 || !params.shrink_opening {
+            return match first_failure.take() {
+                Some((Some(choice), r)) => Ok((choice, r)),
+                other => {
+                    let r = other.map_or(radius, |f| f.1);
+                    Err(ExtractError::NoFreeSpace { opening: 2 * r + 1 })
+                }
+            };
+        }
+        radius /= 2;
+    }
+}
+
+/// The error for a map whose free space has no holed region; `largest` is its largest
+/// free region.
+fn no_hole(map: &OccupancyMap, largest: Option<Component>) -> ExtractError {
+    let why = match largest {
+        Some(c) if c.area == map.width * map.height => {
+            "every pixel is free (a blank image?); check the image and the free-space rule"
+                .to_string()
+        }
+        Some(c) => {
+            let at = MapPoint::of(map, c.first % map.width, c.first / map.width);
+            let border = if c.touches_border {
+                " reaches the image border and"
+            } else {
+                ""
+            };
+            format!("the largest free region ({} pixels, from {at}){border} has no hole, so there is no infield for a loop to go around; if the track has an infield, a wall gap joins it to the track: close the gap", c.area)
+        }
+        None => "the free space is empty".to_string(),
+    };
+    ExtractError::NoLoop { why }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::grid;
     use proptest::prelude::*;
 
     #[test]
     fn opening_removes_specks_and_keeps_wide_bands() {
-        let (free, w, h) = grid(&[
+        let free = Mask::parse(&[
             "..........",
             ".#........",
             "..........",
@@ -423,17 +586,17 @@ mod tests {
             "...####...",
             "..........",
         ]);
-        let out = open_free(&free, w, h, 1);
-        assert!(!out[w + 1], "a lone free pixel is removed");
-        assert_eq!(out, open_free_naive(&free, w, h, 1));
-        assert_eq!(out.iter().filter(|&&v| v).count(), 16);
+        let out = open_free(&free, 1);
+        assert!(!out.get(1, 1), "a lone free pixel is removed");
+        assert_eq!(out, open_free_naive(&free, 1));
+        assert_eq!(out.count(), 16);
     }
 
     #[test]
     fn opening_does_not_erode_from_the_image_edge() {
         // A 3-pixel-wide band along the left edge survives a radius-1 opening, as in OpenCV;
         // a band of the same width one pixel in from the edge does too, a 2-pixel one does not.
-        let (free, w, h) = grid(&[
+        let free = Mask::parse(&[
             "###.......",
             "###..##...",
             "###..##...",
@@ -441,28 +604,50 @@ mod tests {
             "###..##...",
             "###.......",
         ]);
-        let out = open_free(&free, w, h, 1);
-        for r in 0..h {
+        let out = open_free(&free, 1);
+        for r in 0..free.height as isize {
             for c in 0..3 {
-                assert!(out[r * w + c], "edge band pixel ({c}, {r}) kept");
+                assert!(out.get(c, r), "edge band pixel ({c}, {r}) kept");
             }
-            assert!(!out[r * w + 5] && !out[r * w + 6], "2-wide band removed");
+            assert!(!out.get(5, r) && !out.get(6, r), "2-wide band removed");
         }
-        assert_eq!(out, open_free_naive(&free, w, h, 1));
+        assert_eq!(out, open_free_naive(&free, 1));
+    }
+
+    #[test]
+    fn opening_of_a_corner_block_literal() {
+        // A block in the image's corner survives a radius-1 opening whole (the edge counts as
+        // free for the erosion, as empty for the dilation); the pixel hanging off it does not.
+        let free = Mask::parse(&[
+            "#####.", //
+            "#####.", //
+            "###...", //
+            "#.....", //
+            "......",
+        ]);
+        let want = Mask::parse(&[
+            "#####.", //
+            "#####.", //
+            "###...", //
+            "......", //
+            "......",
+        ]);
+        assert_eq!(open_free(&free, 1), want);
+        assert_eq!(open_free_naive(&free, 1), want);
     }
 
     #[test]
     fn uniform_images_open_to_themselves() {
         for v in [false, true] {
-            let m = vec![v; 6];
-            assert_eq!(open_free(&m, 3, 2, 8), m);
-            assert_eq!(open_free_naive(&m, 3, 2, 8), m);
+            let m = Mask::filled(3, 2, v);
+            assert_eq!(open_free(&m, 8), m);
+            assert_eq!(open_free_naive(&m, 8), m);
         }
     }
 
     #[test]
     fn holes_and_border_flags() {
-        let (free, w, h) = grid(&[
+        let free = Mask::parse(&[
             "..........",
             ".#######..",
             ".#.....#..",
@@ -470,13 +655,13 @@ mod tests {
             ".#######..",
             ".........#",
         ]);
-        let (labels, comps) = label_components(&free, w, h, true);
+        let (labels, comps) = label_components(&free, true);
         assert_eq!(comps.len(), 2);
         assert!(!comps[0].touches_border && comps[1].touches_border);
-        let region = Region::cut(&labels, w, h, 1, &comps[0]);
-        assert_eq!(region.holes.len(), 1);
-        assert_eq!(region.holes[0].area, 10);
-        match choose_track(&free, w, h) {
+        let region = FreeSpace::cut(&labels, &free, 1, &comps[0]).expect("a hole");
+        assert!(region.obstacles.is_empty());
+        assert_eq!(region.infield.area, 10);
+        match choose_track(&free) {
             TrackChoice::Track(r) => assert_eq!(r.area, 18),
             other => panic!("expected a track, got {other:?}"),
         }
@@ -486,15 +671,17 @@ mod tests {
         #[test]
         fn labelling_matches_naive(w in 1usize..30, h in 1usize..30, seed in any::<u64>(), eight in any::<bool>(), density in 1u64..5) {
             let mut s = seed | 1;
-            let m: Vec<bool> = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 < density }).collect();
-            prop_assert_eq!(label_components(&m, w, h, eight), label_components_naive(&m, w, h, eight));
+            let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 < density }).collect();
+            let m = Mask { width: w, height: h, data };
+            prop_assert_eq!(label_components(&m, eight), label_components_naive(&m, eight));
         }
 
         #[test]
-        fn opening_matches_naive(w in 1usize..24, h in 1usize..24, radius in 0usize..12, seed in any::<u64>()) {
+        fn opening_matches_naive(w in 1usize..24, h in 1usize..24, radius in 0usize..30, seed in any::<u64>(), density in 1u64..10) {
             let mut s = seed | 1;
-            let free: Vec<bool> = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 != 0 }).collect();
-            prop_assert_eq!(open_free(&free, w, h, radius), open_free_naive(&free, w, h, radius));
+            let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 10 < density }).collect();
+            let free = Mask { width: w, height: h, data };
+            prop_assert_eq!(open_free(&free, radius), open_free_naive(&free, radius));
         }
     }
 }

@@ -15,7 +15,48 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use crate::geom::NEIGHBOURS_8 as STEPS;
+use mapzoo_format::OccupancyMap;
+
+use crate::clean::FreeSpace;
+use crate::error::ExtractError;
+use crate::mask::{Mask, NEIGHBOURS_8 as STEPS};
+
+/// Stage 3's result: the skeleton loop around the infield.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkeletonLoop {
+    /// Pixels of the loop as row-major indices into [`FreeSpace::mask`], in the order
+    /// OpenCV's contour gives the Race Stack ([`race_stack_order`]); not closed.
+    pub pixels: Vec<usize>,
+}
+
+/// Stage 3b: prunes the spurs of `skeleton` (the [`crate::thin::skeletonize`] of
+/// `space.mask`) and takes its shortest cycle around the infield, with the corner pixels put
+/// back, in the Race Stack's order (module doc).
+///
+/// A free space that touches the image border fails here with [`ExtractError::Leak`], which
+/// needs the loop to locate the gap.
+pub fn skeleton_loop(
+    map: &OccupancyMap,
+    space: &FreeSpace,
+    mut skeleton: Mask,
+) -> Result<SkeletonLoop, ExtractError> {
+    prune_spurs(&mut skeleton);
+    let ray = space.mask.col_row(space.infield.first);
+    let Some(cycle) = infield_cycle(&skeleton, ray) else {
+        return Err(ExtractError::NoLoop {
+            why: format!(
+                "the skeleton of the track region has no cycle around its infield (at {})",
+                space.map_point(map, space.infield.first)
+            ),
+        });
+    };
+    let pixels = race_stack_order(&with_corners(&cycle, &skeleton), &skeleton);
+    drop(skeleton);
+    if space.touches_border {
+        return Err(crate::leak::border_leak_error(map, space, &pixels));
+    }
+    Ok(SkeletonLoop { pixels })
+}
 
 /// The pruned skeleton graph of a crop.
 struct Graph {
@@ -26,28 +67,14 @@ struct Graph {
 }
 
 /// Removes spurs in place: repeatedly deletes skeleton pixels with at most one neighbour.
-pub fn prune_spurs(skel: &mut [bool], width: usize, height: usize) {
-    let neighbours = |skel: &[bool], i: usize| -> Vec<usize> {
-        let (r, c) = ((i / width) as isize, (i % width) as isize);
-        STEPS
-            .iter()
-            .filter_map(|&(dr, dc)| {
-                let (rr, cc) = (r + dr, c + dc);
-                (rr >= 0 && cc >= 0 && (rr as usize) < height && (cc as usize) < width)
-                    .then(|| rr as usize * width + cc as usize)
-                    .filter(|&j| skel[j])
-            })
-            .collect()
-    };
+pub fn prune_spurs(skel: &mut Mask) {
     let mut degree: HashMap<usize, usize> = HashMap::new();
     let mut queue = Vec::new();
-    for i in 0..skel.len() {
-        if skel[i] {
-            let d = neighbours(skel, i).len();
-            degree.insert(i, d);
-            if d <= 1 {
-                queue.push(i);
-            }
+    for i in skel.ones() {
+        let d = skel.set_neighbours8(i).count();
+        degree.insert(i, d);
+        if d <= 1 {
+            queue.push(i);
         }
     }
     while let Some(i) = queue.pop() {
@@ -55,7 +82,8 @@ pub fn prune_spurs(skel: &mut [bool], width: usize, height: usize) {
             continue;
         }
         skel[i] = false;
-        for j in neighbours(skel, i) {
+        let neighbours: Vec<usize> = skel.set_neighbours8(i).collect();
+        for j in neighbours {
             if let Some(d) = degree.get_mut(&j) {
                 *d -= 1;
                 if *d == 1 {
@@ -67,8 +95,8 @@ pub fn prune_spurs(skel: &mut [bool], width: usize, height: usize) {
 }
 
 impl Graph {
-    fn build(skel: &[bool], width: usize, height: usize, ray: (usize, usize)) -> Self {
-        let pixel: Vec<usize> = (0..skel.len()).filter(|&i| skel[i]).collect();
+    fn build(skel: &Mask, ray: (usize, usize)) -> Self {
+        let pixel: Vec<usize> = skel.ones().collect();
         let id: HashMap<usize, u32> = pixel
             .iter()
             .enumerate()
@@ -78,15 +106,16 @@ impl Graph {
         let adj = pixel
             .iter()
             .map(|&p| {
-                let (r, c) = ((p / width) as isize, (p % width) as isize);
+                let (c, r) = skel.col_row(p);
+                let (c, r) = (c as isize, r as isize);
                 STEPS
                     .iter()
                     .filter_map(|&(dr, dc)| {
                         let (rr, cc) = (r + dr, c + dc);
-                        if rr < 0 || cc < 0 || rr as usize >= height || cc as usize >= width {
+                        if !skel.contains(cc, rr) {
                             return None;
                         }
-                        let q = rr as usize * width + cc as usize;
+                        let q = skel.index(cc as usize, rr as usize);
                         let &k = id.get(&q)?;
                         let len = if dr != 0 && dc != 0 {
                             std::f64::consts::SQRT_2
@@ -115,13 +144,8 @@ fn crosses_ray(a: (isize, isize), b: (isize, isize), h: (isize, isize)) -> bool 
 
 /// The shortest cycle of the skeleton winding once around the hole pixel `ray` (col, row),
 /// as crop pixel indices in order (not closed). `None` when no cycle goes around it.
-pub fn infield_cycle(
-    skel: &[bool],
-    width: usize,
-    height: usize,
-    ray: (usize, usize),
-) -> Option<Vec<usize>> {
-    let g = Graph::build(skel, width, height, ray);
+pub fn infield_cycle(skel: &Mask, ray: (usize, usize)) -> Option<Vec<usize>> {
+    let g = Graph::build(skel, ray);
     let n = g.pixel.len();
     let mut sources: Vec<u32> = Vec::new();
     for (u, edges) in g.adj.iter().enumerate() {
@@ -179,13 +203,8 @@ pub fn infield_cycle(
 
 /// Reference twin for tests: the shortest odd-crossing closed walk by Bellman–Ford over every
 /// node of the unpruned skeleton (no spur pruning, no source restriction). Returns its length.
-pub fn infield_cycle_length_naive(
-    skel: &[bool],
-    width: usize,
-    height: usize,
-    ray: (usize, usize),
-) -> Option<f64> {
-    let g = Graph::build(skel, width, height, ray);
+pub fn infield_cycle_length_naive(skel: &Mask, ray: (usize, usize)) -> Option<f64> {
+    let g = Graph::build(skel, ray);
     let n = g.pixel.len();
     let mut best = f64::INFINITY;
     for s in 0..n {
@@ -221,17 +240,17 @@ pub fn infield_cycle_length_naive(
 /// diagonal neighbours and a skeleton pixel off the cycle touches both by an edge, that pixel
 /// goes between them. The Race Stack walks the skeleton's contour, which visits such corners,
 /// and the smoothing works along the pixel sequence, so its points depend on them.
-pub fn with_corners(cycle: &[usize], skel: &[bool], width: usize) -> Vec<usize> {
+pub fn with_corners(cycle: &[usize], skel: &Mask) -> Vec<usize> {
     let on_cycle: std::collections::HashSet<usize> = cycle.iter().copied().collect();
     let mut out = Vec::with_capacity(cycle.len() + cycle.len() / 8);
     for k in 0..cycle.len() {
         let (a, b) = (cycle[k], cycle[(k + 1) % cycle.len()]);
         out.push(a);
-        let (ra, ca) = (a / width, a % width);
-        let (rb, cb) = (b / width, b % width);
+        let (ca, ra) = skel.col_row(a);
+        let (cb, rb) = skel.col_row(b);
         if ra != rb && ca != cb {
             // The two pixels that touch both a and b by an edge.
-            for c in [ra * width + cb, rb * width + ca] {
+            for c in [skel.index(cb, ra), skel.index(ca, rb)] {
                 if skel[c] && !on_cycle.contains(&c) {
                     out.push(c);
                     break;
@@ -246,21 +265,18 @@ pub fn with_corners(cycle: &[usize], skel: &[bool], width: usize) -> Vec<usize> 
 /// comes first in raster order of the upside-down image (largest row, then smallest column),
 /// turning with positive shoelace area in (column, row) coordinates (clockwise in the world).
 /// The smoothing's seam patch ([`crate::smooth::race_stack_seam`]) depends on where it starts.
-pub fn race_stack_order(cycle: &[usize], width: usize) -> Vec<usize> {
+/// `grid` is the mask the indices address.
+pub fn race_stack_order(cycle: &[usize], grid: &Mask) -> Vec<usize> {
     let n = cycle.len();
     if n == 0 {
         return Vec::new();
     }
-    let key = |p: usize| (std::cmp::Reverse(p / width), p % width);
+    let key = |p: usize| {
+        let (c, r) = grid.col_row(p);
+        (std::cmp::Reverse(r), c)
+    };
     let start = (0..n).min_by_key(|&k| key(cycle[k])).unwrap_or(0);
-    let area2: i64 = (0..n)
-        .map(|k| {
-            let (a, b) = (cycle[k], cycle[(k + 1) % n]);
-            let (xa, ya) = ((a % width) as i64, (a / width) as i64);
-            let (xb, yb) = ((b % width) as i64, (b / width) as i64);
-            xa * yb - xb * ya
-        })
-        .sum();
+    let area2 = pixel_area2(cycle, grid);
     if area2 >= 0 {
         (0..n).map(|k| cycle[(start + k) % n]).collect()
     } else {
@@ -268,13 +284,27 @@ pub fn race_stack_order(cycle: &[usize], width: usize) -> Vec<usize> {
     }
 }
 
-/// Length of a closed pixel cycle (crop indices), pixels.
-pub fn cycle_length(cycle: &[usize], width: usize) -> f64 {
+/// Twice the shoelace area of a closed pixel polygon (indices into `grid`) in (column, row)
+/// coordinates, pixels²: positive when it turns clockwise on screen.
+pub fn pixel_area2(cycle: &[usize], grid: &Mask) -> i64 {
+    let n = cycle.len();
+    (0..n)
+        .map(|k| {
+            let (xa, ya) = grid.col_row(cycle[k]);
+            let (xb, yb) = grid.col_row(cycle[(k + 1) % n]);
+            xa as i64 * yb as i64 - xb as i64 * ya as i64
+        })
+        .sum()
+}
+
+/// Length of a closed pixel cycle (indices into `grid`), pixels.
+pub fn cycle_length(cycle: &[usize], grid: &Mask) -> f64 {
     (0..cycle.len())
         .map(|k| {
-            let (a, b) = (cycle[k], cycle[(k + 1) % cycle.len()]);
-            let dr = (a / width) as f64 - (b / width) as f64;
-            let dc = (a % width) as f64 - (b % width) as f64;
+            let (ca, ra) = grid.col_row(cycle[k]);
+            let (cb, rb) = grid.col_row(cycle[(k + 1) % cycle.len()]);
+            let dr = ra as f64 - rb as f64;
+            let dc = ca as f64 - cb as f64;
             dr.hypot(dc)
         })
         .sum()
@@ -283,14 +313,13 @@ pub fn cycle_length(cycle: &[usize], width: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::grid;
     use proptest::prelude::*;
 
     #[test]
     fn picks_the_loop_around_the_infield_not_the_small_one() {
         // The big ring goes around the infield (marked by `ray` at col 6, row 4);
         // the small ring on the right (around an obstacle) must not win.
-        let (mut s, w, h) = grid(&[
+        let mut s = Mask::parse(&[
             "..............",
             ".##########...",
             ".#........#...",
@@ -302,30 +331,31 @@ mod tests {
             "....#.........",
             "....#.........",
         ]);
-        prune_spurs(&mut s, w, h);
-        assert!(!s[9 * w + 4], "the spur is pruned");
-        let cyc = infield_cycle(&s, w, h, (6, 4)).expect("a cycle");
-        let len = cycle_length(&cyc, w);
+        prune_spurs(&mut s);
+        assert!(!s.get(4, 9), "the spur is pruned");
+        let cyc = infield_cycle(&s, (6, 4)).expect("a cycle");
+        let len = cycle_length(&cyc, &s);
         // 30 four-neighbour steps around the ring, each corner cut by a diagonal.
         let expected = 30.0 - 4.0 * (2.0 - std::f64::consts::SQRT_2);
         assert!((len - expected).abs() < 1e-9, "length {len}");
         assert!(
-            cyc.iter().all(|&p| p % w <= 10),
+            cyc.iter().all(|&p| s.col_row(p).0 <= 10),
             "stays off the obstacle ring"
         );
     }
 
     #[test]
     fn corners_go_back_and_order_follows_opencv() {
-        let (s, w, _) = grid(&[".....", "..#..", ".#.#.", "..##.", "....."]);
+        let s = Mask::parse(&[".....", "..#..", ".#.#.", "..##.", "....."]);
+        let w = s.width;
         // A diamond-ish loop; the shortest cycle cuts the corner at (3, 3).
         let cut = vec![w + 2, 2 * w + 3, 3 * w + 2, 2 * w + 1];
-        let full = with_corners(&cut, &s, w);
+        let full = with_corners(&cut, &s);
         assert_eq!(
             full,
             vec![w + 2, 2 * w + 3, 3 * w + 3, 3 * w + 2, 2 * w + 1]
         );
-        let ordered = race_stack_order(&full, w);
+        let ordered = race_stack_order(&full, &s);
         // Starts at the bottom row's leftmost pixel, then turns clockwise on screen.
         assert_eq!(ordered[0], 3 * w + 2);
         assert_eq!(ordered[1], 2 * w + 1);
@@ -333,22 +363,24 @@ mod tests {
 
     #[test]
     fn no_cycle_around_a_point_outside_every_loop() {
-        let (s, w, h) = grid(&[".....", ".###.", ".#.#.", ".###.", "....."]);
-        assert!(infield_cycle(&s, w, h, (2, 2)).is_some());
-        let (t, w, h) = grid(&[".....", ".###.", ".....", ".###.", "....."]);
-        assert!(infield_cycle(&t, w, h, (2, 2)).is_none());
+        let s = Mask::parse(&[".....", ".###.", ".#.#.", ".###.", "....."]);
+        assert!(infield_cycle(&s, (2, 2)).is_some());
+        let t = Mask::parse(&[".....", ".###.", ".....", ".###.", "....."]);
+        assert!(infield_cycle(&t, (2, 2)).is_none());
     }
 
     proptest! {
         #[test]
         fn dijkstra_matches_bellman_ford(w in 3usize..10, h in 3usize..10, seed in any::<u64>()) {
             let mut st = seed | 1;
-            let mut s: Vec<bool> = (0..w * h).map(|_| { st ^= st << 13; st ^= st >> 7; st ^= st << 17; st % 3 == 0 }).collect();
+            let data = (0..w * h).map(|_| { st ^= st << 13; st ^= st >> 7; st ^= st << 17; st % 3 == 0 }).collect();
+            let mut s = Mask { width: w, height: h, data };
             let ray = ((st as usize / 7) % w, (st as usize / 97) % h);
-            s[ray.1 * w + ray.0] = false;
-            let naive = infield_cycle_length_naive(&s, w, h, ray);
-            prune_spurs(&mut s, w, h);
-            let fast = infield_cycle(&s, w, h, ray).map(|c| cycle_length(&c, w));
+            let at = s.index(ray.0, ray.1);
+            s[at] = false;
+            let naive = infield_cycle_length_naive(&s, ray);
+            prune_spurs(&mut s);
+            let fast = infield_cycle(&s, ray).map(|c| cycle_length(&c, &s));
             match (fast, naive) {
                 (Some(a), Some(b)) => prop_assert!((a - b).abs() < 1e-9, "{} vs {}", a, b),
                 (None, None) => {}

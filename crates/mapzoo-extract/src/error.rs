@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use mapzoo_format::OccupancyMap;
+
 /// A pixel of the map with its world position, for messages.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MapPoint {
@@ -14,6 +16,14 @@ pub struct MapPoint {
     pub x: f64,
     /// World y of the pixel, metres.
     pub y: f64,
+}
+
+impl MapPoint {
+    /// Image pixel (col, row) of `map` with its world position.
+    pub fn of(map: &OccupancyMap, col: usize, row: usize) -> Self {
+        let (x, y) = map.pixel_to_world(col as f64, row as f64);
+        MapPoint { col, row, x, y }
+    }
 }
 
 impl fmt::Display for MapPoint {

@@ -14,12 +14,64 @@
 
 use std::collections::BinaryHeap;
 
-use crate::clean::Region;
+use mapzoo_format::OccupancyMap;
+
+use crate::clean::FreeSpace;
+use crate::cycle::SkeletonLoop;
+use crate::error::ExtractError;
+use crate::mask::Mask;
+
+/// The error for a free space that touches the image border ([`FreeSpace::touches_border`]):
+/// where the track leaks through a wall gap, found from its loop `pixels`.
+pub fn border_leak_error(map: &OccupancyMap, space: &FreeSpace, pixels: &[usize]) -> ExtractError {
+    match locate_leak(space, pixels, |i| space.on_image_border(i)) {
+        Some((gap, border, clearance)) => ExtractError::Leak {
+            gap: space.map_point(map, gap),
+            border: space.map_point(map, border),
+            gap_width_px: gap_width_px(clearance),
+        },
+        None => ExtractError::NoLoop {
+            why: format!(
+                "the track region around {} touches the image border but no path leads there",
+                space.map_point(map, pixels[0])
+            ),
+        },
+    }
+}
+
+/// Fails with [`ExtractError::InfieldLeak`] when the track's free space spills over a free
+/// infield through a gap in the inner wall ([`infield_spill`]); `clearance` is each loop
+/// pixel's distance to the free space's boundary, pixels.
+pub fn check_infield(
+    map: &OccupancyMap,
+    space: &FreeSpace,
+    skeleton_loop: &SkeletonLoop,
+    clearance: &[f64],
+) -> Result<(), ExtractError> {
+    let pixels = &skeleton_loop.pixels;
+    if let Some(spill) = infield_spill(space, pixels, clearance) {
+        if let Some((gap, inside, clearance)) = locate_leak(space, pixels, |i| spill[i]) {
+            return Err(ExtractError::InfieldLeak {
+                gap: space.map_point(map, gap),
+                inside: space.map_point(map, inside),
+                gap_width_px: gap_width_px(clearance),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Width of a gap whose narrowest clearance is `clearance` pixels, pixels (at least 1).
+fn gap_width_px(clearance: f32) -> usize {
+    (2.0 * clearance - 1.0).round().max(1.0) as usize
+}
 
 /// Chamfer distance (1, √2) from each pixel of `mask` to the nearest pixel not in it, pixels.
-pub fn clearance(mask: &[bool], width: usize, height: usize) -> Vec<f32> {
+pub fn clearance(mask: &Mask) -> Vec<f32> {
+    let (width, height) = (mask.width, mask.height);
     let d2 = std::f32::consts::SQRT_2;
     let mut d: Vec<f32> = mask
+        .data
         .iter()
         .map(|&m| if m { f32::INFINITY } else { 0.0 })
         .collect();
@@ -68,12 +120,13 @@ pub fn clearance(mask: &[bool], width: usize, height: usize) -> Vec<f32> {
 /// reaches a `target` pixel, clearance at the gap in pixels). `None` when no target pixel can
 /// be reached from the loop.
 pub fn locate_leak(
-    region: &Region,
+    region: &FreeSpace,
     loop_pixels: &[usize],
     target: impl Fn(usize) -> bool,
 ) -> Option<(usize, usize, f32)> {
-    let (w, h) = (region.width, region.height);
-    let clear = clearance(&region.mask, w, h);
+    let mask = &region.mask;
+    let clear = clearance(mask);
+    let (w, h) = (mask.width, mask.height);
     let mut best = vec![f32::NEG_INFINITY; w * h];
     let mut prev = vec![u32::MAX; w * h];
     let mut heap = BinaryHeap::new();
@@ -91,23 +144,12 @@ pub fn locate_leak(
             reached = Some(p);
             break;
         }
-        let (r, c) = ((p / w) as isize, (p % w) as isize);
-        for dr in -1..=1isize {
-            for dc in -1..=1isize {
-                let (rr, cc) = (r + dr, c + dc);
-                if (dr, dc) == (0, 0) || rr < 0 || cc < 0 || rr as usize >= h || cc as usize >= w {
-                    continue;
-                }
-                let q = rr as usize * w + cc as usize;
-                if !region.mask[q] {
-                    continue;
-                }
-                let nv = v.min(clear[q]);
-                if nv > best[q] {
-                    best[q] = nv;
-                    prev[q] = p as u32;
-                    heap.push((nv.to_bits(), q as u32));
-                }
+        for q in mask.set_neighbours8(p) {
+            let nv = v.min(clear[q]);
+            if nv > best[q] {
+                best[q] = nv;
+                prev[q] = p as u32;
+                heap.push((nv.to_bits(), q as u32));
             }
         }
     }
@@ -140,10 +182,12 @@ pub fn locate_leak(
 
 /// The middle of the two wall ends nearest to path pixel `path[k]`, one on each side of the
 /// path: the mouth of the gap when `path[k]` lies just in front of it (crop index).
-fn mouth_centre(region: &Region, path: &[usize], k: usize, level: f32) -> Option<usize> {
-    let w = region.width as isize;
-    let h = region.height as isize;
-    let xy = |p: usize| ((p % region.width) as f64, (p / region.width) as f64);
+fn mouth_centre(region: &FreeSpace, path: &[usize], k: usize, level: f32) -> Option<usize> {
+    let mask = &region.mask;
+    let xy = |p: usize| {
+        let (c, r) = mask.col_row(p);
+        (c as f64, r as f64)
+    };
     // Direction of the path at k, outwards (the path runs from the border to the loop).
     let outer = xy(path[k.saturating_sub(3)]);
     let inner = xy(path[(k + 3).min(path.len() - 1)]);
@@ -157,7 +201,7 @@ fn mouth_centre(region: &Region, path: &[usize], k: usize, level: f32) -> Option
     for dy in -reach..=reach {
         for dx in -reach..=reach {
             let (x, y) = (mx as isize + dx, my as isize + dy);
-            if x < 0 || y < 0 || x >= w || y >= h || region.mask[(y * w + x) as usize] {
+            if !mask.contains(x, y) || mask.get(x, y) {
                 continue;
             }
             let (qx, qy) = (x as f64 - mx, y as f64 - my);
@@ -173,13 +217,7 @@ fn mouth_centre(region: &Region, path: &[usize], k: usize, level: f32) -> Option
     }
     let cx = ((best[0].1 .0 + best[1].1 .0) / 2.0).round() as usize;
     let cy = ((best[0].1 .1 + best[1].1 .1) / 2.0).round() as usize;
-    Some(cy * region.width + cx)
-}
-
-/// Whether crop pixel `i` of `region` lies on the border of an image `width` × `height`.
-pub fn on_image_border(region: &Region, width: usize, height: usize, i: usize) -> bool {
-    let (c, r) = region.image_pixel(i);
-    c == 0 || r == 0 || c + 1 == width || r + 1 == height
+    Some(mask.index(cx, cy))
 }
 
 /// Pixels of the region inside the loop and farther from it than twice the track's half
@@ -192,11 +230,12 @@ pub fn on_image_border(region: &Region, width: usize, height: usize, i: usize) -
 /// pixels inside its loop; only when there are more than twice that (plus the square) are
 /// the distances to the loop computed.
 pub fn infield_spill(
-    region: &Region,
+    region: &FreeSpace,
     loop_pixels: &[usize],
     loop_clearance: &[f64],
 ) -> Option<Vec<bool>> {
-    let (w, h) = (region.width, region.height);
+    let mask = &region.mask;
+    let (w, h) = (mask.width, mask.height);
     let n = loop_pixels.len();
     if n < 3 || loop_clearance.len() != n {
         return None;
@@ -205,13 +244,14 @@ pub fn infield_spill(
     along.sort_by(f64::total_cmp);
     let reach = 2.0 * along[(n - 1) * 95 / 100] + 2.0;
     let mean_half = loop_clearance.iter().sum::<f64>() / n as f64;
-    let length = crate::cycle::cycle_length(loop_pixels, w);
+    let length = crate::cycle::cycle_length(loop_pixels, mask);
     // Inside the loop: crossings of the rows r + ¼ by the loop's edges, left of c + ¼.
     let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
     for k in 0..n {
         let (a, b) = (loop_pixels[k], loop_pixels[(k + 1) % n]);
-        let (ra, ca) = ((a / w) as f64, (a % w) as f64);
-        let (rb, cb) = ((b / w) as f64, (b % w) as f64);
+        let (ca, ra) = mask.col_row(a);
+        let (cb, rb) = mask.col_row(b);
+        let (ca, ra, cb, rb) = (ca as f64, ra as f64, cb as f64, rb as f64);
         if ra == rb {
             continue;
         }
@@ -228,7 +268,7 @@ pub fn infield_spill(
             while k < xs.len() && xs[k] < c as f64 + 0.25 {
                 k += 1;
             }
-            let i = r * w + c;
+            let i = mask.index(c, r);
             if k % 2 == 1 && region.mask[i] {
                 inside[i] = true;
                 count += 1;
@@ -239,11 +279,11 @@ pub fn infield_spill(
         return None;
     }
     // Distance to the loop: chamfer from the loop pixels over the whole crop.
-    let mut seeds = vec![true; w * h];
+    let mut seeds = Mask::filled(w, h, true);
     for &p in loop_pixels {
         seeds[p] = false;
     }
-    let to_loop = clearance(&seeds, w, h);
+    let to_loop = clearance(&seeds);
     let mut far = 0usize;
     for (i, v) in inside.iter_mut().enumerate() {
         *v = *v && to_loop[i] as f64 > reach;

@@ -11,6 +11,61 @@
 //! whatever the window; [`savgol_circular_naive`] fits the cubic by least squares
 //! at every point.
 
+use mapzoo_format::OccupancyMap;
+
+use crate::clean::FreeSpace;
+use crate::cycle::SkeletonLoop;
+use crate::error::ExtractError;
+
+/// Stage 4's result: the smoothed loop in world coordinates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SmoothedLoop {
+    /// Points of the loop, world metres, in the skeleton loop's order; closed implicitly.
+    pub points: Vec<[f64; 2]>,
+    /// Savitzky–Golay window used, points.
+    pub window: usize,
+}
+
+/// Stage 4: smooths the skeleton loop in pixels ([`smooth_loop`] with the Race Stack's seam
+/// patch) and converts it to metres. A smoothed point may move at most half the clearance
+/// of its loop pixel (`clearance`: its distance to the free space's boundary, pixels).
+pub fn smooth(
+    map: &OccupancyMap,
+    space: &FreeSpace,
+    skeleton_loop: &SkeletonLoop,
+    clearance: &[f64],
+) -> Result<SmoothedLoop, ExtractError> {
+    let pixels = &skeleton_loop.pixels;
+    let limit: Vec<f64> = clearance.iter().map(|&d| 0.5 * d).collect();
+    let (cols, rows): (Vec<f64>, Vec<f64>) = pixels
+        .iter()
+        .map(|&p| {
+            let (c, r) = space.mask.col_row(p);
+            (c as f64, r as f64)
+        })
+        .unzip();
+    let Some((mut cols, mut rows, window)) = smooth_loop(&cols, &rows, &limit) else {
+        return Err(ExtractError::NoLoop {
+            why: format!(
+                "the loop around the infield at {} is only {} pixels long; a track needs at least 5",
+                space.map_point(map, pixels.first().copied().unwrap_or(0)),
+                pixels.len()
+            ),
+        });
+    };
+    race_stack_seam(&mut cols, window);
+    race_stack_seam(&mut rows, window);
+    let points = cols
+        .iter()
+        .zip(&rows)
+        .map(|(&c, &r)| {
+            let (x, y) = map.pixel_to_world(c + space.col0 as f64, r + space.row0 as f64);
+            [x, y]
+        })
+        .collect();
+    Ok(SmoothedLoop { points, window })
+}
+
 /// Window length for a loop of `n` points (DESIGN §3.4): >2000 → ⌊n/200⌋·10+1, >1000 → 81, >500 → 41, else 21.
 pub fn savgol_window(n: usize) -> usize {
     if n > 2000 {

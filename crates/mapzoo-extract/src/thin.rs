@@ -26,7 +26,7 @@
 use std::sync::OnceLock;
 
 // The 8 in-plane neighbours (dr, dc) in the bit order of the table index.
-use crate::geom::NEIGHBOURS_8 as NB8;
+use crate::mask::{Mask, NEIGHBOURS_8 as NB8};
 
 /// Column δG₂₆ of Table 2 in Lee et al. (1994), indexed by octant configuration / 2.
 const EULER_LUT: [i8; 128] = [
@@ -160,24 +160,25 @@ struct Padded {
 
 impl Padded {
     /// Copies the mask upside down into a zero-padded buffer (module doc).
-    fn flipped(mask: &[bool], width: usize, height: usize) -> Self {
+    fn flipped(mask: &Mask) -> Self {
+        let (width, height) = (mask.width, mask.height);
         let pw = width + 2;
         let mut img = vec![0u8; pw * (height + 2)];
         for r in 0..height {
             let dst = (height - r) * pw + 1;
-            for c in 0..width {
-                img[dst + c] = mask[r * width + c] as u8;
+            for (px, &v) in img[dst..dst + width].iter_mut().zip(mask.row(r)) {
+                *px = v as u8;
             }
         }
         Padded { pw, img }
     }
 
-    fn unflip(&self, width: usize, height: usize) -> Vec<bool> {
-        let mut out = vec![false; width * height];
+    fn unflip(&self, width: usize, height: usize) -> Mask {
+        let mut out = Mask::new(width, height);
         for r in 0..height {
             let src = (height - r) * self.pw + 1;
             for c in 0..width {
-                out[r * width + c] = self.img[src + c] == 1;
+                out.data[r * width + c] = self.img[src + c] == 1;
             }
         }
         out
@@ -206,10 +207,10 @@ impl Padded {
     }
 }
 
-/// Lee skeleton of `mask` (row-major, row 0 on top), frontier-tracking version.
-pub fn skeletonize(mask: &[bool], width: usize, height: usize) -> Vec<bool> {
+/// Lee skeleton of `mask` (row 0 on top), frontier-tracking version.
+pub fn skeletonize(mask: &Mask) -> Mask {
     let t = tables();
-    let mut p = Padded::flipped(mask, width, height);
+    let mut p = Padded::flipped(mask);
     let pw = p.pw;
     let offsets = [pw - 1, pw, pw + 1, 1];
     let mut in_front = vec![false; p.img.len()];
@@ -259,13 +260,14 @@ pub fn skeletonize(mask: &[bool], width: usize, height: usize) -> Vec<bool> {
             break;
         }
     }
-    p.unflip(width, height)
+    p.unflip(mask.width, mask.height)
 }
 
 /// Reference twin of [`skeletonize`]: every sweep scans the whole image, as scikit-image does.
-pub fn skeletonize_naive(mask: &[bool], width: usize, height: usize) -> Vec<bool> {
+pub fn skeletonize_naive(mask: &Mask) -> Mask {
     let t = tables();
-    let mut p = Padded::flipped(mask, width, height);
+    let (width, height) = (mask.width, mask.height);
+    let mut p = Padded::flipped(mask);
     let pw = p.pw;
     loop {
         let mut unchanged = 0;
@@ -301,12 +303,10 @@ pub fn skeletonize_naive(mask: &[bool], width: usize, height: usize) -> Vec<bool
 mod tests {
     use super::*;
     use crate::clean::label_components;
-    use crate::geom::grid;
     use proptest::prelude::*;
 
-    fn holes(mask: &[bool], w: usize, h: usize) -> usize {
-        let inv: Vec<bool> = mask.iter().map(|&m| !m).collect();
-        let (_, comps) = label_components(&inv, w, h, false);
+    fn holes(mask: &Mask) -> usize {
+        let (_, comps) = label_components(&mask.inverted(), false);
         comps.iter().filter(|c| !c.touches_border).count()
     }
 
@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn annulus_thins_to_a_one_pixel_loop() {
-        let (m, w, h) = grid(&[
+        let m = Mask::parse(&[
             "............",
             ".##########.",
             ".##########.",
@@ -334,10 +334,11 @@ mod tests {
             ".##########.",
             "............",
         ]);
-        let s = skeletonize(&m, w, h);
-        assert_eq!(s, skeletonize_naive(&m, w, h));
-        assert_eq!(holes(&s, w, h), 1, "the hole survives");
-        let (_, comps) = label_components(&s, w, h, true);
+        let s = skeletonize(&m);
+        assert_eq!(s, skeletonize_naive(&m));
+        assert_eq!(holes(&s), 1, "the hole survives");
+        let (w, h) = (s.width, s.height);
+        let (_, comps) = label_components(&s, true);
         assert_eq!(comps.len(), 1);
         // One pixel wide: no 2×2 block of skeleton pixels.
         for r in 0..h - 1 {
@@ -356,22 +357,22 @@ mod tests {
     /// scikit-image 0.26 `skeletonize(img[::-1], method="lee")[::-1]` of these images.
     #[test]
     fn matches_scikit_image() {
-        let (m, w, h) = grid(&[
+        let m = Mask::parse(&[
             "...........",
             ".#########.",
             ".#########.",
             ".#########.",
             "...........",
         ]);
-        let (want, _, _) = grid(&[
+        let want = Mask::parse(&[
             "...........",
             "...........",
             ".#########.",
             "...........",
             "...........",
         ]);
-        assert_eq!(skeletonize(&m, w, h), want);
-        let (m, w, h) = grid(&[
+        assert_eq!(skeletonize(&m), want);
+        let m = Mask::parse(&[
             "............",
             ".##########.",
             ".##########.",
@@ -382,7 +383,7 @@ mod tests {
             ".##########.",
             "............",
         ]);
-        let (want, _, _) = grid(&[
+        let want = Mask::parse(&[
             "............",
             "....####....",
             "...#....#...",
@@ -393,23 +394,23 @@ mod tests {
             "............",
             "............",
         ]);
-        assert_eq!(skeletonize(&m, w, h), want);
+        assert_eq!(skeletonize(&m), want);
     }
 
     #[test]
     fn bar_thins_to_a_line_inside_it() {
-        let (m, w, h) = grid(&[
+        let m = Mask::parse(&[
             "...........",
             ".#########.",
             ".#########.",
             ".#########.",
             "...........",
         ]);
-        let s = skeletonize(&m, w, h);
-        assert!(s.iter().zip(&m).all(|(&a, &b)| !a || b));
-        assert!(s.iter().filter(|&&v| v).count() >= 5);
+        let s = skeletonize(&m);
+        assert!(s.data.iter().zip(&m.data).all(|(&a, &b)| !a || b));
+        assert!(s.count() >= 5);
         assert!(
-            s[2 * w..3 * w].iter().filter(|&&v| v).count() >= 5,
+            s.row(2).iter().filter(|&&v| v).count() >= 5,
             "on the middle row"
         );
     }
@@ -418,14 +419,15 @@ mod tests {
         #[test]
         fn fast_matches_naive(w in 1usize..20, h in 1usize..20, seed in any::<u64>(), density in 1u64..6) {
             let mut s = seed | 1;
-            let m: Vec<bool> = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 6 < density }).collect();
-            let fast = skeletonize(&m, w, h);
-            prop_assert_eq!(&fast, &skeletonize_naive(&m, w, h));
+            let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 6 < density }).collect();
+            let m = Mask { width: w, height: h, data };
+            let fast = skeletonize(&m);
+            prop_assert_eq!(&fast, &skeletonize_naive(&m));
             // Topology: same number of 8-components and 4-holes.
-            let (_, a) = label_components(&m, w, h, true);
-            let (_, b) = label_components(&fast, w, h, true);
+            let (_, a) = label_components(&m, true);
+            let (_, b) = label_components(&fast, true);
             prop_assert_eq!(a.len(), b.len());
-            prop_assert_eq!(holes(&m, w, h), holes(&fast, w, h));
+            prop_assert_eq!(holes(&m), holes(&fast));
         }
     }
 }

@@ -7,12 +7,178 @@
 //! contours. Here the same contours are traced directly on the chosen region
 //! (Moore-neighbour tracing with Jacob's stopping rule): the outer boundary and
 //! the boundary of the infield hole, as the centres of the region's boundary
-//! pixels. Distances are to those contours resampled at 0.1 m, as the Race
-//! Stack does, found with a bucket grid ([`PointGrid`]) rather than all pairs.
-//! Boundaries of other holes (obstacles on the track) count for the side of the
+//! pixels ([`contours`]). Distances are to those contours resampled at 0.1 m,
+//! as the Race Stack does, found with a bucket grid ([`mapzoo_geom::PointIndex`])
+//! rather than all pairs ([`track_bounds`]). Boundaries of other holes (obstacles on the track) count for the side of the
 //! centerline they lie on, so d_right / d_left never reach through an obstacle.
 
-pub use crate::geom::resample_closed;
+use mapzoo_format::{OccupancyMap, Waypoint};
+
+use crate::centerline::Centerline;
+use crate::clean::FreeSpace;
+use mapzoo_geom::{resample_closed, signed_area2, Norm, PointIndex};
+
+use crate::cycle::{pixel_area2, SkeletonLoop};
+use crate::mask::Mask;
+
+/// Bucket size of the nearest-wall grid, metres.
+const GRID_CELL_M: f64 = 0.5;
+/// Bucket size of the clearance grid, pixels.
+const CLEARANCE_CELL_PX: f64 = 8.0;
+/// Spacing at which walls are resampled for d_right / d_left, metres (the Race Stack's).
+const WALL_STEP_M: f64 = 0.1;
+
+/// The boundaries of a [`FreeSpace`], traced (row-major indices into its mask, in tracing
+/// order, not closed): the centres of the component's boundary pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contours {
+    /// The outer boundary.
+    pub outer: Vec<usize>,
+    /// The boundary around the infield.
+    pub infield: Vec<usize>,
+    /// The boundary around each obstacle, in the order of [`FreeSpace::obstacles`].
+    pub obstacles: Vec<Vec<usize>>,
+}
+
+/// Traces the outer, infield and obstacle boundaries of `space`.
+pub fn contours(space: &FreeSpace) -> Contours {
+    let mask = &space.mask;
+    // The pixel above a hole's first pixel is in the component; its south is in the hole.
+    let around =
+        |hole: &crate::clean::Component| trace_boundary(mask, hole.first - mask.width, SOUTH);
+    Contours {
+        outer: trace_boundary(mask, mask.ones().next().unwrap_or(0), WEST),
+        infield: around(&space.infield),
+        obstacles: space.obstacles.iter().map(around).collect(),
+    }
+}
+
+/// Distance from each pixel of `skeleton_loop` to the nearest boundary pixel of the free
+/// space, plus half a pixel (boundary pixel centres lie half a pixel inside its edge), pixels.
+pub fn loop_clearance(
+    space: &FreeSpace,
+    contours: &Contours,
+    skeleton_loop: &SkeletonLoop,
+) -> Vec<f64> {
+    let crop_xy = |&p: &usize| {
+        let (c, r) = space.mask.col_row(p);
+        [c as f64, r as f64]
+    };
+    let loop_xy: Vec<[f64; 2]> = skeleton_loop.pixels.iter().map(crop_xy).collect();
+    let boundary_xy: Vec<[f64; 2]> = contours
+        .outer
+        .iter()
+        .chain(&contours.infield)
+        .chain(contours.obstacles.iter().flatten())
+        .map(crop_xy)
+        .collect();
+    let boundary = PointIndex::new(boundary_xy, CLEARANCE_CELL_PX, Norm::Hypot);
+    loop_xy
+        .iter()
+        .map(|&p| boundary.distance(p) + 0.5)
+        .collect()
+}
+
+/// Stage 6's result: the centerline with its distances to the walls, and the walls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// The oriented, resampled centerline.
+    pub centerline: Centerline,
+    /// Distance from each centerline point to the right wall (or an obstacle on the right), metres.
+    pub d_right: Vec<f64>,
+    /// Distance from each centerline point to the left wall (or an obstacle on the left), metres.
+    pub d_left: Vec<f64>,
+    /// Right wall, world metres: boundary pixel centres of the free space, in the Race
+    /// Stack's (OpenCV contour) order.
+    pub right_wall: Vec<[f64; 2]>,
+    /// Left wall, world metres, as `right_wall`.
+    pub left_wall: Vec<[f64; 2]>,
+}
+
+impl Track {
+    /// The centerline as waypoints: s_m = spacing·id, psi, kappa, d_right, d_left set, vx = ax = 0.
+    pub fn waypoints(&self) -> Vec<Waypoint> {
+        let line = &self.centerline;
+        line.points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Waypoint {
+                id: i as i64,
+                s_m: line.spacing_m * i as f64,
+                d_m: 0.0,
+                x_m: p[0],
+                y_m: p[1],
+                d_right: self.d_right[i],
+                d_left: self.d_left[i],
+                psi_rad: line.psi[i],
+                kappa_radpm: line.kappa[i],
+                vx_mps: 0.0,
+                ax_mps2: 0.0,
+            })
+            .collect()
+    }
+}
+
+/// Stage 6: right and left walls from the free space's outer and infield boundaries, and
+/// the distances of the centerline's points to them and to the obstacles on each side
+/// (module doc).
+pub fn track_bounds(
+    map: &OccupancyMap,
+    space: &FreeSpace,
+    contours: &Contours,
+    centerline: Centerline,
+) -> Track {
+    let points = &centerline.points;
+    let order = |pix: &[usize], outer: bool| -> Vec<[f64; 2]> {
+        opencv_order(pix, &space.mask, outer)
+            .into_iter()
+            .map(|p| {
+                let (c, r) = space.image_pixel(p);
+                let (x, y) = map.pixel_to_world(c as f64, r as f64);
+                [x, y]
+            })
+            .collect()
+    };
+    let outer = order(&contours.outer, true);
+    let inner = order(&contours.infield, false);
+    // Driving counter-clockwise the infield is on the left.
+    let ccw = signed_area2(points) > 0.0;
+    let (right_wall, left_wall) = if ccw { (outer, inner) } else { (inner, outer) };
+    let mut right_pts = resample_closed(&right_wall, WALL_STEP_M);
+    let mut left_pts = resample_closed(&left_wall, WALL_STEP_M);
+    if !contours.obstacles.is_empty() {
+        let mut obstacle_pts = Vec::new();
+        for hole in &contours.obstacles {
+            obstacle_pts.extend(resample_closed(&order(hole, false), WALL_STEP_M));
+        }
+        let side = PointIndex::new(points.clone(), GRID_CELL_M, Norm::Hypot);
+        for p in obstacle_pts {
+            if obstacle_on_left(points, &side, p) {
+                left_pts.push(p);
+            } else {
+                right_pts.push(p);
+            }
+        }
+    }
+    let right_index = PointIndex::new(right_pts, GRID_CELL_M, Norm::Hypot);
+    let left_index = PointIndex::new(left_pts, GRID_CELL_M, Norm::Hypot);
+    Track {
+        d_right: points.iter().map(|&p| right_index.distance(p)).collect(),
+        d_left: points.iter().map(|&p| left_index.distance(p)).collect(),
+        right_wall,
+        left_wall,
+        centerline,
+    }
+}
+
+/// Whether world point `p` lies left of the centerline `points` (driving order) at its nearest
+/// point; `index` holds `points`.
+fn obstacle_on_left(points: &[[f64; 2]], index: &PointIndex, p: [f64; 2]) -> bool {
+    let n = points.len();
+    let k = index.nearest(p).map_or(0, |near| near.index);
+    let (a, b) = (points[k], points[(k + 1) % n]);
+    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) > 0.0
+}
 
 /// Moore directions (dr, dc), clockwise on screen (rows grow downwards), from east.
 const DIRS: [(isize, isize); 8] = [
@@ -26,34 +192,23 @@ const DIRS: [(isize, isize); 8] = [
     (-1, 1),
 ];
 
-/// Index of direction west in [`DIRS`].
+/// Index of direction west of the Moore directions (clockwise on screen from east).
 pub const WEST: usize = 4;
-/// Index of direction south in [`DIRS`].
+/// Index of direction south of the Moore directions.
 pub const SOUTH: usize = 2;
 
 fn dir_index(dr: isize, dc: isize) -> usize {
     DIRS.iter().position(|&d| d == (dr, dc)).unwrap_or(0)
 }
 
-/// Traces the boundary of `mask` (row-major, `width` × `height`) through pixel `start`,
-/// whose neighbour in direction `back` ([`WEST`], [`SOUTH`], …) is outside the mask;
-/// returns the boundary pixels in order (not closed).
-pub fn trace_boundary(
-    mask: &[bool],
-    width: usize,
-    height: usize,
-    start: usize,
-    back: usize,
-) -> Vec<usize> {
-    let inside = |r: isize, c: isize| {
-        r >= 0
-            && c >= 0
-            && (r as usize) < height
-            && (c as usize) < width
-            && mask[r as usize * width + c as usize]
-    };
+/// Traces the boundary of `mask` through pixel `start` (row-major index), whose neighbour
+/// in direction `back` ([`WEST`], [`SOUTH`], …) is outside the mask; returns the boundary
+/// pixels in order (not closed).
+pub fn trace_boundary(mask: &Mask, start: usize, back: usize) -> Vec<usize> {
+    let inside = |r: isize, c: isize| mask.get(c, r);
     let mut out = vec![start];
-    let (mut r, mut c) = ((start / width) as isize, (start % width) as isize);
+    let (c, r) = mask.col_row(start);
+    let (mut r, mut c) = (r as isize, c as isize);
     let mut b = back;
     let mut first_move: Option<usize> = None;
     // Each boundary pixel is entered at most 4 times; the guard only stops bad input.
@@ -64,7 +219,7 @@ pub fn trace_boundary(
         else {
             return out;
         };
-        if r as usize * width + c as usize == start && first_move == Some(d) {
+        if mask.index(c as usize, r as usize) == start && first_move == Some(d) {
             out.pop();
             return out;
         }
@@ -74,7 +229,7 @@ pub fn trace_boundary(
         b = dir_index(r + prev.0 - qr, c + prev.1 - qc);
         r = qr;
         c = qc;
-        out.push(r as usize * width + c as usize);
+        out.push(mask.index(c as usize, r as usize));
     }
     out
 }
@@ -86,24 +241,20 @@ pub fn trace_boundary(
 /// the mask (in the hole: the region is wider than one pixel after the opening), with
 /// negative area. The 0.1 m resampling of the walls starts at that point, so d_right and
 /// d_left depend on it.
-pub fn opencv_order(contour: &[usize], width: usize, mask: &[bool], outer: bool) -> Vec<usize> {
+pub fn opencv_order(contour: &[usize], mask: &Mask, outer: bool) -> Vec<usize> {
     let n = contour.len();
-    let key = |p: usize| (std::cmp::Reverse(p / width), p % width);
+    let key = |p: usize| {
+        let (c, r) = mask.col_row(p);
+        (std::cmp::Reverse(r), c)
+    };
     let start = (0..n)
         .filter(|&k| {
-            let p = contour[k];
-            outer || (p % width + 1 < width && !mask[p + 1])
+            let (c, r) = mask.col_row(contour[k]);
+            outer || (c + 1 < mask.width && !mask.get(c as isize + 1, r as isize))
         })
         .min_by_key(|&k| key(contour[k]))
         .unwrap_or(0);
-    let area2: i64 = (0..n)
-        .map(|k| {
-            let (a, b) = (contour[k], contour[(k + 1) % n]);
-            let (xa, ya) = ((a % width) as i64, (a / width) as i64);
-            let (xb, yb) = ((b % width) as i64, (b / width) as i64);
-            xa * yb - xb * ya
-        })
-        .sum();
+    let area2 = pixel_area2(contour, mask);
     if (area2 >= 0) == outer {
         (0..n).map(|k| contour[(start + k) % n]).collect()
     } else {
@@ -111,139 +262,14 @@ pub fn opencv_order(contour: &[usize], width: usize, mask: &[bool], outer: bool)
     }
 }
 
-/// Points bucketed on a square grid for nearest-point queries.
-#[derive(Debug, Clone)]
-pub struct PointGrid {
-    x0: f64,
-    y0: f64,
-    cell: f64,
-    nx: usize,
-    ny: usize,
-    start: Vec<u32>,
-    items: Vec<[f64; 2]>,
-    ids: Vec<u32>,
-}
-
-impl PointGrid {
-    /// Buckets `points` with cells of `cell` metres over their box grown to hold `also`.
-    pub fn new(points: &[[f64; 2]], also: &[[f64; 2]], cell: f64) -> Self {
-        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-        for p in points.iter().chain(also) {
-            x0 = x0.min(p[0]);
-            y0 = y0.min(p[1]);
-            x1 = x1.max(p[0]);
-            y1 = y1.max(p[1]);
-        }
-        if x0 > x1 {
-            (x0, y0, x1, y1) = (0.0, 0.0, 0.0, 0.0);
-        }
-        let nx = ((x1 - x0) / cell).floor() as usize + 1;
-        let ny = ((y1 - y0) / cell).floor() as usize + 1;
-        let mut grid = PointGrid {
-            x0,
-            y0,
-            cell,
-            nx,
-            ny,
-            start: vec![0; nx * ny + 1],
-            items: vec![[0.0; 2]; points.len()],
-            ids: vec![0; points.len()],
-        };
-        let cells: Vec<usize> = points.iter().map(|p| grid.cell_of(*p)).collect();
-        for &k in &cells {
-            grid.start[k + 1] += 1;
-        }
-        for k in 0..nx * ny {
-            grid.start[k + 1] += grid.start[k];
-        }
-        let mut fill = grid.start.clone();
-        for (i, (p, &k)) in points.iter().zip(&cells).enumerate() {
-            grid.items[fill[k] as usize] = *p;
-            grid.ids[fill[k] as usize] = i as u32;
-            fill[k] += 1;
-        }
-        grid
-    }
-
-    fn cell_of(&self, p: [f64; 2]) -> usize {
-        let cx = (((p[0] - self.x0) / self.cell).floor().max(0.0) as usize).min(self.nx - 1);
-        let cy = (((p[1] - self.y0) / self.cell).floor().max(0.0) as usize).min(self.ny - 1);
-        cy * self.nx + cx
-    }
-
-    /// Distance from `q` (inside the grid's box) to the nearest point, metres; infinite when empty.
-    pub fn nearest(&self, q: [f64; 2]) -> f64 {
-        self.nearest_index(q).0
-    }
-
-    /// Distance to the nearest point, metres, and that point's index in the input.
-    pub fn nearest_index(&self, q: [f64; 2]) -> (f64, usize) {
-        let mut best = (f64::INFINITY, 0usize);
-        if self.items.is_empty() {
-            return best;
-        }
-        let k = self.cell_of(q);
-        let (cx, cy) = ((k % self.nx) as isize, (k / self.nx) as isize);
-        let max_ring = self.nx.max(self.ny) as isize;
-        for ring in 0..=max_ring {
-            for gy in cy - ring..=cy + ring {
-                if gy < 0 || gy as usize >= self.ny {
-                    continue;
-                }
-                let on_edge_row = gy == cy - ring || gy == cy + ring;
-                let step = if on_edge_row { 1 } else { (2 * ring).max(1) };
-                let mut gx = cx - ring;
-                while gx <= cx + ring {
-                    if gx >= 0 && (gx as usize) < self.nx {
-                        let cell = gy as usize * self.nx + gx as usize;
-                        for j in self.start[cell] as usize..self.start[cell + 1] as usize {
-                            let p = self.items[j];
-                            let d = (p[0] - q[0]).hypot(p[1] - q[1]);
-                            if d < best.0 || (d == best.0 && (self.ids[j] as usize) < best.1) {
-                                best = (d, self.ids[j] as usize);
-                            }
-                        }
-                    }
-                    gx += step;
-                }
-            }
-            if best.0 <= ring as f64 * self.cell {
-                break;
-            }
-        }
-        best
-    }
-}
-
-/// Reference twin of [`PointGrid::nearest`]: the minimum over all points.
-pub fn nearest_naive(points: &[[f64; 2]], q: [f64; 2]) -> f64 {
-    points
-        .iter()
-        .map(|p| (p[0] - q[0]).hypot(p[1] - q[1]))
-        .fold(f64::INFINITY, f64::min)
-}
-
-/// Twice the signed area of a closed polyline (positive = counter-clockwise), m².
-pub fn signed_area2(pts: &[[f64; 2]]) -> f64 {
-    let n = pts.len();
-    (0..n)
-        .map(|k| {
-            let (a, b) = (pts[k], pts[(k + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::clean::label_components;
-    use crate::geom::grid;
-    use proptest::prelude::*;
 
     #[test]
     fn traces_outer_and_hole_boundaries_of_an_annulus() {
-        let (m, w, h) = grid(&[
+        let m = Mask::parse(&[
             "..........",
             ".########.",
             ".########.",
@@ -253,13 +279,13 @@ mod tests {
             ".########.",
             "..........",
         ]);
-        let first = m.iter().position(|&v| v).unwrap();
-        let outer = trace_boundary(&m, w, h, first, WEST);
+        let w = m.width;
+        let first = m.ones().next().unwrap();
+        let outer = trace_boundary(&m, first, WEST);
         assert_eq!(outer.len(), 2 * (7 + 5));
-        let inv: Vec<bool> = m.iter().map(|&v| !v).collect();
-        let (_, comps) = label_components(&inv, w, h, false);
+        let (_, comps) = label_components(&m.inverted(), false);
         let hole = comps.iter().find(|c| !c.touches_border).unwrap();
-        let inner = trace_boundary(&m, w, h, hole.first - w, SOUTH);
+        let inner = trace_boundary(&m, hole.first - w, SOUTH);
         // The ring of pixels around the 4×2 hole with its corners cut (8-connected): 2·(4+2).
         assert_eq!(inner.len(), 12);
         for &p in &inner {
@@ -280,28 +306,6 @@ mod tests {
                 (a % w) as isize - (b % w) as isize,
             );
             assert!(dr.abs() <= 1 && dc.abs() <= 1 && (dr, dc) != (0, 0));
-        }
-    }
-
-    #[test]
-    fn resample_square() {
-        let sq = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
-        let r = resample_closed(&sq, 0.1);
-        assert_eq!(r.len(), 40);
-        assert!((r[15][0] - 1.0).abs() < 1e-12 && (r[15][1] - 0.5).abs() < 1e-12);
-    }
-
-    proptest! {
-        #[test]
-        fn grid_matches_naive(pts in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 1..200),
-                              qs in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 1..20),
-                              cell in 0.05f64..5.0) {
-            let pts: Vec<[f64; 2]> = pts.into_iter().map(|(x, y)| [x, y]).collect();
-            let qs: Vec<[f64; 2]> = qs.into_iter().map(|(x, y)| [x, y]).collect();
-            let g = PointGrid::new(&pts, &qs, cell);
-            for q in qs {
-                prop_assert!((g.nearest(q) - nearest_naive(&pts, q)).abs() < 1e-12);
-            }
         }
     }
 }
