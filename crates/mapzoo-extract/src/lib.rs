@@ -7,7 +7,6 @@
 //! Savitzky–Golay), [`centerline`] (metres, start and direction, 0.1 m
 //! resampling, heading and curvature) and [`walls`] (track bounds,
 //! d_right / d_left); [`leak`] locates a wall gap when the track leaks.
-//! [`synth`] draws synthetic maps with known truth for tests and benchmarks.
 
 pub mod centerline;
 pub mod clean;
@@ -17,7 +16,6 @@ pub mod geom;
 pub mod leak;
 pub mod params;
 pub mod smooth;
-pub mod synth;
 pub mod thin;
 pub mod walls;
 
