@@ -47,7 +47,7 @@ mod place;
 mod raster;
 mod rng;
 mod track;
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod tracks;
 mod truth;
 mod vec2;

@@ -1,11 +1,6 @@
 //! Small test tracks shared by the workspace's tests (feature `testing`):
 //! closed ovals as MapZoo centerlines with constant widths, so the tests of
 //! the racing lines and of the CLI draw the same tracks from one place.
-//!
-//! ```
-//! let cl = mapzoo_synth::tracks::oval(1.2);
-//! assert!(cl.len() > 400 && cl.iter().all(|w| w.d_left == 1.2));
-//! ```
 
 use mapzoo_format::Waypoint;
 
