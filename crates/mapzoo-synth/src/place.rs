@@ -71,7 +71,7 @@ pub(crate) fn spurs(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedSpur
     };
     let mut out = Vec::new();
     for (i, spec) in opts.spurs.iter().enumerate() {
-        out.push(build(spec).ok_or_else(|| SynthError::Placement {
+        out.push(build(spec).ok_or(SynthError::Placement {
             what: Feature::Spur(i),
             s: spec.s,
             why: "it would come within reach of another part of the track; shorten it or move it",
@@ -126,7 +126,7 @@ pub(crate) fn pockets(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedPo
     };
     let mut out = Vec::new();
     for (i, spec) in opts.pockets.iter().enumerate() {
-        out.push(build(spec).ok_or_else(|| SynthError::Placement {
+        out.push(build(spec).ok_or(SynthError::Placement {
             what: Feature::Pocket(i),
             s: spec.s,
             why: "it would come within reach of another part of the track; make it smaller or move it",
