@@ -8,7 +8,7 @@ pub enum SynthError {
     /// An option is out of range; `field` names it.
     #[error("synthetic map option \"{field}\": {what}")]
     Option {
-        /// The option (field of [`SynthOptions`] or of one of its parts).
+        /// The option (field of [`crate::SynthOptions`] or of one of its parts).
         field: &'static str,
         /// What is wrong and what to do.
         what: String,
