@@ -58,14 +58,13 @@ pub use options::{
     WidthSpec,
 };
 pub use output::SynthMap;
-pub use rng::SplitMix64;
 pub use truth::{GroundTruth, PlacedGap, PlacedObstacle, PlacedPocket, PlacedSpur, TruthPoint};
 
 use mapzoo_format::MapMeta;
 
 use frame::{Bbox, Frame};
 use raster::Field;
-use rng::tag;
+use rng::{tag, SplitMix64};
 use track::Track;
 use vec2::{add, scale};
 

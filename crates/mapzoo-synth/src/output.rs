@@ -53,6 +53,10 @@ impl SynthMap {
     }
 
     /// Writes `dir/<name>.png` and `dir/<name>.yaml` (image field `<name>.png`); returns both paths.
+    ///
+    /// Each file goes through [`mapzoo_format::atomic`] (a temporary sibling
+    /// renamed over the target), the YAML last, so a reader never sees half a
+    /// file and a map whose PNG failed has no YAML. `dir` must exist.
     pub fn write(&self, dir: &Path, name: &str) -> Result<[PathBuf; 2], FormatError> {
         let png = dir.join(format!("{name}.png"));
         let yaml = dir.join(format!("{name}.yaml"));

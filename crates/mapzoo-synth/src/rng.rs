@@ -5,18 +5,18 @@
 /// A small, dependency-free PRNG (SplitMix64) whose output never changes
 /// between crate versions, so generated maps stay byte-stable.
 #[derive(Debug, Clone)]
-pub struct SplitMix64 {
+pub(crate) struct SplitMix64 {
     state: u64,
 }
 
 impl SplitMix64 {
     /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         SplitMix64 { state: seed }
     }
 
     /// An independent stream for one feature (`tag`) of the map with `seed`.
-    pub fn stream(seed: u64, tag: u64) -> Self {
+    pub(crate) fn stream(seed: u64, tag: u64) -> Self {
         let mut mix = SplitMix64::new(tag.wrapping_mul(0xD1B5_4A32_D192_ED03));
         let offset = mix.next_u64();
         let mut s = SplitMix64::new(seed ^ offset);
@@ -25,7 +25,7 @@ impl SplitMix64 {
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -34,22 +34,22 @@ impl SplitMix64 {
     }
 
     /// Uniform in [0, 1), 53 bits.
-    pub fn next_f64(&mut self) -> f64 {
+    pub(crate) fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     /// Uniform in [lo, hi).
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+    pub(crate) fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * self.next_f64()
     }
 
     /// Uniform integer in 0..n (0 when n = 0).
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
     /// A fair coin.
-    pub fn coin(&mut self) -> bool {
+    pub(crate) fn coin(&mut self) -> bool {
         self.next_u64() >> 63 == 1
     }
 }
