@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use mapzoo_extract::synth::{self, SynthOptions};
 use mapzoo_format::testdata::reference_data_or_skip;
+use mapzoo_synth::{self as synth, SynthOptions};
 
 fn mapzoo() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mapzoo"))

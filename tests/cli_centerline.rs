@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use mapzoo_extract::synth::{generate, GapSpec, SynthOptions};
 use mapzoo_format::waypoint;
+use mapzoo_synth::{generate, GapSpec, SynthOptions};
 
 fn mapzoo(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mapzoo"))

@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use mapzoo_format::global::GlobalWaypoints;
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::waypoint;
-use mapzoo_format::Waypoint;
+use mapzoo_synth::tracks::wobbly_oval;
 
 fn mapzoo() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mapzoo"))
@@ -22,30 +22,6 @@ fn run(args: &[&str]) -> Output {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// An oval centerline (CCW), points every ≈0.1 m, constant widths.
-fn oval(width: f64) -> Vec<Waypoint> {
-    let n = 4000;
-    let dense: Vec<[f64; 2]> = (0..n)
-        .map(|i| {
-            let t = 2.0 * std::f64::consts::PI * i as f64 / n as f64;
-            [9.0 * t.cos(), 5.0 * t.sin() + 0.8 * (2.0 * t).sin()]
-        })
-        .collect();
-    let pts = mapzoo_geom::resample_closed_numpy(&dense, 0.1);
-    pts.iter()
-        .enumerate()
-        .map(|(i, p)| Waypoint {
-            id: i as i64,
-            s_m: 0.1 * i as f64,
-            x_m: p[0],
-            y_m: p[1],
-            d_right: width,
-            d_left: width,
-            ..Waypoint::default()
-        })
-        .collect()
 }
 
 const JSON_KEYS: [&str; 11] = [
@@ -125,7 +101,7 @@ fn race_stack_f_reproduced_through_the_cli() {
 fn mapzoo_csv_centerline_gives_closed_lines_and_walls() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
     let out = tmp.path().join("set");
     let v = record(&run(&[
         input.to_str().unwrap(),
@@ -151,7 +127,7 @@ fn tum_centerline_is_accepted() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("ovaltum.csv");
     let mut text = String::from("# x_m,y_m,w_tr_right_m,w_tr_left_m\n");
-    for w in oval(1.3) {
+    for w in wobbly_oval(1.3) {
         // the MapZoo CSV carries 8 decimals: write the same digits
         text.push_str(&format!(
             "{:.8},{:.8},{:.8},{:.8}\n",
@@ -167,7 +143,7 @@ fn tum_centerline_is_accepted() {
         "--json",
     ]));
     let csv_in = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&csv_in, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    std::fs::write(&csv_in, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
     let csv = record(&run(&[
         csv_in.to_str().unwrap(),
         "--out",
@@ -185,7 +161,7 @@ fn tum_centerline_is_accepted() {
 fn config_file_overrides_the_profile() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
     let cfg = tmp.path().join("pipeline.toml");
     std::fs::write(&cfg, "[raceline]\nv_max = 6.0\n").unwrap();
     let v = record(&run(&[
@@ -232,7 +208,7 @@ fn config_file_overrides_the_profile() {
 fn config_file_is_checked_whole_and_its_profile_is_used() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
     let cfg = tmp.path().join("typo.toml");
     for (text, key) in [
         ("[racline]\nv_max = 6.0\n", "racline"),
@@ -313,7 +289,7 @@ fn hidden(dir: &Path) -> Vec<String> {
 fn output_set_is_replaced_whole_or_not_at_all() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&oval(1.3))).unwrap();
+    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
     let out = tmp.path().join("set");
     let o = run(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -370,7 +346,7 @@ fn output_set_is_replaced_whole_or_not_at_all() {
 #[test]
 fn nan_in_centerline_is_an_error_naming_the_file() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut cl = oval(1.3);
+    let mut cl = wobbly_oval(1.3);
     cl[17].y_m = f64::NAN;
     let input = tmp.path().join("bad_centerline.csv");
     let text = waypoint::to_csv_string(&cl);
@@ -387,7 +363,7 @@ fn nan_in_centerline_is_an_error_naming_the_file() {
 fn track_narrower_than_safety_width_says_where() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("narrow_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&oval(0.5))).unwrap();
+    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(0.5))).unwrap();
     let out = tmp.path().join("out");
     let o = run(&[
         input.to_str().unwrap(),

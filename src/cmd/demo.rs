@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use mapzoo_extract::synth::{self, SynthOptions};
 use mapzoo_pipeline::{build, write_set, BuildRequest, Config};
+use mapzoo_synth::{generate, SynthOptions};
 
 /// Arguments of `mapzoo demo`.
 #[derive(clap::Args, Debug)]
@@ -25,7 +25,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         ..SynthOptions::default()
     };
-    let map = synth::generate(&opts).context("generating the demo track")?;
+    let map = generate(&opts).context("generating the demo track")?;
     let map_dir = args.out.join("map");
     std::fs::create_dir_all(&map_dir)
         .with_context(|| format!("{}: cannot create the folder", map_dir.display()))?;

@@ -1,11 +1,11 @@
 //! `mapzoo generate --seed N --out DIR`: a random synthetic track map
-//! (PNG + map-server YAML) from the extraction crate's generator (issue 3 item 3).
+//! (PNG + map-server YAML) from the synth crate's generator (issue 3 item 3).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use mapzoo_extract::synth::{self, CenterlineSpec, GapSpec, SynthOptions, WidthSpec};
+use mapzoo_synth::{generate, CenterlineSpec, GapSpec, SynthOptions, WidthSpec};
 
 /// Arguments of `mapzoo generate`.
 #[derive(clap::Args)]
@@ -129,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         noise: args.noise,
         ..SynthOptions::default()
     };
-    let map = synth::generate(&opts).context("generate")?;
+    let map = generate(&opts).context("generate")?;
 
     let png = args.out.join(format!("{name}.png"));
     let yaml = args.out.join(format!("{name}.yaml"));
@@ -143,7 +143,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    write_atomically(&map, &args.out, &name)?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("{}: cannot create the folder", args.out.display()))?;
+    // Each file is written atomically (temp file renamed over it), the YAML last.
+    map.write(&args.out, &name)?;
 
     let t = &map.truth;
     let widths = t.centerline.iter().map(|p| p.width());
@@ -180,48 +183,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes both files so that a failure never leaves half a file or half a new folder.
-///
-/// Into an existing folder each file is written atomically (temp file renamed
-/// over it). A missing folder is staged whole beside its final place and
-/// renamed into it, so it appears complete or not at all.
-fn write_atomically(map: &synth::SynthMap, out: &Path, name: &str) -> anyhow::Result<()> {
-    if out.is_dir() {
-        map.write(out, name)?;
-        return Ok(());
-    }
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent)
-        .with_context(|| format!("{}: cannot create the folder", parent.display()))?;
-    let tmp = parent.join(format!(
-        ".{}.tmp-{}",
-        out.file_name()
-            .map_or_else(|| "out".into(), |n| n.to_string_lossy()),
-        std::process::id()
-    ));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).with_context(|| {
-            format!("{}: cannot remove a stale temporary folder", tmp.display())
-        })?;
-    }
-    std::fs::create_dir(&tmp)
-        .with_context(|| format!("{}: cannot create a temporary folder", tmp.display()))?;
-    let result = map
-        .write(&tmp, name)
-        .map_err(anyhow::Error::from)
-        .and_then(|_| {
-            std::fs::rename(&tmp, out).with_context(|| {
-                format!("{}: cannot move the new folder into place", out.display())
-            })
-        });
-    if result.is_err() && tmp.exists() {
-        // Best effort: the error that matters is the one being returned.
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result
 }

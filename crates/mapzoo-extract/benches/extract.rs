@@ -2,10 +2,10 @@
 //! Stack's f map (skipped without reference data) and a generated 4000×4000 px map.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mapzoo_extract::synth::{generate, CenterlineSpec, SynthOptions};
 use mapzoo_extract::{extract, ExtractParams};
 use mapzoo_format::testdata::reference_data;
 use mapzoo_format::{FreeRule, OccupancyMap};
+use mapzoo_synth::{generate, CenterlineSpec, SynthOptions};
 
 fn racestack_f(c: &mut Criterion) {
     let Some(data) = reference_data() else {

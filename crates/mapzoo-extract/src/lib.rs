@@ -18,7 +18,7 @@
 //! Savitzky–Golay), [`centerline`] (metres, start and direction, resampling,
 //! heading and curvature) and [`walls`] (contours, track bounds); [`leak`]
 //! locates a wall gap when the track leaks; [`mask`] is the binary image they
-//! share. [`synth`] draws synthetic maps with known truth for tests and benchmarks.
+//! share.
 //!
 //! ```
 //! use mapzoo_extract::*;
@@ -66,7 +66,6 @@ pub mod leak;
 pub mod mask;
 pub mod params;
 pub mod smooth;
-pub mod synth;
 pub mod thin;
 pub mod walls;
 

@@ -3,12 +3,12 @@
 //! clutter; a wall gap is reported where it is; a map without a loop gets a
 //! named error. Runs everywhere (no reference data needed).
 
-use mapzoo_extract::synth::{
+use mapzoo_extract::{extract, ExtractError, ExtractParams, Extraction, StartPose};
+use mapzoo_format::{FreeRule, MapMeta, OccupancyMap};
+use mapzoo_synth::{
     generate, GapSpec, ObstacleShape, ObstacleSpec, PocketSpec, Side, SpurSpec, SynthMap,
     SynthOptions, TruthPoint, WidthSpec,
 };
-use mapzoo_extract::{extract, ExtractError, ExtractParams, Extraction, StartPose};
-use mapzoo_format::{FreeRule, MapMeta, OccupancyMap};
 use proptest::prelude::*;
 
 mod common;

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mapzoo_extract::synth::{self, SynthOptions};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::FreeRule;
 use mapzoo_pipeline::{build, write_set, BuildRequest, Config, Overrides, Profile};
+use mapzoo_synth::{self as synth, SynthOptions};
 
 fn bench_build(c: &mut Criterion) {
     let mut group = c.benchmark_group("build");

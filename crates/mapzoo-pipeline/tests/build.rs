@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use mapzoo_extract::synth::{self, SynthOptions};
 use mapzoo_extract::StartPose;
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::validate::validate_dir;
 use mapzoo_format::{waypoint, FreeRule, GlobalWaypoints, OtSectors, SpeedScaling};
 use mapzoo_pipeline::{build, regen, write_set, BuildRequest, Config, Overrides, Profile};
+use mapzoo_synth::{self as synth, SynthOptions};
 use serde_json::Value;
 
 fn start_of(centerline: &[mapzoo_format::Waypoint]) -> StartPose {

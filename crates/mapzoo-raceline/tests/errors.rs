@@ -3,28 +3,7 @@
 
 use mapzoo_format::Waypoint;
 use mapzoo_raceline::{compute, OptimizeError, RacelineParams};
-
-/// An oval centerline (CCW), ≈0.1 m spacing, constant widths.
-fn oval(width: f64) -> Vec<Waypoint> {
-    let dense: Vec<[f64; 2]> = (0..3000)
-        .map(|i| {
-            let t = 2.0 * std::f64::consts::PI * i as f64 / 3000.0;
-            [8.0 * t.cos(), 5.0 * t.sin()]
-        })
-        .collect();
-    mapzoo_geom::resample_closed_numpy(&dense, 0.1)
-        .iter()
-        .enumerate()
-        .map(|(i, p)| Waypoint {
-            id: i as i64,
-            x_m: p[0],
-            y_m: p[1],
-            d_right: width,
-            d_left: width,
-            ..Waypoint::default()
-        })
-        .collect()
-}
+use mapzoo_synth::tracks::oval;
 
 #[test]
 fn nan_in_the_centerline_is_named() {

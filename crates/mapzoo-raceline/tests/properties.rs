@@ -398,20 +398,7 @@ proptest! {
 /// A synthetic track: smooth loop centerline at ≈0.1 m, exact walls at ± width along the normals.
 fn synthetic_track(radius: f64, a2: f64, a3: f64, phase: f64, width: f64) -> Vec<Waypoint> {
     let dense = loop_points(4000, radius, a2, a3, phase, &[0.0]);
-    let walls = mapzoo_geom::resample_closed_numpy(&dense, 0.1);
-    walls
-        .iter()
-        .enumerate()
-        .map(|(i, p)| Waypoint {
-            id: i as i64,
-            s_m: 0.1 * i as f64,
-            x_m: p[0],
-            y_m: p[1],
-            d_right: width,
-            d_left: width,
-            ..Waypoint::default()
-        })
-        .collect()
+    mapzoo_synth::tracks::centerline_along(&dense, 0.1, width)
 }
 
 /// Regression: on a smooth ellipse of uniform width most SP shifts sit on their bound; Clarabel

@@ -4,11 +4,11 @@
 
 use std::collections::VecDeque;
 
-use mapzoo_extract::synth::{
+use mapzoo_format::{FreeRule, MapMeta};
+use mapzoo_synth::{
     generate, CenterlineSpec, GapSpec, ObstacleShape, ObstacleSpec, PocketSpec, Side, SpurSpec,
     SynthError, SynthMap, SynthOptions, TruthPoint, WidthSpec, FREE, OCCUPIED, UNKNOWN,
 };
-use mapzoo_format::{FreeRule, MapMeta};
 use proptest::prelude::*;
 
 /// Signed distance from (x, y) to the band's edge (negative inside), metres:

@@ -2,7 +2,7 @@
 //! and writing it as PNG + YAML.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mapzoo_extract::synth::{generate, CenterlineSpec, GapSpec, SynthOptions};
+use mapzoo_synth::{generate, CenterlineSpec, GapSpec, SynthOptions};
 
 /// The benchmark map: a 150 m lap at 0.03 m/px in an exact 4000×4000 image,
 /// with every feature that costs time switched on.
