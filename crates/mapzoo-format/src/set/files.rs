@@ -151,9 +151,11 @@ impl TrackFiles {
     }
 
     /// Writes the present files as the folder `target`, all together, as `policy` says.
+    /// Everything is encoded (and checked) before the disk is touched.
     pub fn write(&self, target: &Path, policy: WritePolicy) -> Result<Written> {
+        let encoded = self.encode(target)?;
         let mut staged = StagedSet::new(target, policy)?;
-        for (name, bytes) in self.encode(target)? {
+        for (name, bytes) in encoded {
             staged.add(&name, &bytes)?;
         }
         staged.commit()
