@@ -28,7 +28,7 @@ pub struct CenterlineTrack {
 /// or more points gets heading and curvature from its closed spline.
 pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineError> {
     let input = CenterlineInput::read(path)?;
-    let walls = input.has_bounds().then(|| Walls {
+    let walls = input.has_bounds().then_some(Walls {
         right: input.right_bound,
         left: input.left_bound,
     });

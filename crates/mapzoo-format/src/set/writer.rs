@@ -49,9 +49,9 @@ pub struct Written {
 #[derive(Debug)]
 pub struct StagedSet {
     /// The target as the caller named it (messages, [`Written::dir`]).
-    given: PathBuf,
-    /// Where the files go (for a merge, the real folder behind `given`).
     target: PathBuf,
+    /// Where the files go (for a merge, the real folder behind `target`).
+    resolved: PathBuf,
     staging: PathBuf,
     policy: WritePolicy,
     /// Merge into an existing folder: the staging folder lies inside it.
@@ -97,8 +97,8 @@ impl StagedSet {
             create_staging(&parent, &name)?
         };
         Ok(StagedSet {
-            given,
-            target,
+            target: given,
+            resolved: target,
             staging,
             policy,
             in_place,
@@ -109,7 +109,7 @@ impl StagedSet {
 
     /// The target folder, as the caller named it.
     pub fn target(&self) -> &Path {
-        &self.given
+        &self.target
     }
 
     /// Stages the file `name` (a plain file name) with `bytes`; errors name the file in the target.
@@ -120,11 +120,11 @@ impl StagedSet {
             && !name.chars().any(char::is_control);
         if !plain {
             return Err(FormatError::invalid(
-                self.given.join(name),
+                self.target.join(name),
                 "not a plain file name of a set (no path, no leading '.')",
             ));
         }
-        let dest = self.target.join(name);
+        let dest = self.resolved.join(name);
         if self.in_place && dest.is_dir() {
             return Err(FormatError::invalid(
                 dest,
@@ -132,7 +132,7 @@ impl StagedSet {
             ));
         }
         crate::atomic::write_file(&self.staging.join(name), bytes).map_err(|e| match e {
-            FormatError::Io { source, .. } => FormatError::io(self.given.join(name), source),
+            FormatError::Io { source, .. } => FormatError::io(self.target.join(name), source),
             other => other,
         })?;
         self.names.push(name.to_string());
@@ -148,26 +148,26 @@ impl StagedSet {
             Vec::new()
         };
         Ok(Written {
-            dir: self.given.clone(),
+            dir: self.target.clone(),
             kept,
         })
     }
 
     /// Renames the staging folder into place; `Replace` first moves an existing target aside.
     fn swap_folder(&mut self) -> Result<()> {
-        if self.target.exists() {
+        if self.resolved.exists() {
             // `Create`, or a merge whose folder appeared since `new`.
             if self.policy != WritePolicy::Replace {
                 return Err(FormatError::Exists {
-                    path: self.given.clone(),
+                    path: self.target.clone(),
                 });
             }
             // Move the old set aside first so the swap leaves either the old or the new set.
             let old = PathBuf::from(format!("{}.old", self.staging.display()));
-            std::fs::rename(&self.target, &old).map_err(|e| FormatError::io(&self.given, e))?;
-            if let Err(e) = std::fs::rename(&self.staging, &self.target) {
-                let _ = std::fs::rename(&old, &self.target);
-                return Err(FormatError::io(&self.given, e));
+            std::fs::rename(&self.resolved, &old).map_err(|e| FormatError::io(&self.target, e))?;
+            if let Err(e) = std::fs::rename(&self.staging, &self.resolved) {
+                let _ = std::fs::rename(&old, &self.resolved);
+                return Err(FormatError::io(&self.target, e));
             }
             // Best effort: the new set is in place.
             let _ = if old.is_dir() {
@@ -177,7 +177,7 @@ impl StagedSet {
             };
             return Ok(());
         }
-        std::fs::rename(&self.staging, &self.target).map_err(|e| FormatError::io(&self.given, e))
+        std::fs::rename(&self.staging, &self.resolved).map_err(|e| FormatError::io(&self.target, e))
     }
 
     /// Moves each staged file into the existing target, the old file of the same
@@ -185,7 +185,7 @@ impl StagedSet {
     /// target's other files.
     fn merge(&mut self) -> Result<Vec<String>> {
         let listing =
-            std::fs::read_dir(&self.target).map_err(|e| FormatError::io(&self.given, e))?;
+            std::fs::read_dir(&self.resolved).map_err(|e| FormatError::io(&self.target, e))?;
         let mut kept: Vec<String> = listing
             .flatten()
             .filter(|e| e.path().is_file())
@@ -201,7 +201,7 @@ impl StagedSet {
         for name in &self.names {
             let (new, dest, old) = (
                 self.staging.join(name),
-                self.target.join(name),
+                self.resolved.join(name),
                 backup.join(name),
             );
             let had_old = dest.symlink_metadata().is_ok();
