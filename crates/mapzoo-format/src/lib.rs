@@ -2,7 +2,9 @@
 //!
 //! No math lives here beyond the pixel ↔ world transform: the crate knows
 //! the formats, their field names and their quirks, and reports bad input
-//! with the file and the field, line or pixel that is wrong.
+//! with the file and the field, line or pixel that is wrong. The folder of a
+//! set (file names, discovery, the files in memory, the one staged writer) is
+//! owned by [`set`].
 
 #![warn(missing_docs)]
 
