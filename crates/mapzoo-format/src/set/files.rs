@@ -36,8 +36,9 @@ pub struct CentMap {
     pub gray: Vec<u8>,
 }
 
-/// Every file a track set may hold, in memory. Readers fill what a folder
-/// has; [`TrackFiles::write`] writes what is present.
+/// Every file a track set may hold, in memory, each optional. A reader fills
+/// the files it reads ([`crate::set::SetFolder::read_lines`]: the JSON, else the
+/// line CSVs); [`TrackFiles::write`] writes what is present.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TrackFiles {
     /// Track name: the folder's name and the prefix of its files.
