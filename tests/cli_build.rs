@@ -411,3 +411,45 @@ fn a_missing_map_image_is_reported_with_its_yaml_field() {
     );
     assert!(!out.join("t").exists());
 }
+
+/// `regen` swaps the set's files into the folder: its other files and subfolders stay where
+/// they are, untouched, and the JSON report names the kept files; no staging folder is left.
+#[test]
+fn regen_keeps_the_folders_other_files_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 1);
+    let out = tmp.path().join("sets");
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dir = out.join("t");
+    std::fs::write(dir.join("notes.txt"), "keep me").unwrap();
+    std::fs::create_dir(dir.join("photos")).unwrap();
+    std::fs::write(dir.join("photos").join("a.jpg"), "x").unwrap();
+    let o = mapzoo()
+        .args(["regen", "--json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["kept_files"], serde_json::json!(["notes.txt"]));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+    assert!(dir.join("photos").join("a.jpg").is_file());
+    for d in [&dir, &out] {
+        let hidden: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        assert!(hidden.is_empty(), "{hidden:?}");
+    }
+}

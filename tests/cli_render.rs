@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
-use mapzoo_format::{map, waypoint, MapMeta};
+use mapzoo_format::{map, waypoint, FreeRule, MapMeta};
 use mapzoo_render::{encode_png, load_track, render_gallery, render_track};
 use mapzoo_render::{GalleryOptions, RenderOptions};
 
@@ -74,7 +74,7 @@ fn one_track_picture_matches_the_library() {
     let out = mapzoo(&["render", s(&set), "-o", s(&png), "--size", "400"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("oval.png"), "{}", text(&out));
-    let track = load_track(&set).unwrap();
+    let track = load_track(&set, FreeRule::MapServer).unwrap();
     assert_eq!(track.name, "oval");
     assert_eq!(track.iqp.len(), 401);
     assert_eq!(track.centerline.len(), 400);
@@ -118,7 +118,10 @@ fn gallery_leaves_out_unreadable_folders_and_says_so() {
         said.contains("empty") && said.contains("no map YAML"),
         "{said}"
     );
-    let tracks = [load_track(&a).unwrap(), load_track(&b).unwrap()];
+    let tracks = [
+        load_track(&a, FreeRule::MapServer).unwrap(),
+        load_track(&b, FreeRule::MapServer).unwrap(),
+    ];
     let options = GalleryOptions {
         cell: 160,
         ..GalleryOptions::default()
@@ -180,7 +183,7 @@ fn tum_centerlines_load_with_or_without_their_header() {
         format!("# x_m, y_m, w_tr_right_m, w_tr_left_m\n{rows}"),
     ] {
         std::fs::write(&csv, body).unwrap();
-        let track = load_track(&set).unwrap();
+        let track = load_track(&set, FreeRule::MapServer).unwrap();
         assert_eq!(track.centerline.len(), mapzoo_line.len());
         for (a, b) in track.centerline.iter().zip(&mapzoo_line) {
             assert_eq!(
@@ -232,7 +235,7 @@ fn race_stack_f_renders_with_its_json_and_sectors() {
         return;
     };
     let dir = data.join("racestack/f");
-    let track = load_track(&dir).unwrap();
+    let track = load_track(&dir, FreeRule::MapServer).unwrap();
     assert_eq!(track.centerline.len(), 864);
     assert_eq!(track.iqp.len(), 766);
     assert_eq!(track.sp.len(), 717);

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use mapzoo_extract::StartPose;
+use mapzoo_format::WritePolicy;
 use mapzoo_pipeline::batch::run_batch;
 use mapzoo_pipeline::{build, write_set, BuildRecord, BuildRequest};
 
@@ -80,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |req| {
             let t = std::time::Instant::now();
             let set = build(req, &config)?;
-            let dir = write_set(&set, &args.out, args.force)?;
+            let dir = write_set(&set, &args.out, WritePolicy::from(args.force))?;
             let mut record = set.record();
             record.seconds = t.elapsed().as_secs_f64();
             Ok((dir, record))

@@ -28,6 +28,8 @@ pub struct Args {
 
 /// Draws and writes the picture; exit 1 when a gallery had to leave a track out.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Pictures classify map pixels by the default configuration's rule (map-server).
+    let rule = mapzoo_pipeline::Config::default().map.free_rule;
     if !args.gallery {
         let [dir] = args.dirs.as_slice() else {
             anyhow::bail!(
@@ -35,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 args.dirs.len()
             );
         };
-        let track = load_track(dir).with_context(|| format!("reading {}", dir.display()))?;
+        let track = load_track(dir, rule).with_context(|| format!("reading {}", dir.display()))?;
         let options = RenderOptions {
             size: args.size.unwrap_or(RenderOptions::default().size),
         };
@@ -53,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut tracks = Vec::new();
     let mut failed = 0;
     for dir in &args.dirs {
-        match load_track(dir) {
+        match load_track(dir, rule) {
             Ok(t) => tracks.push(t),
             Err(e) => {
                 failed += 1;

@@ -22,6 +22,12 @@ pub enum FormatError {
         /// What is wrong and where, e.g. `field "resolution" must be > 0 (found -0.1)`.
         what: String,
     },
+    /// A folder to be created already exists (write policy `Create`); nothing was written.
+    #[error("{}: exists; nothing was written", path.display())]
+    Exists {
+        /// The folder.
+        path: PathBuf,
+    },
 }
 
 impl FormatError {

@@ -526,13 +526,19 @@ fn avg3(r: u32, g: u32, b: u32) -> u8 {
 
 /// Writes 8-bit gray pixels (row-major, row 0 on top) as a PNG.
 pub fn write_gray_png(path: &Path, width: usize, height: usize, gray: &[u8]) -> Result<()> {
+    // Encoded in memory first so a failure never leaves half a PNG on disk.
+    let bytes = encode_gray_png(path, width, height, gray)?;
+    crate::atomic::write_file(path, &bytes)
+}
+
+/// The PNG file bytes of 8-bit gray pixels (row-major, row 0 on top); `path` names the file in errors.
+pub fn encode_gray_png(path: &Path, width: usize, height: usize, gray: &[u8]) -> Result<Vec<u8>> {
     let buf = image::GrayImage::from_raw(width as u32, height as u32, gray.to_vec())
         .ok_or_else(|| FormatError::invalid(path, "pixel buffer does not match width × height"))?;
-    // Encoded in memory first so a failure never leaves half a PNG on disk.
     let mut bytes = std::io::Cursor::new(Vec::new());
     buf.write_to(&mut bytes, image::ImageFormat::Png)
         .map_err(|e| FormatError::invalid(path, format!("could not encode PNG: {e}")))?;
-    crate::atomic::write_file(path, bytes.get_ref())
+    Ok(bytes.into_inner())
 }
 
 #[cfg(test)]

@@ -11,6 +11,9 @@ use crate::error::FormatError;
 use crate::global::GlobalWaypoints;
 use crate::map::{decode_gray_png, FreeRule, MapMeta, OccupancyMap};
 use crate::sectors::{check_bounds, check_contiguous, OtSectors, SpeedScaling};
+use crate::set::layout::{GLOBAL_WAYPOINTS, SECTOR_FILES, SPEED_SCALING};
+pub use crate::set::Layout;
+use crate::set::{MapYaml, SetFolder};
 use crate::waypoint::{self, Waypoint};
 
 /// Target spacing of waypoints along the line, metres (DESIGN §2.2).
@@ -55,16 +58,6 @@ impl Check {
         };
         format!("{status}  {}  {}: {}", self.file, self.check, self.detail)
     }
-}
-
-/// Which kind of folder was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Layout {
-    /// A MapZoo track set: map, centerline and racing-line CSVs, JSON, sector files.
-    MapZoo,
-    /// A Race Stack map folder: map, JSON and sector files, no CSVs.
-    RaceStack,
 }
 
 /// The checklist of one folder.
@@ -124,66 +117,33 @@ pub fn reason(e: &FormatError) -> String {
     match e {
         FormatError::Io { source, .. } => source.to_string(),
         FormatError::Invalid { what, .. } => what.clone(),
-    }
-}
-
-/// The files of the folder, by name.
-struct Listing {
-    names: Vec<String>,
-}
-
-impl Listing {
-    fn read(dir: &Path) -> std::io::Result<Self> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)?
-            .flatten()
-            .filter(|e| e.path().is_file())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        Ok(Listing { names })
-    }
-
-    /// `<track><suffix>` if present, else the only file ending in `suffix`.
-    fn find(&self, track: &str, suffix: &str) -> Option<String> {
-        let exact = format!("{track}{suffix}");
-        if self.names.contains(&exact) {
-            return Some(exact);
-        }
-        let mut it = self.names.iter().filter(|n| n.ends_with(suffix));
-        match (it.next(), it.next()) {
-            (Some(one), None) => Some(one.clone()),
-            _ => None,
-        }
+        FormatError::Exists { .. } => "exists".to_string(),
     }
 }
 
 /// Runs the whole checklist on `dir`.
 pub fn validate_dir(dir: &Path) -> Report {
     let mut sheet = Sheet { checks: Vec::new() };
-    let listing = match Listing::read(dir) {
+    let listing = match SetFolder::open(dir) {
         Ok(l) => l,
         Err(e) => {
             sheet.fail(
                 &dir.display().to_string(),
                 "folder readable",
-                format!("{e}; give a track folder"),
+                format!("{}; give a track folder", reason(&e)),
             );
             return finish(dir, Layout::RaceStack, sheet);
         }
     };
-    let track = track_name(dir);
-    let centerline_csv = listing.find(&track, "_centerline.csv");
-    let racing_csv = listing.find(&track, "_racing_line.csv");
-    let layout = if centerline_csv.is_some() || racing_csv.is_some() {
-        Layout::MapZoo
-    } else {
-        Layout::RaceStack
-    };
+    let names = listing.names();
+    let centerline_csv = listing.centerline_csv().map(str::to_string);
+    let racing_csv = listing.racing_line_csv().map(str::to_string);
+    let layout = listing.layout();
 
-    let map = check_map(&mut sheet, dir, &listing, &track);
+    let map = check_map(&mut sheet, dir, &listing);
     if layout == Layout::MapZoo {
-        let cent = format!("{track}-cent.yaml");
-        if listing.names.contains(&cent) {
+        let cent = names.cent_yaml.clone();
+        if listing.has(&cent) {
             check_map_file(&mut sheet, dir, &cent);
         } else {
             sheet.skip(&cent, "track-only map", "not present");
@@ -194,21 +154,21 @@ pub fn validate_dir(dir: &Path) -> Report {
         &mut sheet,
         dir,
         layout,
-        centerline_csv.unwrap_or_else(|| format!("{track}_centerline.csv")),
+        centerline_csv.unwrap_or_else(|| names.centerline_csv.clone()),
         false,
     );
     let racing = check_csv(
         &mut sheet,
         dir,
         layout,
-        racing_csv.unwrap_or_else(|| format!("{track}_racing_line.csv")),
+        racing_csv.unwrap_or_else(|| names.racing_line_csv.clone()),
         true,
     );
 
     let global = check_global(&mut sheet, dir, &listing);
 
     const RL: &str = "racing line = a JSON trajectory";
-    let csv_name = format!("{track}_racing_line.csv");
+    let csv_name = names.racing_line_csv.clone();
     match (layout, &racing, &global) {
         (Layout::RaceStack, _, _) => sheet.skip(&csv_name, RL, "Race Stack folder, no CSVs"),
         (_, Some(rl), Some(g)) => sheet.result(&csv_name, RL, same_trajectory(rl, g)),
@@ -244,59 +204,30 @@ fn finish(dir: &Path, layout: Layout, sheet: Sheet) -> Report {
     }
 }
 
-fn track_name(dir: &Path) -> String {
-    let named = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| n != "." && n != "..");
-    named
-        .or_else(|| {
-            std::fs::canonicalize(dir)
-                .ok()
-                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        })
-        .unwrap_or_default()
-}
-
 /// The map YAML: `<track>.yaml`, else the only YAML that is not a sector file or `-cent`.
-fn check_map(
-    sheet: &mut Sheet,
-    dir: &Path,
-    listing: &Listing,
-    track: &str,
-) -> Option<OccupancyMap> {
-    let exact = format!("{track}.yaml");
-    let candidates: Vec<&String> = listing
-        .names
-        .iter()
-        .filter(|n| {
-            (n.ends_with(".yaml") || n.ends_with(".yml"))
-                && !matches!(n.as_str(), "speed_scaling.yaml" | "ot_sectors.yaml")
-                && !n.ends_with("-cent.yaml")
-        })
-        .collect();
-    let name = if listing.names.contains(&exact) {
-        exact
-    } else if candidates.len() == 1 {
-        candidates[0].clone()
-    } else if candidates.is_empty() {
-        sheet.fail(
-            &exact,
-            "map YAML present",
-            "no map YAML in the folder; a track needs <track>.yaml beside <track>.png",
-        );
-        return None;
-    } else {
-        let list: Vec<&str> = candidates.iter().map(|s| s.as_str()).collect();
-        sheet.fail(
-            &exact,
-            "map YAML present",
-            format!(
-                "several candidate map YAMLs ({}); name the map {exact}",
-                list.join(", ")
-            ),
-        );
-        return None;
+fn check_map(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<OccupancyMap> {
+    let exact = listing.names().yaml;
+    let name = match listing.map_yaml() {
+        MapYaml::Found(name) => name,
+        MapYaml::Missing => {
+            sheet.fail(
+                &exact,
+                "map YAML present",
+                "no map YAML in the folder; a track needs <track>.yaml beside <track>.png",
+            );
+            return None;
+        }
+        MapYaml::Several(candidates) => {
+            sheet.fail(
+                &exact,
+                "map YAML present",
+                format!(
+                    "several candidate map YAMLs ({}); name the map {exact}",
+                    candidates.join(", ")
+                ),
+            );
+            return None;
+        }
     };
     check_map_file(sheet, dir, &name)
 }
@@ -553,13 +484,13 @@ fn widths_positive(rows: &[Waypoint]) -> std::result::Result<String, String> {
     }
 }
 
-fn check_global(sheet: &mut Sheet, dir: &Path, listing: &Listing) -> Option<GlobalWaypoints> {
-    const FILE: &str = "global_waypoints.json";
+fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<GlobalWaypoints> {
+    const FILE: &str = GLOBAL_WAYPOINTS;
     const PARSE: &str = "JSON parses";
     const ENTRIES: &str = "centerline, IQP, SP and track-bound entries";
     const FINITE: &str = "waypoints finite, ids 0..n-1";
     const COUNT: &str = "marker count = waypoint count";
-    if !listing.names.iter().any(|n| n == FILE) {
+    if !listing.has(FILE) {
         sheet.fail(
             FILE,
             PARSE,
@@ -730,19 +661,19 @@ fn same_trajectory(csv: &[Waypoint], g: &GlobalWaypoints) -> std::result::Result
     ))
 }
 
-fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &Listing, n: Option<usize>) {
+fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &SetFolder, n: Option<usize>) {
     const PARSE: &str = "parses";
     const COUNT: &str = "n_sectors = number of sector entries";
     const RANGE: &str = "indices within 0..=n of the racing line";
     const ORDER: &str = "sectors contiguous and in order";
     const SCALE: &str = "scaling in (0, 1]";
-    for file in ["speed_scaling.yaml", "ot_sectors.yaml"] {
-        let speed = file == "speed_scaling.yaml";
+    for file in SECTOR_FILES {
+        let speed = file == SPEED_SCALING;
         let mut later = vec![COUNT, RANGE, ORDER];
         if speed {
             later.push(SCALE);
         }
-        if !listing.names.iter().any(|x| x == file) {
+        if !listing.has(file) {
             sheet.fail(
                 file,
                 PARSE,

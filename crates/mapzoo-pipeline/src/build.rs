@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use mapzoo_extract::{Extraction, StartPose};
 use mapzoo_format::global::GlobalParts;
+use mapzoo_format::set::layout::RACING_LINE;
+use mapzoo_format::set::{CentMap, MapFile, TrackFiles, WritePolicy};
 use mapzoo_format::{
-    map, waypoint, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
+    FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
 };
 use mapzoo_raceline::{RacelineResult, Walls};
 use serde::Serialize;
 
-use crate::atomic::StagedDir;
 use crate::config::{Config, SectorDefaults};
 use crate::error::PipelineError;
 
@@ -267,81 +268,58 @@ pub fn build(req: &BuildRequest, config: &Config) -> Result<TrackSet, PipelineEr
     Ok(set)
 }
 
-/// File names of a set named `name` (DESIGN §2).
-pub struct SetPaths {
-    /// `<T>.png`.
-    pub png: String,
-    /// `<T>.yaml`.
-    pub yaml: String,
-    /// `<T>-cent.png`.
-    pub cent_png: String,
-    /// `<T>-cent.yaml`.
-    pub cent_yaml: String,
-    /// `<T>_centerline.csv`.
-    pub centerline_csv: String,
-    /// `<T>_racing_line.csv`.
-    pub racing_line_csv: String,
-}
-
-impl SetPaths {
-    /// The names for track `name`.
-    pub fn new(name: &str) -> Self {
-        SetPaths {
-            png: format!("{name}.png"),
-            yaml: format!("{name}.yaml"),
-            cent_png: format!("{name}-cent.png"),
-            cent_yaml: format!("{name}-cent.yaml"),
-            centerline_csv: format!("{name}_centerline.csv"),
-            racing_line_csv: format!("{name}_racing_line.csv"),
-        }
+impl TrackSet {
+    /// The files of the set in memory, as its folder holds them (DESIGN §2).
+    pub fn files(&self) -> TrackFiles {
+        set_files(self)
     }
 }
 
-/// The global waypoints file name.
-pub const GLOBAL_WAYPOINTS: &str = "global_waypoints.json";
-/// The speed-scaling sector file name.
-pub const SPEED_SCALING: &str = "speed_scaling.yaml";
-/// The overtaking sector file name.
-pub const OT_SECTORS: &str = "ot_sectors.yaml";
-
-/// Writes every file of `set` into `dir` (which must exist).
-pub fn write_files(set: &TrackSet, dir: &Path) -> Result<(), PipelineError> {
-    let names = SetPaths::new(&set.name);
-    let png_path = dir.join(&names.png);
-    std::fs::write(&png_path, &set.png).map_err(|e| PipelineError::io(&png_path, e))?;
-    let mut meta = set.meta.clone();
-    meta.image = names.png.clone();
-    meta.write(&dir.join(&names.yaml))?;
-
-    let cent: Vec<u8> = set
+fn set_files(set: &TrackSet) -> TrackFiles {
+    let cent = set
         .extraction
         .track_free
         .iter()
         .map(|&f| if f { 254 } else { 0 })
         .collect();
-    map::write_gray_png(
-        &dir.join(&names.cent_png),
-        set.map.width,
-        set.map.height,
-        &cent,
-    )?;
-    let mut cent_meta = set.meta.clone();
-    cent_meta.image = names.cent_png.clone();
-    cent_meta.write(&dir.join(&names.cent_yaml))?;
-
-    waypoint::write_csv(&dir.join(&names.centerline_csv), &set.extraction.centerline)?;
-    waypoint::write_csv(&dir.join(&names.racing_line_csv), &set.lines.iqp)?;
-    set.global_waypoints().write(&dir.join(GLOBAL_WAYPOINTS))?;
-    set.speed_scaling.write(&dir.join(SPEED_SCALING))?;
-    set.ot_sectors.write(&dir.join(OT_SECTORS))?;
-    Ok(())
+    TrackFiles {
+        track: set.name.clone(),
+        map: Some(MapFile {
+            meta: set.meta.clone(),
+            image: set.png.clone(),
+        }),
+        cent_map: Some(CentMap {
+            meta: set.meta.clone(),
+            width: set.map.width,
+            height: set.map.height,
+            gray: cent,
+        }),
+        centerline: Some(set.extraction.centerline.clone()),
+        lines: vec![(RACING_LINE.to_string(), set.lines.iqp.clone())],
+        global: Some(set.global_waypoints()),
+        speed_scaling: Some(set.speed_scaling.clone()),
+        ot_sectors: Some(set.ot_sectors.clone()),
+    }
 }
 
-/// Writes `set` as `out/<name>/`, atomically; an existing folder is replaced only with `force`.
-pub fn write_set(set: &TrackSet, out: &Path, force: bool) -> Result<PathBuf, PipelineError> {
+/// Writes `set` as `out/<name>/`, atomically, as `policy` says (`true`/`false`: a `force` flag).
+pub fn write_set(
+    set: &TrackSet,
+    out: &Path,
+    policy: impl Into<WritePolicy>,
+) -> Result<PathBuf, PipelineError> {
     check_track_name(&set.name)?;
-    let target = out.join(&set.name);
-    let staged = StagedDir::new(&target, force)?;
-    write_files(set, staged.path())?;
-    staged.commit()
+    let written = set
+        .files()
+        .write(&out.join(&set.name), policy.into())
+        .map_err(write_error)?;
+    Ok(written.dir)
+}
+
+/// A set writer's error as the pipeline reports it: an existing folder says how to replace it.
+pub(crate) fn write_error(e: FormatError) -> PipelineError {
+    match e {
+        FormatError::Exists { path } => PipelineError::Exists(path),
+        other => PipelineError::Format(other),
+    }
 }

@@ -4,12 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-use mapzoo_format::{waypoint, GlobalWaypoints, Waypoint};
+use mapzoo_format::set::layout::GLOBAL_WAYPOINTS;
+use mapzoo_format::set::{MapYaml, SetFolder};
+use mapzoo_format::Waypoint;
 use mapzoo_geom::{Norm, PointIndex, SegmentIndex};
 use mapzoo_raceline::{RacelineParams, RacelineResult, Walls};
 use serde::Serialize;
 
-use crate::build::{build, BuildRequest, GLOBAL_WAYPOINTS};
+use crate::build::{build, BuildRequest};
 use crate::config::Config;
 use crate::error::PipelineError;
 use crate::regen::start_pose_of;
@@ -119,29 +121,6 @@ struct Published {
     walls: Option<Walls>,
 }
 
-fn find_map_yaml(dir: &Path, name: &str) -> Option<PathBuf> {
-    let own = dir.join(format!("{name}.yaml"));
-    if own.is_file() {
-        return Some(own);
-    }
-    let mut yamls: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            let n = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            n.ends_with(".yaml")
-                && !n.ends_with("-cent.yaml")
-                && n != "speed_scaling.yaml"
-                && n != "ot_sectors.yaml"
-        })
-        .collect();
-    yamls.sort();
-    (yamls.len() == 1).then(|| yamls.remove(0))
-}
-
 fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, PipelineError> {
     let name = dir
         .canonicalize()
@@ -149,10 +128,20 @@ fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, Pipeline
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| PipelineError::config(dir, "not a track folder"))?;
-    let yaml = find_map_yaml(dir, &name);
-    let global = dir.join(GLOBAL_WAYPOINTS);
-    if global.is_file() {
-        let g = GlobalWaypoints::read(&global)?;
+    let nothing = || {
+        PipelineError::config(
+            dir,
+            format!("neither {GLOBAL_WAYPOINTS} nor {name}_centerline.csv: nothing published to check against"),
+        )
+    };
+    // An unreadable folder publishes nothing.
+    let folder = SetFolder::open_as(dir, &name).map_err(|_| nothing())?;
+    let yaml = match folder.map_yaml() {
+        MapYaml::Found(y) => Some(folder.path(&y)),
+        MapYaml::Missing | MapYaml::Several(_) => None,
+    };
+    let files = folder.read_lines()?;
+    if let Some(g) = files.global {
         let walls = Walls {
             right: g.right_bound(),
             left: g.left_bound(),
@@ -176,20 +165,11 @@ fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, Pipeline
             walls: (!walls.right.is_empty() && !walls.left.is_empty()).then_some(walls),
         });
     }
-    let cl_path = dir.join(format!("{name}_centerline.csv"));
-    if !cl_path.is_file() {
-        return Err(PipelineError::config(
-            dir,
-            format!("neither {GLOBAL_WAYPOINTS} nor {name}_centerline.csv: nothing published to check against"),
-        ));
-    }
-    let centerline = waypoint::read_csv(&cl_path)?;
-    let rl_path = dir.join(format!("{name}_racing_line.csv"));
-    let iqp = if rl_path.is_file() {
-        waypoint::read_csv(&rl_path)?
-    } else {
-        Vec::new()
-    };
+    let centerline = files.centerline.clone().ok_or_else(nothing)?;
+    let iqp = files
+        .racing_line()
+        .map(<[Waypoint]>::to_vec)
+        .unwrap_or_default();
     let mut figures = opts
         .published
         .iter()

@@ -2,12 +2,12 @@
 //! map → file set ([`build()`]), regeneration of an edited set ([`regen()`]),
 //! atomic output and batches over many tracks.
 
-pub mod atomic;
 pub mod batch;
 pub mod build;
 pub mod check;
 pub mod config;
 pub mod error;
+pub mod from_centerline;
 pub mod regen;
 
 pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, LoadedMap, TrackSet};

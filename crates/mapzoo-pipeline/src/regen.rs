@@ -4,14 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use mapzoo_extract::StartPose;
-use mapzoo_format::{waypoint, FormatError, GlobalWaypoints, OtSectors, SpeedScaling, Waypoint};
+use mapzoo_format::set::layout::{OT_SECTORS, SPEED_SCALING};
+use mapzoo_format::set::{SetFolder, WritePolicy};
+use mapzoo_format::{FormatError, Waypoint};
 use serde::Serialize;
 
-use crate::atomic::StagedDir;
-use crate::build::{
-    build, default_sectors, write_files, BuildRequest, SetPaths, TrackSet, GLOBAL_WAYPOINTS,
-    OT_SECTORS, SPEED_SCALING,
-};
+use crate::build::{build, default_sectors, write_error, BuildRequest, TrackSet};
 use crate::config::Config;
 use crate::error::PipelineError;
 
@@ -30,13 +28,13 @@ pub struct RegenReport {
     pub sectors_remapped: bool,
     /// Whether the sector files were reset to the defaults (missing, or `--force-sectors`).
     pub sectors_reset: bool,
-    /// Files of the folder that are not part of the set, carried over unchanged.
+    /// Files of the folder that are not part of the set, left in place unchanged.
     pub kept_files: Vec<String>,
 }
 
 /// The pieces of an existing set that a regeneration keeps.
 struct Existing {
-    name: String,
+    folder: SetFolder,
     yaml: PathBuf,
     start: Option<StartPose>,
     iqp: Option<Vec<Waypoint>>,
@@ -49,45 +47,25 @@ fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| PipelineError::config(dir, "not a track folder"))?;
-    let paths = SetPaths::new(&name);
-    let yaml = dir.join(&paths.yaml);
-    if !yaml.is_file() {
+    let folder = SetFolder::open_as(dir, &name)?;
+    let yaml = folder.names().yaml;
+    if !folder.has(&yaml) {
         return Err(PipelineError::config(
             dir,
-            format!("no {} in the folder; regen needs the set's own map YAML (name the folder after the track)", paths.yaml),
+            format!("no {yaml} in the folder; regen needs the set's own map YAML (name the folder after the track)"),
         ));
     }
-    let global_path = dir.join(GLOBAL_WAYPOINTS);
-    let (centerline, iqp, iqp_lap_s, sp_lap_s) = if global_path.is_file() {
-        let g = GlobalWaypoints::read(&global_path)?;
-        (
-            g.centerline.wpnts.clone(),
-            Some(g.iqp.wpnts.clone()),
-            g.map_info.iqp_lap_time_s,
-            g.map_info.sp_lap_time_s,
-        )
-    } else {
-        let csv = dir.join(&paths.centerline_csv);
-        let centerline = if csv.is_file() {
-            waypoint::read_csv(&csv)?
-        } else {
-            Vec::new()
-        };
-        let rl = dir.join(&paths.racing_line_csv);
-        let iqp = if rl.is_file() {
-            Some(waypoint::read_csv(&rl)?)
-        } else {
-            None
-        };
-        (centerline, iqp, None, None)
-    };
+    let old = folder.read_lines()?;
+    let (iqp_lap_s, sp_lap_s) = old.global.as_ref().map_or((None, None), |g| {
+        (g.map_info.iqp_lap_time_s, g.map_info.sp_lap_time_s)
+    });
     Ok(Existing {
-        name,
-        yaml,
-        start: start_pose_of(&centerline),
-        iqp,
+        yaml: folder.path(&yaml),
+        start: start_pose_of(old.centerline_waypoints()),
+        iqp: old.racing_line().map(<[Waypoint]>::to_vec),
         iqp_lap_s,
         sp_lap_s,
+        folder,
     })
 }
 
@@ -113,18 +91,24 @@ pub fn regen(
     let old = read_existing(dir)?;
     let req = BuildRequest {
         yaml: old.yaml.clone(),
-        name: Some(old.name.clone()),
+        name: Some(old.folder.track().to_string()),
         start: old.start,
         reverse: false,
     };
     let mut set = build(&req, config)?;
-    let (sectors_remapped, sectors_reset) =
-        keep_sectors(&mut set, dir, old.iqp.as_deref(), config, force_sectors)?;
+    let (sectors_remapped, sectors_reset) = keep_sectors(
+        &mut set,
+        &old.folder,
+        old.iqp.as_deref(),
+        config,
+        force_sectors,
+    )?;
 
-    let staged = StagedDir::new(dir, true)?;
-    write_files(&set, staged.path())?;
-    let kept_files = carry_other_files(dir, staged.path())?;
-    staged.commit()?;
+    // The folder's other files stay where they are; the set's files are swapped in together.
+    let written = set
+        .files()
+        .write(dir, WritePolicy::Merge)
+        .map_err(write_error)?;
     Ok(RegenReport {
         track: set.name.clone(),
         iqp_lap_s: (old.iqp_lap_s, set.lines.iqp_lap_s),
@@ -132,7 +116,7 @@ pub fn regen(
         iqp_points: (old.iqp.as_ref().map(Vec::len), set.lines.iqp.len()),
         sectors_remapped,
         sectors_reset,
-        kept_files,
+        kept_files: written.kept,
     })
 }
 
@@ -140,22 +124,25 @@ pub fn regen(
 /// racing line's point count changed. Returns (remapped, reset).
 fn keep_sectors(
     set: &mut TrackSet,
-    dir: &Path,
+    folder: &SetFolder,
     old_iqp: Option<&[Waypoint]>,
     config: &Config,
     force_sectors: bool,
 ) -> Result<(bool, bool), PipelineError> {
-    let speed_path = dir.join(SPEED_SCALING);
-    let ot_path = dir.join(OT_SECTORS);
+    let speed_path = folder.path(SPEED_SCALING);
+    let ot_path = folder.path(OT_SECTORS);
     let n_new = set.lines.iqp.len();
-    if force_sectors || !(speed_path.is_file() && ot_path.is_file()) {
+    let (speed, ot) = if force_sectors || !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
+        (None, None)
+    } else {
+        (folder.read_speed_scaling()?, folder.read_ot_sectors()?)
+    };
+    let (Some(mut speed), Some(mut ot)) = (speed, ot) else {
         let (speed, ot) = default_sectors(n_new, &config.sectors);
         set.speed_scaling = speed;
         set.ot_sectors = ot;
         return Ok((false, true));
-    }
-    let mut speed = SpeedScaling::read(&speed_path)?;
-    let mut ot = OtSectors::read(&ot_path)?;
+    };
     if let Some(old) = old_iqp {
         // Hand-tuned files that were already wrong are reported, not silently repaired by the remap.
         speed.validate(old.len(), &speed_path)?;
@@ -172,7 +159,7 @@ fn keep_sectors(
         Some(_) => false,
         None => {
             return Err(PipelineError::Format(FormatError::invalid(
-                dir,
+                folder.dir(),
                 "the sector files cannot be remapped: the folder has no racing line (global_waypoints.json or racing-line CSV); pass --force-sectors to reset them",
             )))
         }
@@ -182,27 +169,4 @@ fn keep_sectors(
     set.speed_scaling = speed;
     set.ot_sectors = ot;
     Ok((remapped, false))
-}
-
-/// Copies every file of `old` that the set does not write into `new`; returns their names.
-fn carry_other_files(old: &Path, new: &Path) -> Result<Vec<String>, PipelineError> {
-    let mut kept = Vec::new();
-    let entries = std::fs::read_dir(old).map_err(|e| PipelineError::io(old, e))?;
-    let mut names: Vec<_> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name())
-        .collect();
-    names.sort();
-    for file in names {
-        let to = new.join(&file);
-        if to.exists() {
-            continue;
-        }
-        let from = old.join(&file);
-        if from.is_file() {
-            std::fs::copy(&from, &to).map_err(|e| PipelineError::io(&from, e))?;
-            kept.push(file.to_string_lossy().into_owned());
-        }
-    }
-    Ok(kept)
 }

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use mapzoo_format::set::CenterlineInput;
 use mapzoo_format::Waypoint;
 use mapzoo_raceline::{spline, walls::Walls, RacelineParams, RefTrack};
 
@@ -29,41 +30,13 @@ fn main() {
     let sw: f64 = args[3].parse().expect("SW");
     let swsp: f64 = args[4].parse().expect("SWSP");
     std::fs::create_dir_all(out).expect("outdir");
-    let text = std::fs::read_to_string(input).expect("read input");
-    let (cent, walls): (Vec<Waypoint>, Option<Walls>) = if input.ends_with(".json") {
-        let v: serde_json::Value = serde_json::from_str(&text).expect("json");
-        let cent: Vec<Waypoint> =
-            serde_json::from_value(v["centerline_waypoints"]["wpnts"].clone()).expect("wpnts");
-        let mut w = Walls::default();
-        for m in v["trackbounds_markers"]["markers"]
-            .as_array()
-            .expect("markers")
-        {
-            let p = [
-                m["pose"]["position"]["x"].as_f64().unwrap(),
-                m["pose"]["position"]["y"].as_f64().unwrap(),
-            ];
-            if m["color"]["b"].as_f64() == Some(0.5) {
-                w.right.push(p)
-            } else {
-                w.left.push(p)
-            }
-        }
-        (cent, Some(w))
-    } else {
-        let cent = text
-            .lines()
-            .skip(1)
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                let v: Vec<f64> = l.split(';').map(|x| x.trim().parse().unwrap()).collect();
-                let mut a = [0.0; 10];
-                a.copy_from_slice(&v[1..11]);
-                Waypoint::from_values(v[0] as i64, a)
-            })
-            .collect();
-        (cent, None)
-    };
+    // The input is read as `mapzoo raceline` reads it (MapZoo CSV, TUM CSV or JSON).
+    let input = CenterlineInput::read(Path::new(input)).expect("read input");
+    let walls = input.has_bounds().then(|| Walls {
+        right: input.right_bound.clone(),
+        left: input.left_bound.clone(),
+    });
+    let cent: Vec<Waypoint> = input.centerline;
     let mut params = RacelineParams::racestack();
     params.safety_width = sw;
     params.safety_width_sp = swsp;

@@ -12,7 +12,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(s) => s.parse()?,
         None => RenderOptions::default().size,
     };
-    let track = load_track(std::path::Path::new(&dir))?;
+    let track = load_track(
+        std::path::Path::new(&dir),
+        mapzoo_format::FreeRule::MapServer,
+    )?;
     let picture = render_track(&track, &RenderOptions { size })?;
     save_png(&picture.image, std::path::Path::new(&out))?;
     Ok(())

@@ -1,0 +1,393 @@
+//! The one staged writer of a track folder (DESIGN §3.12): every file of the
+//! set is first written into a hidden staging folder, each with the atomic
+//! single-file write of [`crate::atomic`]; only when all are there do they
+//! reach the target, together, as the [`WritePolicy`] says. A failure before
+//! that leaves the target untouched and removes the staging folder.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{FormatError, Result};
+
+/// How a staged set meets the folder it is written to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WritePolicy {
+    /// The folder must not exist ([`FormatError::Exists`] otherwise); the staged
+    /// folder is renamed into place.
+    Create,
+    /// An existing folder is replaced whole (its other files are gone): it is
+    /// moved aside, the staged folder renamed into place, and the old one removed.
+    Replace,
+    /// An existing folder keeps its other files; the staged files are moved in
+    /// one by one, the old ones of the same names set aside and put back should
+    /// any move fail. A missing folder is created as with [`WritePolicy::Create`].
+    Merge,
+}
+
+impl From<bool> for WritePolicy {
+    /// The meaning of a `force` flag: `true` replaces an existing folder, `false` refuses it.
+    fn from(force: bool) -> Self {
+        if force {
+            WritePolicy::Replace
+        } else {
+            WritePolicy::Create
+        }
+    }
+}
+
+/// What a committed write did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The folder, as the caller named it.
+    pub dir: PathBuf,
+    /// Files of an existing folder that are not part of the set, left as they
+    /// were ([`WritePolicy::Merge`] only), sorted.
+    pub kept: Vec<String>,
+}
+
+/// A set being written: files go into a hidden staging folder and reach the
+/// target on [`StagedSet::commit`]. Dropped without commit, the staging folder is removed.
+#[derive(Debug)]
+pub struct StagedSet {
+    /// The target as the caller named it (messages, [`Written::dir`]).
+    target: PathBuf,
+    /// Where the files go (for a merge, the real folder behind `target`).
+    resolved: PathBuf,
+    staging: PathBuf,
+    policy: WritePolicy,
+    /// Merge into an existing folder: the staging folder lies inside it.
+    in_place: bool,
+    names: Vec<String>,
+    /// Leave the staging folder on drop: it holds old files a failed merge could not put back.
+    keep: bool,
+}
+
+impl StagedSet {
+    /// Creates the staging folder for `target`: beside it (`.<name>.tmp-<pid>-<n>`,
+    /// parents created), or inside it for a merge into an existing folder, so
+    /// every rename stays on one file system. `Create` fails here already when
+    /// `target` exists; `Merge` when it exists and is not a folder.
+    pub fn new(target: &Path, policy: WritePolicy) -> Result<Self> {
+        let given = target.to_path_buf();
+        let target = match policy {
+            WritePolicy::Merge => resolve(target)?,
+            _ => given.clone(),
+        };
+        if policy == WritePolicy::Create && target.exists() {
+            return Err(FormatError::Exists { path: given });
+        }
+        if policy == WritePolicy::Merge && target.exists() && !target.is_dir() {
+            return Err(FormatError::invalid(
+                &given,
+                "exists and is not a folder; name a folder to write the set into",
+            ));
+        }
+        let in_place = policy == WritePolicy::Merge && target.is_dir();
+        let staging = if in_place {
+            create_staging(&target, "mapzoo-staging")?
+        } else {
+            let parent = match target.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            std::fs::create_dir_all(&parent).map_err(|e| FormatError::io(&parent, e))?;
+            let name = target
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "track".to_string());
+            create_staging(&parent, &name)?
+        };
+        Ok(StagedSet {
+            target: given,
+            resolved: target,
+            staging,
+            policy,
+            in_place,
+            names: Vec::new(),
+            keep: false,
+        })
+    }
+
+    /// The target folder, as the caller named it.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Stages the file `name` (a plain file name) with `bytes`; errors name the file in the target.
+    pub fn add(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
+        let plain = !name.is_empty()
+            && !name.starts_with('.')
+            && !name.contains(['/', '\\'])
+            && !name.chars().any(char::is_control);
+        if !plain {
+            return Err(FormatError::invalid(
+                self.target.join(name),
+                "not a plain file name of a set (no path, no leading '.')",
+            ));
+        }
+        let dest = self.resolved.join(name);
+        if self.in_place && dest.is_dir() {
+            return Err(FormatError::invalid(
+                dest,
+                "is a folder, so the file cannot be written; remove or rename it",
+            ));
+        }
+        crate::atomic::write_file(&self.staging.join(name), bytes).map_err(|e| match e {
+            FormatError::Io { source, .. } => FormatError::io(self.target.join(name), source),
+            other => other,
+        })?;
+        self.names.push(name.to_string());
+        Ok(())
+    }
+
+    /// Moves the staged files into the target as the policy says.
+    pub fn commit(mut self) -> Result<Written> {
+        let kept = if self.in_place {
+            self.merge()?
+        } else {
+            self.swap_folder()?;
+            Vec::new()
+        };
+        Ok(Written {
+            dir: self.target.clone(),
+            kept,
+        })
+    }
+
+    /// Renames the staging folder into place; `Replace` first moves an existing target aside.
+    fn swap_folder(&mut self) -> Result<()> {
+        if self.resolved.exists() {
+            // `Create`, or a merge whose folder appeared since `new`.
+            if self.policy != WritePolicy::Replace {
+                return Err(FormatError::Exists {
+                    path: self.target.clone(),
+                });
+            }
+            // Move the old set aside first so the swap leaves either the old or the new set.
+            let old = PathBuf::from(format!("{}.old", self.staging.display()));
+            std::fs::rename(&self.resolved, &old).map_err(|e| FormatError::io(&self.target, e))?;
+            if let Err(e) = std::fs::rename(&self.staging, &self.resolved) {
+                let _ = std::fs::rename(&old, &self.resolved);
+                return Err(FormatError::io(&self.target, e));
+            }
+            // Best effort: the new set is in place.
+            let _ = if old.is_dir() {
+                std::fs::remove_dir_all(&old)
+            } else {
+                std::fs::remove_file(&old)
+            };
+            return Ok(());
+        }
+        std::fs::rename(&self.staging, &self.resolved).map_err(|e| FormatError::io(&self.target, e))
+    }
+
+    /// Moves each staged file into the existing target, the old file of the same
+    /// name set aside; on a failure every move so far is undone. Returns the
+    /// target's other files.
+    fn merge(&mut self) -> Result<Vec<String>> {
+        let listing =
+            std::fs::read_dir(&self.resolved).map_err(|e| FormatError::io(&self.target, e))?;
+        let mut kept: Vec<String> = listing
+            .flatten()
+            .filter(|e| e.path().is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !self.names.contains(n))
+            .collect();
+        kept.sort();
+        let backup = self.staging.join(".old");
+        std::fs::create_dir(&backup).map_err(|e| FormatError::io(&backup, e))?;
+        // (final path, its backup if there was an old file) of every file moved in so far
+        let mut moved: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+        let mut failure = None;
+        for name in &self.names {
+            let (new, dest, old) = (
+                self.staging.join(name),
+                self.resolved.join(name),
+                backup.join(name),
+            );
+            let had_old = dest.symlink_metadata().is_ok();
+            if had_old {
+                if let Err(e) = std::fs::rename(&dest, &old) {
+                    failure = Some((dest, e));
+                    break;
+                }
+            }
+            if let Err(e) = std::fs::rename(&new, &dest) {
+                if had_old {
+                    let _ = std::fs::rename(&old, &dest);
+                }
+                failure = Some((dest, e));
+                break;
+            }
+            moved.push((dest, had_old.then_some(old)));
+        }
+        let Some((path, e)) = failure else {
+            return Ok(kept);
+        };
+        let mut restored = true;
+        for (dest, old) in moved.iter().rev() {
+            restored &= match old {
+                Some(old) => std::fs::rename(old, dest),
+                None => std::fs::remove_file(dest),
+            }
+            .is_ok();
+        }
+        let what = if restored {
+            format!("cannot move the new file into place; the folder was left as it was: {e}")
+        } else {
+            // Keep the staging folder: it holds the old files that could not be put back.
+            self.keep = true;
+            format!(
+                "cannot move the new file into place, and some old files could not be put back; they are in {} (staging folder kept: {}): {e}",
+                backup.display(),
+                self.staging.display()
+            )
+        };
+        Err(FormatError::io(path, std::io::Error::new(e.kind(), what)))
+    }
+}
+
+impl Drop for StagedSet {
+    /// Removes the staging folder: uncommitted files, or after a merge the replaced old
+    /// ones (after a folder swap it no longer exists).
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.staging);
+        }
+    }
+}
+
+/// A fresh folder `.<name>.tmp-<pid>-<n>` in `parent`, retrying on a name clash.
+fn create_staging(parent: &Path, name: &str) -> Result<PathBuf> {
+    let mut n = 0u32;
+    loop {
+        let staging = parent.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
+        match std::fs::create_dir(&staging) {
+            Ok(()) => return Ok(staging),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+            Err(e) => return Err(FormatError::io(&staging, e)),
+        }
+    }
+}
+
+/// `out` as an absolute path without `.`/`..` or a final symlink, so a merge
+/// works on the real folder and its staging folder lies on its file system.
+fn resolve(out: &Path) -> Result<PathBuf> {
+    let cannot = |e: std::io::Error| {
+        FormatError::io(
+            out,
+            std::io::Error::new(e.kind(), format!("cannot resolve the output folder: {e}")),
+        )
+    };
+    if out.exists() {
+        return out.canonicalize().map_err(cannot);
+    }
+    let abs = std::path::absolute(out).map_err(cannot)?;
+    match (abs.parent(), abs.file_name()) {
+        (Some(parent), Some(name)) => Ok(match parent.canonicalize() {
+            Ok(p) => p.join(name),
+            Err(_) => abs.clone(),
+        }),
+        _ => Err(FormatError::invalid(
+            out,
+            "not usable as an output folder; name a folder",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn write(target: &Path, policy: WritePolicy, files: &[(&str, &str)]) -> Result<Written> {
+        let mut staged = StagedSet::new(target, policy)?;
+        for (name, text) in files {
+            staged.add(name, text.as_bytes())?;
+        }
+        staged.commit()
+    }
+
+    #[test]
+    fn create_writes_a_new_folder_and_refuses_an_existing_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let t = tmp.path().join("deep").join("t");
+        let w = write(&t, WritePolicy::Create, &[("a.csv", "1"), ("b.yaml", "2")]).unwrap();
+        assert_eq!(w.dir, t);
+        assert_eq!(entries(&t), ["a.csv", "b.yaml"]);
+        let err = write(&t, WritePolicy::Create, &[("a.csv", "3")]).unwrap_err();
+        assert!(matches!(err, FormatError::Exists { .. }), "{err}");
+        assert_eq!(std::fs::read_to_string(t.join("a.csv")).unwrap(), "1");
+        assert_eq!(entries(&tmp.path().join("deep")), ["t"], "no staging left");
+    }
+
+    #[test]
+    fn replace_swaps_the_whole_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let t = tmp.path().join("t");
+        write(&t, WritePolicy::Create, &[("a.csv", "1"), ("other", "x")]).unwrap();
+        write(&t, WritePolicy::Replace, &[("a.csv", "2")]).unwrap();
+        assert_eq!(entries(&t), ["a.csv"]);
+        assert_eq!(std::fs::read_to_string(t.join("a.csv")).unwrap(), "2");
+        assert_eq!(entries(tmp.path()), ["t"]);
+    }
+
+    #[test]
+    fn merge_keeps_other_files_and_reports_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let t = tmp.path().join("t");
+        let w = write(&t, WritePolicy::Merge, &[("a.csv", "1")]).unwrap();
+        assert!(w.kept.is_empty());
+        std::fs::write(t.join("notes.txt"), "keep").unwrap();
+        std::fs::create_dir(t.join("sub")).unwrap();
+        let w = write(&t, WritePolicy::Merge, &[("a.csv", "2"), ("b.csv", "3")]).unwrap();
+        assert_eq!(w.kept, ["notes.txt"]);
+        assert_eq!(entries(&t), ["a.csv", "b.csv", "notes.txt", "sub"]);
+        assert_eq!(std::fs::read_to_string(t.join("a.csv")).unwrap(), "2");
+        assert_eq!(entries(tmp.path()), ["t"]);
+    }
+
+    #[test]
+    fn a_merge_that_cannot_place_a_file_changes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let t = tmp.path().join("t");
+        write(
+            &t,
+            WritePolicy::Create,
+            &[("a.csv", "old"), ("c.csv", "old")],
+        )
+        .unwrap();
+        std::fs::create_dir(t.join("b.csv")).unwrap();
+        let err = write(
+            &t,
+            WritePolicy::Merge,
+            &[("a.csv", "new"), ("b.csv", "new"), ("c.csv", "new")],
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("b.csv") && err.to_string().contains("is a folder"));
+        assert_eq!(std::fs::read_to_string(t.join("a.csv")).unwrap(), "old");
+        assert_eq!(entries(&t), ["a.csv", "b.csv", "c.csv"], "no staging left");
+        let file = tmp.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let err = write(&file, WritePolicy::Merge, &[("a.csv", "1")]).unwrap_err();
+        assert!(err.to_string().contains("not a folder"), "{err}");
+    }
+
+    #[test]
+    fn names_with_a_path_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut staged = StagedSet::new(&tmp.path().join("t"), WritePolicy::Create).unwrap();
+        for bad in ["", "../x", "a/b", ".hidden"] {
+            assert!(staged.add(bad, b"x").is_err(), "{bad:?}");
+        }
+        drop(staged);
+        assert!(entries(tmp.path()).is_empty());
+    }
+}

@@ -1,0 +1,109 @@
+//! Stages 7–11 (DESIGN §3) from an existing centerline, the job of the
+//! `raceline` command: read the one input file (MapZoo CSV, TUM CSV or
+//! global_waypoints.json, see [`CenterlineInput`]), give a TUM centerline the
+//! heading and curvature of its closed spline, and lay the lines out as a set
+//! of files for the one set writer.
+
+use std::path::Path;
+
+use mapzoo_format::set::layout::{RACING_LINE, SP_LINE};
+use mapzoo_format::set::{CenterlineInput, InputFormat, TrackFiles};
+use mapzoo_format::{GlobalWaypoints, Waypoint};
+use mapzoo_raceline::{ClosedSpline, OptimizeError, RacelineResult, Walls};
+
+use crate::error::PipelineError;
+
+/// A centerline ready for the racing-line stages, with the walls if its file had them.
+#[derive(Debug, Clone)]
+pub struct CenterlineTrack {
+    /// Track name (see [`mapzoo_format::set::input::input_track_name`]).
+    pub track: String,
+    /// The centerline waypoints; a TUM input's heading and curvature filled in.
+    pub centerline: Vec<Waypoint>,
+    /// The track bounds of a global_waypoints.json; `None` means: rebuild them from the widths.
+    pub walls: Option<Walls>,
+}
+
+/// Reads the centerline file `path` (DESIGN §2.2, §4); a TUM centerline of 3
+/// or more points gets heading and curvature from its closed spline.
+pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineError> {
+    let input = CenterlineInput::read(path)?;
+    let walls = input.has_bounds().then_some(Walls {
+        right: input.right_bound,
+        left: input.left_bound,
+    });
+    let mut centerline = input.centerline;
+    if input.format == InputFormat::TumCsv && centerline.len() >= 3 {
+        // TUM files carry no heading or curvature: take them from the closed spline.
+        let xy: Vec<[f64; 2]> = centerline.iter().map(|w| [w.x_m, w.y_m]).collect();
+        let hk = knot_heading_curvature(&xy).map_err(|source| PipelineError::Optimize {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        for (w, (psi, kappa)) in centerline.iter_mut().zip(hk) {
+            w.psi_rad = psi;
+            w.kappa_radpm = kappa;
+        }
+    }
+    Ok(CenterlineTrack {
+        track: input.track,
+        centerline,
+        walls,
+    })
+}
+
+/// Heading (0 = +x, (−π, π], radians) and curvature (1/m) at the knots of the closed spline through the points.
+fn knot_heading_curvature(xy: &[[f64; 2]]) -> Result<Vec<(f64, f64)>, OptimizeError> {
+    let scaling = mapzoo_raceline::spline::distance_scaling(xy);
+    let sp = ClosedSpline::through(xy, Some(&scaling))?;
+    Ok((0..xy.len())
+        .map(|i| {
+            let (psi, kappa) = sp.heading_curvature(i, 0.0);
+            (mapzoo_raceline::race_stack_heading(psi), kappa)
+        })
+        .collect())
+}
+
+/// The files of a racing-line run: `<T>_centerline.csv`, `<T>_racing_line.csv`
+/// (IQP), `<T>_sp.csv` and `global` as global_waypoints.json.
+pub fn line_files(
+    track: &str,
+    centerline: &[Waypoint],
+    result: &RacelineResult,
+    global: GlobalWaypoints,
+) -> TrackFiles {
+    TrackFiles {
+        centerline: Some(centerline.to_vec()),
+        lines: vec![
+            (RACING_LINE.to_string(), result.iqp.clone()),
+            (SP_LINE.to_string(), result.sp.clone()),
+        ],
+        global: Some(global),
+        ..TrackFiles::new(track)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A TUM oval gets a finite heading and a non-zero curvature at every point.
+    #[test]
+    fn tum_input_gets_heading_and_curvature() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("oval.csv");
+        let mut text = String::from("# x_m,y_m,w_tr_right_m,w_tr_left_m\n");
+        for i in 0..200 {
+            let t = std::f64::consts::TAU * i as f64 / 200.0;
+            text.push_str(&format!("{},{},1.0,1.0\n", 9.0 * t.cos(), 5.0 * t.sin()));
+        }
+        std::fs::write(&path, text).unwrap();
+        let track = read_centerline_track(&path).unwrap();
+        assert_eq!(track.track, "oval");
+        assert!(track.walls.is_none());
+        assert!(track
+            .centerline
+            .iter()
+            .all(|w| w.psi_rad.is_finite() && w.kappa_radpm > 0.0));
+    }
+}
