@@ -12,10 +12,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use mapzoo_format::global::GlobalParts;
 use mapzoo_format::{GlobalWaypoints, Waypoint};
 use mapzoo_pipeline::atomic::StagedDir;
-use mapzoo_raceline::{ClosedSpline, RacelineParams, RacelineResult, Walls};
+use mapzoo_raceline::{ClosedSpline, LineKind, RacelineParams, RacelineResult, Walls};
 
 use super::common::ConfigArgs;
 
@@ -139,23 +138,16 @@ fn output_files(
     let mut files = Vec::new();
     for (name, line) in [
         (format!("{track}_centerline.csv"), centerline),
-        (format!("{track}_racing_line.csv"), &result.iqp[..]),
-        (format!("{track}_sp.csv"), &result.sp[..]),
+        (
+            format!("{track}_racing_line.csv"),
+            result.waypoints(LineKind::RACING),
+        ),
+        (format!("{track}_sp.csv"), result.waypoints(LineKind::Sp)),
     ] {
         mapzoo_format::waypoint::check_finite(line, &out.join(&name))?;
         files.push((name, mapzoo_format::waypoint::to_csv_string(line)));
     }
-    let gw = GlobalWaypoints::build(GlobalParts {
-        centerline: centerline.to_vec(),
-        iqp: result.iqp.clone(),
-        sp: result.sp.clone(),
-        right_bound: result.walls.right.clone(),
-        left_bound: result.walls.left.clone(),
-        iqp_lap_time_s: result.iqp_lap_s,
-        iqp_max_speed_mps: result.iqp_vmax,
-        sp_lap_time_s: result.sp_lap_s,
-        sp_max_speed_mps: result.sp_vmax,
-    });
+    let gw = result.global_waypoints(centerline);
     let json_name = "global_waypoints.json".to_string();
     let json_text = gw.to_json_string(&out.join(&json_name))?;
     files.push((json_name, json_text));
@@ -295,33 +287,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for w in &result.warnings {
         eprintln!("warning: {}: {w}", args.input.display());
     }
+    let record = result.record(&input.track, input.centerline.len(), seconds);
     if args.json {
-        let record = serde_json::json!({
-            "track": input.track,
-            "centerline_points": input.centerline.len(),
-            "iqp_points": result.iqp.len(),
-            "sp_points": result.sp.len(),
-            "iqp_lap_s": result.iqp_lap_s,
-            "iqp_vmax": result.iqp_vmax,
-            "sp_lap_s": result.sp_lap_s,
-            "sp_vmax": result.sp_vmax,
-            "iqp_length_m": result.iqp_length_m,
-            "sp_length_m": result.sp_length_m,
-            "seconds": seconds,
-        });
-        println!("{record}");
+        println!("{}", serde_json::to_string(&record)?);
     } else {
+        let lines: Vec<String> = record
+            .lines
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {:.4} s, {:.4} m/s, {} points, {:.2} m",
+                    l.kind.label(),
+                    l.lap_s,
+                    l.vmax,
+                    l.points,
+                    l.length_m
+                )
+            })
+            .collect();
         println!(
-            "{}: IQP {:.4} s, {:.4} m/s, {} points, {:.2} m; SP {:.4} s, {:.4} m/s, {} points, {:.2} m ({:.3} s) -> {}",
+            "{}: {} ({:.3} s) -> {}",
             input.track,
-            result.iqp_lap_s,
-            result.iqp_vmax,
-            result.iqp.len(),
-            result.iqp_length_m,
-            result.sp_lap_s,
-            result.sp_vmax,
-            result.sp.len(),
-            result.sp_length_m,
+            lines.join("; "),
             seconds,
             args.out.display()
         );
@@ -332,6 +319,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mapzoo_raceline::RacingLine;
 
     fn line(n: usize) -> Vec<Waypoint> {
         (0..n)
@@ -347,15 +335,15 @@ mod tests {
     /// the waypoint and the column.
     #[test]
     fn non_finite_values_never_reach_a_file() {
+        let racing_line = |kind| RacingLine {
+            kind,
+            waypoints: line(5),
+            lap_time_s: 1.0,
+            v_max: 1.0,
+            length_m: 4.0,
+        };
         let result = RacelineResult {
-            iqp: line(5),
-            sp: line(5),
-            iqp_lap_s: 1.0,
-            iqp_vmax: 1.0,
-            sp_lap_s: 1.0,
-            sp_vmax: 1.0,
-            iqp_length_m: 4.0,
-            sp_length_m: 4.0,
+            lines: LineKind::ALL.map(racing_line).to_vec(),
             timings: Vec::new(),
             warnings: Vec::new(),
             walls: Walls {
@@ -373,8 +361,8 @@ mod tests {
             let (mut cl, mut r) = (line(5), result.clone());
             let bad = match which {
                 0 => &mut cl[3],
-                1 => &mut r.iqp[3],
-                _ => &mut r.sp[3],
+                1 => &mut r.lines[0].waypoints[3],
+                _ => &mut r.lines[1].waypoints[3],
             };
             bad.vx_mps = f64::NAN;
             let err = format!("{:#}", output_files(out, "t", &cl, &r).unwrap_err());

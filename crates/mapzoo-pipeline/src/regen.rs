@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use mapzoo_extract::StartPose;
 use mapzoo_format::{waypoint, FormatError, GlobalWaypoints, OtSectors, SpeedScaling, Waypoint};
+use mapzoo_raceline::LineKind;
 use serde::Serialize;
 
 use crate::atomic::StagedDir;
@@ -127,9 +128,12 @@ pub fn regen(
     staged.commit()?;
     Ok(RegenReport {
         track: set.name.clone(),
-        iqp_lap_s: (old.iqp_lap_s, set.lines.iqp_lap_s),
-        sp_lap_s: (old.sp_lap_s, set.lines.sp_lap_s),
-        iqp_points: (old.iqp.as_ref().map(Vec::len), set.lines.iqp.len()),
+        iqp_lap_s: (old.iqp_lap_s, set.lines[LineKind::Iqp].lap_time_s),
+        sp_lap_s: (old.sp_lap_s, set.lines[LineKind::Sp].lap_time_s),
+        iqp_points: (
+            old.iqp.as_ref().map(Vec::len),
+            set.lines[LineKind::Iqp].waypoints.len(),
+        ),
         sectors_remapped,
         sectors_reset,
         kept_files,
@@ -147,7 +151,7 @@ fn keep_sectors(
 ) -> Result<(bool, bool), PipelineError> {
     let speed_path = dir.join(SPEED_SCALING);
     let ot_path = dir.join(OT_SECTORS);
-    let n_new = set.lines.iqp.len();
+    let n_new = set.lines[LineKind::Iqp].waypoints.len();
     if force_sectors || !(speed_path.is_file() && ot_path.is_file()) {
         let (speed, ot) = default_sectors(n_new, &config.sectors);
         set.speed_scaling = speed;
@@ -161,7 +165,11 @@ fn keep_sectors(
         speed.validate(old.len(), &speed_path)?;
         ot.validate(old.len(), &ot_path)?;
     }
-    let new_s: Vec<f64> = set.lines.iqp.iter().map(|w| w.s_m).collect();
+    let new_s: Vec<f64> = set.lines[LineKind::Iqp]
+        .waypoints
+        .iter()
+        .map(|w| w.s_m)
+        .collect();
     let remapped = match old_iqp {
         Some(old) if old.len() != n_new => {
             let old_s: Vec<f64> = old.iter().map(|w| w.s_m).collect();

@@ -11,6 +11,7 @@
 //! derivatives z_i = P_i''(0), solved in O(N) instead of TUM's dense 4N×4N solve.
 
 use crate::error::OptimizeError;
+use crate::stage::Stage;
 
 /// A closed piecewise-cubic curve, one segment per input point.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,7 +84,7 @@ pub fn solve_cyclic_tridiagonal(
     let n = diag.len();
     if n < 3 {
         return Err(OptimizeError::Numerical {
-            stage: "spline",
+            stage: Stage::Spline,
             message: format!("cyclic system needs at least 3 unknowns, got {n}"),
         });
     }
@@ -102,7 +103,7 @@ pub fn solve_cyclic_tridiagonal(
     let out: Vec<f64> = x.iter().zip(&z).map(|(xi, zi)| xi - fact * zi).collect();
     if out.iter().any(|v| !v.is_finite()) {
         return Err(OptimizeError::Numerical {
-            stage: "spline",
+            stage: Stage::Spline,
             message: "singular spline system (coincident points?)".into(),
         });
     }
@@ -117,7 +118,7 @@ fn thomas(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Result<Vec<f64
     let mut piv = diag[0];
     if piv == 0.0 {
         return Err(OptimizeError::Numerical {
-            stage: "spline",
+            stage: Stage::Spline,
             message: "zero pivot in spline system".into(),
         });
     }
@@ -127,7 +128,7 @@ fn thomas(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Result<Vec<f64
         piv = diag[i] - sub[i] * c[i - 1];
         if piv == 0.0 {
             return Err(OptimizeError::Numerical {
-                stage: "spline",
+                stage: Stage::Spline,
                 message: "zero pivot in spline system".into(),
             });
         }

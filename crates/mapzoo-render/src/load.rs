@@ -10,11 +10,12 @@
 
 use std::path::{Path, PathBuf};
 
+use mapzoo_format::global::LineKind;
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
 use mapzoo_format::{waypoint, FormatError, FreeRule, GlobalWaypoints, OccupancyMap};
 
 use crate::error::RenderError;
-use crate::track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
+use crate::track::{walls_from_widths, PictureLine, SectorSpan, TrackPicture};
 
 /// The Race Stack JSON of a folder.
 const GLOBAL_JSON: &str = "global_waypoints.json";
@@ -30,27 +31,35 @@ pub fn load_track(dir: &Path) -> Result<TrackPicture, RenderError> {
     let mut track = TrackPicture::new(name.clone(), map);
 
     if names.iter().any(|n| n == GLOBAL_JSON) {
-        let global = GlobalWaypoints::read(&dir.join(GLOBAL_JSON))?;
+        let mut global = GlobalWaypoints::read(&dir.join(GLOBAL_JSON))?;
         let info = global.map_info;
-        track.lap_times = LapTimes {
-            iqp_s: info.iqp_lap_time_s,
-            iqp_max_mps: info.iqp_max_speed_mps,
-            sp_s: info.sp_lap_time_s.or(global.est_lap_time),
-            sp_max_mps: info.sp_max_speed_mps,
-        };
         track.walls = [global.right_bound(), global.left_bound()]
             .into_iter()
             .filter(|w| !w.is_empty())
             .collect();
+        track.lines = LineKind::ALL
+            .map(|kind| {
+                // older files carry the SP lap time only as est_lap_time
+                let est = if kind == LineKind::EST_LAP {
+                    global.est_lap_time
+                } else {
+                    None
+                };
+                PictureLine {
+                    kind,
+                    waypoints: std::mem::take(&mut global.line_mut(kind).1.wpnts),
+                    lap_s: info.lap_time_s(kind).or(est),
+                    max_mps: info.max_speed_mps(kind),
+                }
+            })
+            .to_vec();
         track.centerline = global.centerline.wpnts;
-        track.iqp = global.iqp.wpnts;
-        track.sp = global.sp.wpnts;
     } else {
         if let Some(f) = find(&names, &name, "_centerline.csv") {
             track.centerline = mapzoo_format::read_centerline_any(&dir.join(f))?;
         }
         if let Some(f) = find(&names, &name, "_racing_line.csv") {
-            track.iqp = waypoint::read_csv(&dir.join(f))?;
+            track.line_mut(LineKind::RACING).waypoints = waypoint::read_csv(&dir.join(f))?;
         }
     }
     if track.walls.is_empty() {
