@@ -1071,6 +1071,25 @@ mod tests {
     }
 
     #[test]
+    fn keys_follow_the_line_kinds() {
+        let mut keys = vec!["map_info_str", "est_lap_time"];
+        keys.extend(["centerline_markers", "centerline_waypoints"]);
+        for kind in LineKind::ALL {
+            keys.extend([kind.markers_key(), kind.wpnts_key()]);
+            assert_eq!(
+                kind.wpnts_key(),
+                format!("global_traj_wpnts_{}", kind.name())
+            );
+            assert_eq!(
+                kind.markers_key(),
+                format!("global_traj_markers_{}", kind.name())
+            );
+        }
+        keys.push("trackbounds_markers");
+        assert_eq!(keys, KEYS);
+    }
+
+    #[test]
     fn missing_bounds_give_an_empty_array() {
         let g = GlobalWaypoints::build(GlobalParts::default());
         let text = g.to_json_string(Path::new("g.json")).unwrap();

@@ -9,6 +9,12 @@
 //! whose widths are the distances to the walls. Each stage is also a public
 //! function: [`prep()`], [`iqp()`], [`sp()`], [`sample()`], [`velocity_profile()`],
 //! [`lap_time()`].
+//!
+//! A result is a list of [`RacingLine`]s, one per [`LineKind`]; the JSON
+//! ([`RacelineResult::global_waypoints`]), the summary record
+//! ([`RacelineResult::record`]) and the pictures iterate over it. Every line's
+//! QP is assembled, solved and polished by [`qp`]; the car is one [`Vehicle`];
+//! timings and errors name a [`Stage`].
 
 #![warn(missing_docs)]
 

@@ -516,3 +516,51 @@ fn thomas_open(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Option<Ve
     }
     Some(y)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// min ½‖x − (2, −3)‖² s.t. x₀ + x₁ = 1, −1 ≤ x ≤ 1: on the line the nearest point is
+    /// (3, −2); the bound x₀ ≤ 1 binds (multiplier 4), so x = (1, 0). The polish reaches it to
+    /// rounding, where the interior point alone stops ~1e-7 short.
+    #[test]
+    fn small_box_qp_is_solved_exactly() {
+        let mut qp = QpProblem::new(2, 1, 4, 2, 6);
+        qp.hessian(0, 0, 1.0);
+        qp.hessian(1, 1, 1.0);
+        qp.linear(0, -2.0);
+        qp.linear(1, 3.0);
+        qp.constraint(0, 0, 1.0);
+        qp.constraint(0, 1, 1.0);
+        qp.bound(0, 1.0);
+        for (k, (col, sign)) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)]
+            .into_iter()
+            .enumerate()
+        {
+            qp.constraint(1 + k, col, sign);
+            qp.bound(1 + k, 1.0);
+        }
+        let x = qp.solve_polished(Stage::Iqp, 1).unwrap();
+        assert!((x[0] - 1.0).abs() < 1e-12 && x[1].abs() < 1e-12, "{x:?}");
+    }
+
+    /// Contradicting equalities give a typed status and name the stage.
+    #[test]
+    fn infeasible_problem_reports_a_typed_status() {
+        let mut qp = QpProblem::new(1, 0, 2, 1, 2);
+        qp.hessian(0, 0, 1.0);
+        qp.constraint(0, 0, 1.0);
+        qp.bound(0, -1.0);
+        qp.constraint(1, 0, -1.0);
+        qp.bound(1, -1.0);
+        match qp.solve(Stage::Sp, 0) {
+            Err(OptimizeError::Solver { stage, status, .. }) => {
+                assert_eq!(stage, Stage::Sp);
+                assert_eq!(status, QpStatus::PrimalInfeasible);
+                assert_eq!(status.to_string(), "PrimalInfeasible");
+            }
+            other => panic!("expected a solver error, got {other:?}"),
+        }
+    }
+}

@@ -93,3 +93,45 @@ impl Serialize for RacelineRecord {
         map.end()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(kind: LineKind, points: usize) -> LineFigures {
+        LineFigures {
+            kind,
+            points,
+            lap_s: 10.5,
+            vmax: 7.25,
+            length_m: 80.0,
+        }
+    }
+
+    /// The keys and their order are those of the records before line kinds existed.
+    #[test]
+    fn record_keys_keep_their_historic_order() {
+        let mut rec = RacelineRecord {
+            track: "f".into(),
+            centerline_points: 864,
+            lines: vec![figures(LineKind::Iqp, 766), figures(LineKind::Sp, 717)],
+            seconds: 1.5,
+            stages: Vec::new(),
+        };
+        let text = serde_json::to_string(&rec).unwrap();
+        assert_eq!(
+            text,
+            "{\"track\":\"f\",\"centerline_points\":864,\"iqp_points\":766,\"sp_points\":717,\
+             \"iqp_lap_s\":10.5,\"iqp_vmax\":7.25,\"sp_lap_s\":10.5,\"sp_vmax\":7.25,\
+             \"iqp_length_m\":80.0,\"sp_length_m\":80.0,\"seconds\":1.5}"
+        );
+        rec.stages = vec![("load".into(), 0.25), ("iqp".into(), 0.5)];
+        let text = serde_json::to_string(&rec).unwrap();
+        assert!(
+            text.ends_with("\"seconds\":1.5,\"load_s\":0.25,\"iqp_s\":0.5}"),
+            "{text}"
+        );
+        assert_eq!(rec[LineKind::Sp].points, 717);
+        assert!(rec.line(LineKind::Iqp).is_some());
+    }
+}
