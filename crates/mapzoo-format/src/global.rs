@@ -358,6 +358,14 @@ pub struct MapInfo {
 }
 
 impl MapInfo {
+    /// The (lap time, maximum speed) slots of the line of `kind`.
+    fn figures_mut(&mut self, kind: LineKind) -> (&mut Option<f64>, &mut Option<f64>) {
+        match kind {
+            LineKind::Iqp => (&mut self.iqp_lap_time_s, &mut self.iqp_max_speed_mps),
+            LineKind::Sp => (&mut self.sp_lap_time_s, &mut self.sp_max_speed_mps),
+        }
+    }
+
     /// The lap time of the line of `kind`, seconds.
     pub fn lap_time_s(&self, kind: LineKind) -> Option<f64> {
         match kind {
@@ -391,19 +399,24 @@ impl MapInfo {
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite());
-            let (line, what) = match label.split_once(' ') {
-                Some(("IQP", rest)) => ("IQP", rest),
-                Some(("SP", rest)) => ("SP", rest),
-                _ => match label.strip_prefix("Shortest Path ") {
-                    Some(rest) => ("SP", rest),
-                    None => continue,
-                },
+            let line = match label.split_once(' ') {
+                Some((head, rest)) => LineKind::ALL
+                    .into_iter()
+                    .find(|k| k.label() == head)
+                    .map(|k| (k, rest)),
+                None => None,
             };
-            let slot = match (line, what.trim()) {
-                ("IQP", "estimated lap time") => &mut info.iqp_lap_time_s,
-                ("IQP", "maximum speed") => &mut info.iqp_max_speed_mps,
-                ("SP", "estimated lap time") => &mut info.sp_lap_time_s,
-                ("SP", "maximum speed") => &mut info.sp_max_speed_mps,
+            let Some((kind, what)) = line.or_else(|| {
+                label
+                    .strip_prefix("Shortest Path ")
+                    .map(|rest| (LineKind::Sp, rest))
+            }) else {
+                continue;
+            };
+            let (lap, vmax) = info.figures_mut(kind);
+            let slot = match what.trim() {
+                "estimated lap time" => lap,
+                "maximum speed" => vmax,
                 _ => continue,
             };
             *slot = number;
