@@ -8,6 +8,7 @@ mod support;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use mapzoo_format::global::LineKind;
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
 use mapzoo_format::{map, waypoint, FreeRule, MapMeta};
 use mapzoo_render::{encode_png, load_track, render_gallery, render_track};
@@ -55,8 +56,12 @@ fn write_set(dir: &Path, name: &str) -> std::path::PathBuf {
         &t.centerline,
     )
     .unwrap();
-    waypoint::write_csv(&folder.join(format!("{name}_racing_line.csv")), &t.iqp).unwrap();
-    let n = t.iqp.len();
+    waypoint::write_csv(
+        &folder.join(format!("{name}_racing_line.csv")),
+        t.waypoints(LineKind::Iqp),
+    )
+    .unwrap();
+    let n = t.waypoints(LineKind::Iqp).len();
     SpeedScaling::single(n, 0.7, 0.7)
         .write(&folder.join("speed_scaling.yaml"))
         .unwrap();
@@ -76,7 +81,7 @@ fn one_track_picture_matches_the_library() {
     assert!(text(&out).contains("oval.png"), "{}", text(&out));
     let track = load_track(&set, FreeRule::MapServer).unwrap();
     assert_eq!(track.name, "oval");
-    assert_eq!(track.iqp.len(), 401);
+    assert_eq!(track.waypoints(LineKind::Iqp).len(), 401);
     assert_eq!(track.centerline.len(), 400);
     assert_eq!(
         (track.walls.right.len(), track.walls.left.len()),
@@ -237,11 +242,11 @@ fn race_stack_f_renders_with_its_json_and_sectors() {
     let dir = data.join("racestack/f");
     let track = load_track(&dir, FreeRule::MapServer).unwrap();
     assert_eq!(track.centerline.len(), 864);
-    assert_eq!(track.iqp.len(), 766);
-    assert_eq!(track.sp.len(), 717);
+    assert_eq!(track.waypoints(LineKind::Iqp).len(), 766);
+    assert_eq!(track.waypoints(LineKind::Sp).len(), 717);
     assert!(!track.walls.right.is_empty() && !track.walls.left.is_empty());
-    assert_eq!(track.lap_times.iqp_s, Some(11.1778));
-    assert_eq!(track.lap_times.sp_s, Some(11.7476));
+    assert_eq!(track.line(LineKind::Iqp).unwrap().lap_s, Some(11.1778));
+    assert_eq!(track.line(LineKind::Sp).unwrap().lap_s, Some(11.7476));
     assert_eq!(track.overtaking_sectors.len(), 2);
     assert_eq!(track.overtaking_sectors[1].start, 409);
     let tmp = tempfile::tempdir().unwrap();
@@ -253,7 +258,7 @@ fn race_stack_f_renders_with_its_json_and_sectors() {
     let picture = render_track(&track, &RenderOptions { size: 600 }).unwrap();
     let scale = picture.speed.unwrap();
     let shown = track
-        .iqp
+        .waypoints(LineKind::Iqp)
         .iter()
         .filter(|w| {
             let p = picture.view.world_to_image(w.x_m, w.y_m);
@@ -266,12 +271,12 @@ fn race_stack_f_renders_with_its_json_and_sectors() {
         .count();
     eprintln!(
         "f: {shown} of {} IQP waypoints show their speed colour",
-        track.iqp.len()
+        track.waypoints(LineKind::Iqp).len()
     );
     assert!(
-        shown * 10 > track.iqp.len() * 7,
+        shown * 10 > track.waypoints(LineKind::Iqp).len() * 7,
         "only {shown} of {}",
-        track.iqp.len()
+        track.waypoints(LineKind::Iqp).len()
     );
     assert_eq!(
         std::fs::read(&png).unwrap(),

@@ -7,6 +7,7 @@ use mapzoo_extract::StartPose;
 use mapzoo_format::WritePolicy;
 use mapzoo_pipeline::batch::run_batch;
 use mapzoo_pipeline::{build, write_set, BuildRecord, BuildRequest};
+use mapzoo_raceline::LineKind;
 
 use super::common::{parse_start, ConfigArgs, Progress};
 
@@ -87,13 +88,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok((dir, record))
         },
         |_, r| match r {
-            Ok((dir, rec)) => progress.done(&format!(
-                "ok    {}: IQP {:.4} s, SP {:.4} s -> {}",
-                rec.track,
-                rec.iqp_lap_s,
-                rec.sp_lap_s,
-                dir.display()
-            )),
+            Ok((dir, rec)) => {
+                let laps: Vec<String> = rec
+                    .lines
+                    .iter()
+                    .map(|l| format!("{} {:.4} s", l.kind.label(), l.lap_s))
+                    .collect();
+                progress.done(&format!(
+                    "ok    {}: {} -> {}",
+                    rec.track,
+                    laps.join(", "),
+                    dir.display()
+                ))
+            }
             Err(e) => progress.done(&format!("FAIL  {e}")),
         },
     );
@@ -108,7 +115,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if args.json {
         for rec in &ok {
-            println!("{}", record_json(rec));
+            // the `raceline` keys, then one `<stage>_s` key per stage
+            println!("{}", serde_json::to_string(rec)?);
         }
     } else {
         print_summary(&ok, failed, args.verbose);
@@ -118,26 +126,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// The JSON record: the `raceline` keys, then one `<stage>_s` key per stage.
-pub fn record_json(rec: &BuildRecord) -> String {
-    let mut obj = serde_json::Map::new();
-    obj.insert("track".into(), rec.track.clone().into());
-    obj.insert("centerline_points".into(), rec.centerline_points.into());
-    obj.insert("iqp_points".into(), rec.iqp_points.into());
-    obj.insert("sp_points".into(), rec.sp_points.into());
-    obj.insert("iqp_lap_s".into(), rec.iqp_lap_s.into());
-    obj.insert("iqp_vmax".into(), rec.iqp_vmax.into());
-    obj.insert("sp_lap_s".into(), rec.sp_lap_s.into());
-    obj.insert("sp_vmax".into(), rec.sp_vmax.into());
-    obj.insert("iqp_length_m".into(), rec.iqp_length_m.into());
-    obj.insert("sp_length_m".into(), rec.sp_length_m.into());
-    obj.insert("seconds".into(), rec.seconds.into());
-    for (stage, s) in &rec.stages {
-        obj.insert(format!("{stage}_s"), (*s).into());
-    }
-    serde_json::Value::Object(obj).to_string()
 }
 
 fn print_summary(ok: &[&BuildRecord], failed: usize, verbose: bool) {
@@ -154,12 +142,12 @@ fn print_summary(ok: &[&BuildRecord], failed: usize, verbose: bool) {
             "{:<20} {:>6} {:>6} {:>6} {:>10.4} {:>9.4} {:>10.4} {:>9.4} {:>8.3}",
             r.track,
             r.centerline_points,
-            r.iqp_points,
-            r.sp_points,
-            r.iqp_lap_s,
-            r.iqp_vmax,
-            r.sp_lap_s,
-            r.sp_vmax,
+            r[LineKind::Iqp].points,
+            r[LineKind::Sp].points,
+            r[LineKind::Iqp].lap_s,
+            r[LineKind::Iqp].vmax,
+            r[LineKind::Sp].lap_s,
+            r[LineKind::Sp].vmax,
             r.seconds
         );
         if verbose {

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use mapzoo_pipeline::{build, write_set, BuildRequest, Config};
+use mapzoo_raceline::LineKind;
 use mapzoo_synth::{generate, SynthOptions};
 
 /// Arguments of `mapzoo demo`.
@@ -51,14 +52,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!("set:      {}", dir.display());
     println!(
         "centerline {} points; IQP {} points, {:.2} m; SP {} points, {:.2} m",
-        r.centerline_points, r.iqp_points, r.iqp_length_m, r.sp_points, r.sp_length_m
+        r.centerline_points,
+        r[LineKind::Iqp].points,
+        r[LineKind::Iqp].length_m,
+        r[LineKind::Sp].points,
+        r[LineKind::Sp].length_m
     );
     println!(
         "IQP lap {:.4} s (max {:.4} m/s); SP lap {:.4} s (max {:.4} m/s); built in {:.3} s",
-        r.iqp_lap_s,
-        r.iqp_vmax,
-        r.sp_lap_s,
-        r.sp_vmax,
+        r[LineKind::Iqp].lap_s,
+        r[LineKind::Iqp].vmax,
+        r[LineKind::Sp].lap_s,
+        r[LineKind::Sp].vmax,
         t.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)

@@ -14,9 +14,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use mapzoo_format::global::GlobalParts;
 use mapzoo_format::set::{TrackFiles, WritePolicy};
-use mapzoo_format::{GlobalWaypoints, Waypoint};
+use mapzoo_format::Waypoint;
 use mapzoo_pipeline::from_centerline::{line_files, read_centerline_track};
 use mapzoo_raceline::{RacelineParams, RacelineResult};
 
@@ -51,18 +50,7 @@ fn params(args: &Args) -> anyhow::Result<RacelineParams> {
 
 /// The output set: the centerline, the IQP and SP lines as CSVs and their global_waypoints.json.
 fn output_files(track: &str, centerline: &[Waypoint], result: &RacelineResult) -> TrackFiles {
-    let gw = GlobalWaypoints::build(GlobalParts {
-        centerline: centerline.to_vec(),
-        iqp: result.iqp.clone(),
-        sp: result.sp.clone(),
-        right_bound: result.walls.right.clone(),
-        left_bound: result.walls.left.clone(),
-        iqp_lap_time_s: result.iqp_lap_s,
-        iqp_max_speed_mps: result.iqp_vmax,
-        sp_lap_time_s: result.sp_lap_s,
-        sp_max_speed_mps: result.sp_vmax,
-    });
-    line_files(track, centerline, result, gw)
+    line_files(track, centerline, result)
 }
 
 /// Runs stages 7–11 and writes the files; exit 0, or 2 (via `Err`) on bad input or an infeasible track.
@@ -79,33 +67,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for w in &result.warnings {
         eprintln!("warning: {}: {w}", args.input.display());
     }
+    let record = result.record(&input.track, input.centerline.len(), seconds);
     if args.json {
-        let record = serde_json::json!({
-            "track": input.track,
-            "centerline_points": input.centerline.len(),
-            "iqp_points": result.iqp.len(),
-            "sp_points": result.sp.len(),
-            "iqp_lap_s": result.iqp_lap_s,
-            "iqp_vmax": result.iqp_vmax,
-            "sp_lap_s": result.sp_lap_s,
-            "sp_vmax": result.sp_vmax,
-            "iqp_length_m": result.iqp_length_m,
-            "sp_length_m": result.sp_length_m,
-            "seconds": seconds,
-        });
-        println!("{record}");
+        println!("{}", serde_json::to_string(&record)?);
     } else {
+        let lines: Vec<String> = record
+            .lines
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {:.4} s, {:.4} m/s, {} points, {:.2} m",
+                    l.kind.label(),
+                    l.lap_s,
+                    l.vmax,
+                    l.points,
+                    l.length_m
+                )
+            })
+            .collect();
         println!(
-            "{}: IQP {:.4} s, {:.4} m/s, {} points, {:.2} m; SP {:.4} s, {:.4} m/s, {} points, {:.2} m ({:.3} s) -> {}",
+            "{}: {} ({:.3} s) -> {}",
             input.track,
-            result.iqp_lap_s,
-            result.iqp_vmax,
-            result.iqp.len(),
-            result.iqp_length_m,
-            result.sp_lap_s,
-            result.sp_vmax,
-            result.sp.len(),
-            result.sp_length_m,
+            lines.join("; "),
             seconds,
             args.out.display()
         );

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mapzoo_format::global::{GlobalParts, GlobalWaypoints};
+use mapzoo_format::global::{GlobalParts, GlobalWaypoints, LineKind, LineParts};
 use mapzoo_format::waypoint::{self, Waypoint};
 
 fn circle(n: usize, radius: f64, speed: f64) -> Vec<Waypoint> {
@@ -39,14 +39,22 @@ fn parts() -> GlobalParts {
     };
     GlobalParts {
         centerline: circle(1500, 23.9, 0.0),
-        iqp: circle(1436, 22.9, 10.0),
-        sp: circle(1400, 22.3, 9.0),
+        lines: vec![
+            LineParts {
+                kind: LineKind::Iqp,
+                wpnts: circle(1436, 22.9, 10.0),
+                lap_time_s: 18.5875,
+                max_speed_mps: 12.0,
+            },
+            LineParts {
+                kind: LineKind::Sp,
+                wpnts: circle(1400, 22.3, 9.0),
+                lap_time_s: 20.5395,
+                max_speed_mps: 10.8,
+            },
+        ],
         right_bound: bound(25.0),
         left_bound: bound(22.0),
-        iqp_lap_time_s: 18.5875,
-        iqp_max_speed_mps: 12.0,
-        sp_lap_time_s: 20.5395,
-        sp_max_speed_mps: 10.8,
     }
 }
 

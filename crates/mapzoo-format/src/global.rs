@@ -163,6 +163,76 @@ pub const SP_COLOR: ColorRgba = ColorRgba {
     a: 1.0,
 };
 
+/// A kind of racing line: which optimisation made it, and how the files name and draw it.
+///
+/// The order of [`LineKind::ALL`] is the order of the lines everywhere: in
+/// `map_info_str`, in the JSON keys, in records and in pictures. A new kind (a
+/// minimum-time line) is a new variant here, with its names, key and colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LineKind {
+    /// Minimum curvature, iterated (IQP, DESIGN §3.8): the line the car drives.
+    Iqp,
+    /// Shortest path (SP, DESIGN §3.9).
+    Sp,
+}
+
+impl LineKind {
+    /// Every kind, in file order.
+    pub const ALL: [LineKind; 2] = [LineKind::Iqp, LineKind::Sp];
+
+    /// The line the car drives: `<T>_racing_line.csv`, the one the sector files index.
+    pub const RACING: LineKind = LineKind::Iqp;
+
+    /// The line whose lap time the Race Stack writes as `est_lap_time`.
+    pub const EST_LAP: LineKind = LineKind::Sp;
+
+    /// Short name in record keys (`iqp_lap_s`) and JSON keys: `"iqp"`, `"sp"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LineKind::Iqp => "iqp",
+            LineKind::Sp => "sp",
+        }
+    }
+
+    /// Label in `map_info_str` and pictures: `"IQP"`, `"SP"`.
+    pub fn label(self) -> &'static str {
+        match self {
+            LineKind::Iqp => "IQP",
+            LineKind::Sp => "SP",
+        }
+    }
+
+    /// JSON key of the waypoints: `global_traj_wpnts_<name>`.
+    pub fn wpnts_key(self) -> &'static str {
+        match self {
+            LineKind::Iqp => "global_traj_wpnts_iqp",
+            LineKind::Sp => "global_traj_wpnts_sp",
+        }
+    }
+
+    /// JSON key of the markers: `global_traj_markers_<name>`.
+    pub fn markers_key(self) -> &'static str {
+        match self {
+            LineKind::Iqp => "global_traj_markers_iqp",
+            LineKind::Sp => "global_traj_markers_sp",
+        }
+    }
+
+    /// Colour of the line's marker cylinders.
+    pub fn color(self) -> ColorRgba {
+        match self {
+            LineKind::Iqp => IQP_COLOR,
+            LineKind::Sp => SP_COLOR,
+        }
+    }
+}
+
+impl std::fmt::Display for LineKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
 /// A full ROS `visualization_msgs/Marker`, fields in message order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Marker {
@@ -288,6 +358,30 @@ pub struct MapInfo {
 }
 
 impl MapInfo {
+    /// The (lap time, maximum speed) slots of the line of `kind`.
+    fn figures_mut(&mut self, kind: LineKind) -> (&mut Option<f64>, &mut Option<f64>) {
+        match kind {
+            LineKind::Iqp => (&mut self.iqp_lap_time_s, &mut self.iqp_max_speed_mps),
+            LineKind::Sp => (&mut self.sp_lap_time_s, &mut self.sp_max_speed_mps),
+        }
+    }
+
+    /// The lap time of the line of `kind`, seconds.
+    pub fn lap_time_s(&self, kind: LineKind) -> Option<f64> {
+        match kind {
+            LineKind::Iqp => self.iqp_lap_time_s,
+            LineKind::Sp => self.sp_lap_time_s,
+        }
+    }
+
+    /// The maximum speed of the line of `kind`, m/s.
+    pub fn max_speed_mps(&self, kind: LineKind) -> Option<f64> {
+        match kind {
+            LineKind::Iqp => self.iqp_max_speed_mps,
+            LineKind::Sp => self.sp_max_speed_mps,
+        }
+    }
+
     /// Parses `map_info_str`, accepting "SP" and the older "Shortest Path" wording.
     pub fn parse(text: &str) -> Self {
         let mut info = MapInfo::default();
@@ -305,19 +399,24 @@ impl MapInfo {
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite());
-            let (line, what) = match label.split_once(' ') {
-                Some(("IQP", rest)) => ("IQP", rest),
-                Some(("SP", rest)) => ("SP", rest),
-                _ => match label.strip_prefix("Shortest Path ") {
-                    Some(rest) => ("SP", rest),
-                    None => continue,
-                },
+            let line = match label.split_once(' ') {
+                Some((head, rest)) => LineKind::ALL
+                    .into_iter()
+                    .find(|k| k.label() == head)
+                    .map(|k| (k, rest)),
+                None => None,
             };
-            let slot = match (line, what.trim()) {
-                ("IQP", "estimated lap time") => &mut info.iqp_lap_time_s,
-                ("IQP", "maximum speed") => &mut info.iqp_max_speed_mps,
-                ("SP", "estimated lap time") => &mut info.sp_lap_time_s,
-                ("SP", "maximum speed") => &mut info.sp_max_speed_mps,
+            let Some((kind, what)) = line.or_else(|| {
+                label
+                    .strip_prefix("Shortest Path ")
+                    .map(|rest| (LineKind::Sp, rest))
+            }) else {
+                continue;
+            };
+            let (lap, vmax) = info.figures_mut(kind);
+            let slot = match what.trim() {
+                "estimated lap time" => lap,
+                "maximum speed" => vmax,
                 _ => continue,
             };
             *slot = number;
@@ -325,12 +424,32 @@ impl MapInfo {
         info
     }
 
-    /// The text the current Race Stack writes, 4 decimals, trailing `"; "`.
-    pub fn to_text(iqp_lap_s: f64, iqp_vmax: f64, sp_lap_s: f64, sp_vmax: f64) -> String {
-        format!(
-            "IQP estimated lap time: {iqp_lap_s:.4}s; IQP maximum speed: {iqp_vmax:.4}m/s; SP estimated lap time: {sp_lap_s:.4}s; SP maximum speed: {sp_vmax:.4}m/s; "
-        )
+    /// The text the current Race Stack writes: per line its lap time and maximum speed,
+    /// 4 decimals, each part ending in `"; "`.
+    pub fn to_text(lines: &[LineParts]) -> String {
+        let mut text = String::new();
+        for l in lines {
+            let label = l.kind.label();
+            text.push_str(&format!(
+                "{label} estimated lap time: {:.4}s; {label} maximum speed: {:.4}m/s; ",
+                l.lap_time_s, l.max_speed_mps
+            ));
+        }
+        text
     }
+}
+
+/// One racing line of a fresh `global_waypoints.json`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineParts {
+    /// Which line.
+    pub kind: LineKind,
+    /// Its trajectory, closed (last = first).
+    pub wpnts: Vec<Waypoint>,
+    /// Lap time, seconds.
+    pub lap_time_s: f64,
+    /// Maximum speed, m/s.
+    pub max_speed_mps: f64,
 }
 
 /// Everything needed to build a fresh `global_waypoints.json`.
@@ -338,22 +457,13 @@ impl MapInfo {
 pub struct GlobalParts {
     /// Centerline waypoints (vx, ax = 0).
     pub centerline: Vec<Waypoint>,
-    /// IQP trajectory, closed (last = first).
-    pub iqp: Vec<Waypoint>,
-    /// SP trajectory, closed (last = first).
-    pub sp: Vec<Waypoint>,
+    /// The racing lines, in [`LineKind::ALL`] order; the [`LineKind::EST_LAP`] line's lap time
+    /// is also written as `est_lap_time`.
+    pub lines: Vec<LineParts>,
     /// Right track bound points (x, y), metres; may be empty.
     pub right_bound: Vec<[f64; 2]>,
     /// Left track bound points (x, y), metres; may be empty.
     pub left_bound: Vec<[f64; 2]>,
-    /// IQP lap time, seconds.
-    pub iqp_lap_time_s: f64,
-    /// IQP maximum speed, m/s.
-    pub iqp_max_speed_mps: f64,
-    /// SP lap time, seconds (also written as `est_lap_time`).
-    pub sp_lap_time_s: f64,
-    /// SP maximum speed, m/s.
-    pub sp_max_speed_mps: f64,
 }
 
 /// A whole `global_waypoints.json`, typed.
@@ -442,25 +552,48 @@ pub fn trackbounds_markers(right: &[[f64; 2]], left: &[[f64; 2]]) -> MarkerArray
 impl GlobalWaypoints {
     /// Builds a fresh file: markers generated as DESIGN §2.3 says, `map_info_str`
     /// with 4 decimals, `est_lap_time` = the SP lap time, waypoint headers `seq` 1.
+    /// A kind missing from `parts.lines` gets empty arrays.
     pub fn build(parts: GlobalParts) -> Self {
-        let map_info_str = MapInfo::to_text(
-            parts.iqp_lap_time_s,
-            parts.iqp_max_speed_mps,
-            parts.sp_lap_time_s,
-            parts.sp_max_speed_mps,
-        );
-        GlobalWaypoints {
+        let map_info_str = MapInfo::to_text(&parts.lines);
+        let est_lap_time = parts
+            .lines
+            .iter()
+            .find(|l| l.kind == LineKind::EST_LAP)
+            .map(|l| l.lap_time_s);
+        let mut g = GlobalWaypoints {
             map_info: MapInfo::parse(&map_info_str),
             map_info_str,
-            est_lap_time: Some(parts.sp_lap_time_s),
+            est_lap_time,
             centerline_markers: centerline_markers(&parts.centerline),
             centerline: WpntArray::new(parts.centerline),
-            iqp_markers: trajectory_markers(&parts.iqp, IQP_COLOR),
-            iqp: WpntArray::new(parts.iqp),
-            sp_markers: trajectory_markers(&parts.sp, SP_COLOR),
-            sp: WpntArray::new(parts.sp),
+            iqp_markers: MarkerArray::default(),
+            iqp: WpntArray::new(Vec::new()),
+            sp_markers: MarkerArray::default(),
+            sp: WpntArray::new(Vec::new()),
             trackbounds_markers: trackbounds_markers(&parts.right_bound, &parts.left_bound),
             extra: Vec::new(),
+        };
+        for line in parts.lines {
+            let (markers, wpnts) = g.line_mut(line.kind);
+            *markers = trajectory_markers(&line.wpnts, line.kind.color());
+            *wpnts = WpntArray::new(line.wpnts);
+        }
+        g
+    }
+
+    /// The marker and waypoint arrays of one racing line.
+    pub fn line(&self, kind: LineKind) -> (&MarkerArray, &WpntArray) {
+        match kind {
+            LineKind::Iqp => (&self.iqp_markers, &self.iqp),
+            LineKind::Sp => (&self.sp_markers, &self.sp),
+        }
+    }
+
+    /// The marker and waypoint arrays of one racing line, mutable.
+    pub fn line_mut(&mut self, kind: LineKind) -> (&mut MarkerArray, &mut WpntArray) {
+        match kind {
+            LineKind::Iqp => (&mut self.iqp_markers, &mut self.iqp),
+            LineKind::Sp => (&mut self.sp_markers, &mut self.sp),
         }
     }
 
@@ -515,14 +648,20 @@ impl GlobalWaypoints {
         let mut est_lap_time = None;
         let mut centerline_markers = None;
         let mut centerline = None;
-        let mut iqp_markers = None;
-        let mut iqp = None;
-        let mut sp_markers = None;
-        let mut sp = None;
+        let mut lines: Vec<(Option<MarkerArray>, Option<WpntArray>)> =
+            LineKind::ALL.iter().map(|_| (None, None)).collect();
         let mut trackbounds_markers = None;
         let mut extra = Vec::new();
         for (key, raw) in top.0 {
             let raw = raw.get();
+            if let Some(i) = LineKind::ALL.iter().position(|l| l.markers_key() == key) {
+                lines[i].0 = Some(parse_markers(raw, &key, path)?);
+                continue;
+            }
+            if let Some(i) = LineKind::ALL.iter().position(|l| l.wpnts_key() == key) {
+                lines[i].1 = Some(parse_wpnts(raw, &key, path)?);
+                continue;
+            }
             match key.as_str() {
                 "map_info_str" => {
                     map_info_str = Some(parse_part::<StringMsg>(raw, &key, path)?.data)
@@ -533,10 +672,6 @@ impl GlobalWaypoints {
                 }
                 "centerline_markers" => centerline_markers = Some(parse_markers(raw, &key, path)?),
                 "centerline_waypoints" => centerline = Some(parse_wpnts(raw, &key, path)?),
-                "global_traj_markers_iqp" => iqp_markers = Some(parse_markers(raw, &key, path)?),
-                "global_traj_wpnts_iqp" => iqp = Some(parse_wpnts(raw, &key, path)?),
-                "global_traj_markers_sp" => sp_markers = Some(parse_markers(raw, &key, path)?),
-                "global_traj_wpnts_sp" => sp = Some(parse_wpnts(raw, &key, path)?),
                 "trackbounds_markers" => {
                     trackbounds_markers = Some(parse_markers(raw, &key, path)?)
                 }
@@ -556,19 +691,30 @@ impl GlobalWaypoints {
             )
         };
         let map_info_str = map_info_str.ok_or_else(|| need("map_info_str"))?;
-        Ok(GlobalWaypoints {
+        let centerline_markers = centerline_markers.ok_or_else(|| need("centerline_markers"))?;
+        let centerline = centerline.ok_or_else(|| need("centerline_waypoints"))?;
+        let mut g = GlobalWaypoints {
             map_info: MapInfo::parse(&map_info_str),
             map_info_str,
             est_lap_time,
-            centerline_markers: centerline_markers.ok_or_else(|| need("centerline_markers"))?,
-            centerline: centerline.ok_or_else(|| need("centerline_waypoints"))?,
-            iqp_markers: iqp_markers.ok_or_else(|| need("global_traj_markers_iqp"))?,
-            iqp: iqp.ok_or_else(|| need("global_traj_wpnts_iqp"))?,
-            sp_markers: sp_markers.ok_or_else(|| need("global_traj_markers_sp"))?,
-            sp: sp.ok_or_else(|| need("global_traj_wpnts_sp"))?,
-            trackbounds_markers: trackbounds_markers.ok_or_else(|| need("trackbounds_markers"))?,
+            centerline_markers,
+            centerline,
+            iqp_markers: MarkerArray::default(),
+            iqp: WpntArray::default(),
+            sp_markers: MarkerArray::default(),
+            sp: WpntArray::default(),
+            trackbounds_markers: MarkerArray::default(),
             extra,
-        })
+        };
+        // a missing key is reported in the Race Stack's key order
+        for (kind, (markers, wpnts)) in LineKind::ALL.into_iter().zip(lines) {
+            let markers = markers.ok_or_else(|| need(kind.markers_key()))?;
+            let wpnts = wpnts.ok_or_else(|| need(kind.wpnts_key()))?;
+            *g.line_mut(kind).0 = markers;
+            *g.line_mut(kind).1 = wpnts;
+        }
+        g.trackbounds_markers = trackbounds_markers.ok_or_else(|| need("trackbounds_markers"))?;
+        Ok(g)
     }
 
     /// The JSON text, exactly as the Race Stack's `json.dumps` writes it.
@@ -585,23 +731,19 @@ impl GlobalWaypoints {
         crate::atomic::write_file(path, text.as_bytes())
     }
 
-    /// The three waypoint arrays with their JSON keys.
-    pub fn waypoint_arrays(&self) -> [(&'static str, &WpntArray); 3] {
-        [
-            ("centerline_waypoints", &self.centerline),
-            ("global_traj_wpnts_iqp", &self.iqp),
-            ("global_traj_wpnts_sp", &self.sp),
-        ]
+    /// The waypoint arrays with their JSON keys: the centerline, then each racing line.
+    pub fn waypoint_arrays(&self) -> Vec<(&'static str, &WpntArray)> {
+        let mut arrays = vec![("centerline_waypoints", &self.centerline)];
+        arrays.extend(LineKind::ALL.map(|k| (k.wpnts_key(), self.line(k).1)));
+        arrays
     }
 
-    /// The four marker arrays with their JSON keys.
-    pub fn marker_arrays(&self) -> [(&'static str, &MarkerArray); 4] {
-        [
-            ("centerline_markers", &self.centerline_markers),
-            ("global_traj_markers_iqp", &self.iqp_markers),
-            ("global_traj_markers_sp", &self.sp_markers),
-            ("trackbounds_markers", &self.trackbounds_markers),
-        ]
+    /// The marker arrays with their JSON keys: centerline, each racing line, track bounds.
+    pub fn marker_arrays(&self) -> Vec<(&'static str, &MarkerArray)> {
+        let mut arrays = vec![("centerline_markers", &self.centerline_markers)];
+        arrays.extend(LineKind::ALL.map(|k| (k.markers_key(), self.line(k).0)));
+        arrays.push(("trackbounds_markers", &self.trackbounds_markers));
+        arrays
     }
 
     /// Errors on the first non-finite number, naming the key, index and field.
@@ -672,10 +814,11 @@ impl Serialize for SerView<'_> {
         }
         map.serialize_entry("centerline_markers", &g.centerline_markers)?;
         map.serialize_entry("centerline_waypoints", &g.centerline)?;
-        map.serialize_entry("global_traj_markers_iqp", &g.iqp_markers)?;
-        map.serialize_entry("global_traj_wpnts_iqp", &g.iqp)?;
-        map.serialize_entry("global_traj_markers_sp", &g.sp_markers)?;
-        map.serialize_entry("global_traj_wpnts_sp", &g.sp)?;
+        for kind in LineKind::ALL {
+            let (markers, wpnts) = g.line(kind);
+            map.serialize_entry(kind.markers_key(), markers)?;
+            map.serialize_entry(kind.wpnts_key(), wpnts)?;
+        }
         map.serialize_entry("trackbounds_markers", &g.trackbounds_markers)?;
         for (k, v) in &g.extra {
             map.serialize_entry(k, v)?;
@@ -878,8 +1021,17 @@ mod tests {
         assert_eq!(old.sp_lap_time_s, Some(4.1177));
         assert_eq!(old.sp_max_speed_mps, Some(5.7266));
         assert_eq!(MapInfo::parse("garbage"), MapInfo::default());
+        let line = |kind, lap_time_s, max_speed_mps| LineParts {
+            kind,
+            wpnts: Vec::new(),
+            lap_time_s,
+            max_speed_mps,
+        };
         assert_eq!(
-            MapInfo::to_text(18.58749, 12.53812, 20.539466068312272, 12.52119),
+            MapInfo::to_text(&[
+                line(LineKind::Iqp, 18.58749, 12.53812),
+                line(LineKind::Sp, 20.539466068312272, 12.52119)
+            ]),
             "IQP estimated lap time: 18.5875s; IQP maximum speed: 12.5381m/s; SP estimated lap time: 20.5395s; SP maximum speed: 12.5212m/s; "
         );
     }
@@ -894,14 +1046,22 @@ mod tests {
         };
         let parts = GlobalParts {
             centerline: vec![w(0, 0.0, 0.0), w(1, 1.0, 0.0)],
-            iqp: vec![w(0, 0.0, 2.0), w(1, 1.0, 4.0), w(2, 0.0, 2.0)],
-            sp: vec![w(0, 0.0, 3.0), w(1, 0.0, 3.0)],
+            lines: vec![
+                LineParts {
+                    kind: LineKind::Iqp,
+                    wpnts: vec![w(0, 0.0, 2.0), w(1, 1.0, 4.0), w(2, 0.0, 2.0)],
+                    lap_time_s: 1.0,
+                    max_speed_mps: 4.0,
+                },
+                LineParts {
+                    kind: LineKind::Sp,
+                    wpnts: vec![w(0, 0.0, 3.0), w(1, 0.0, 3.0)],
+                    lap_time_s: 2.5,
+                    max_speed_mps: 3.0,
+                },
+            ],
             right_bound: vec![[1.0, 2.0]],
             left_bound: vec![[3.0, 4.0], [5.0, 6.0]],
-            iqp_lap_time_s: 1.0,
-            iqp_max_speed_mps: 4.0,
-            sp_lap_time_s: 2.5,
-            sp_max_speed_mps: 3.0,
         };
         let g = GlobalWaypoints::build(parts);
         assert_eq!(g.est_lap_time, Some(2.5));
@@ -921,6 +1081,25 @@ mod tests {
         assert!(text.contains(r#""orientation": {"x": 0.0, "y": 0.0, "z": 0.0, "w": 1}"#));
         let back = GlobalWaypoints::from_json_str(&text, Path::new("g.json")).unwrap();
         assert_eq!(back, g);
+    }
+
+    #[test]
+    fn keys_follow_the_line_kinds() {
+        let mut keys = vec!["map_info_str", "est_lap_time"];
+        keys.extend(["centerline_markers", "centerline_waypoints"]);
+        for kind in LineKind::ALL {
+            keys.extend([kind.markers_key(), kind.wpnts_key()]);
+            assert_eq!(
+                kind.wpnts_key(),
+                format!("global_traj_wpnts_{}", kind.name())
+            );
+            assert_eq!(
+                kind.markers_key(),
+                format!("global_traj_markers_{}", kind.name())
+            );
+        }
+        keys.push("trackbounds_markers");
+        assert_eq!(keys, KEYS);
     }
 
     #[test]
@@ -950,7 +1129,12 @@ mod tests {
     #[test]
     fn syntax_errors_name_the_entry() {
         let g = GlobalWaypoints::build(GlobalParts {
-            iqp: vec![Waypoint::default(); 3],
+            lines: vec![LineParts {
+                kind: LineKind::Iqp,
+                wpnts: vec![Waypoint::default(); 3],
+                lap_time_s: 0.0,
+                max_speed_mps: 0.0,
+            }],
             ..Default::default()
         });
         let text = g.to_json_string(Path::new("g.json")).unwrap();

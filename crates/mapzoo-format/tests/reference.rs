@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mapzoo_format::global::{GlobalParts, GlobalWaypoints};
+use mapzoo_format::global::{GlobalParts, GlobalWaypoints, LineKind, LineParts};
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{tum, waypoint};
@@ -127,14 +127,22 @@ fn build_reproduces_the_published_f_file() {
     let info = g.map_info;
     let parts = GlobalParts {
         centerline: g.centerline.wpnts.clone(),
-        iqp: g.iqp.wpnts.clone(),
-        sp: g.sp.wpnts.clone(),
+        lines: vec![
+            LineParts {
+                kind: LineKind::Iqp,
+                wpnts: g.iqp.wpnts.clone(),
+                lap_time_s: info.iqp_lap_time_s.unwrap(),
+                max_speed_mps: info.iqp_max_speed_mps.unwrap(),
+            },
+            LineParts {
+                kind: LineKind::Sp,
+                wpnts: g.sp.wpnts.clone(),
+                lap_time_s: g.est_lap_time.unwrap(),
+                max_speed_mps: info.sp_max_speed_mps.unwrap(),
+            },
+        ],
         right_bound: g.right_bound(),
         left_bound: g.left_bound(),
-        iqp_lap_time_s: info.iqp_lap_time_s.unwrap(),
-        iqp_max_speed_mps: info.iqp_max_speed_mps.unwrap(),
-        sp_lap_time_s: g.est_lap_time.unwrap(),
-        sp_max_speed_mps: info.sp_max_speed_mps.unwrap(),
     };
     assert_eq!(parts.right_bound.len() + parts.left_bound.len(), 3404);
     let built = GlobalWaypoints::build(parts);

@@ -5,14 +5,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mapzoo_extract::{Extraction, StartPose};
-use mapzoo_format::global::GlobalParts;
 use mapzoo_format::set::layout::RACING_LINE;
 use mapzoo_format::set::{CentMap, MapFile, TrackFiles, WritePolicy};
 use mapzoo_format::{
     FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
 };
-use mapzoo_raceline::{RacelineResult, Walls};
-use serde::Serialize;
+use mapzoo_raceline::{LineKind, RacelineRecord, RacelineResult, Stage, Walls};
 
 use crate::config::{Config, SectorDefaults};
 use crate::error::PipelineError;
@@ -71,7 +69,7 @@ pub struct TrackSet {
     pub map: OccupancyMap,
     /// Centerline, walls and the cleaned track mask.
     pub extraction: Extraction,
-    /// IQP and SP racing lines with speeds and lap times.
+    /// The racing lines with speeds and lap times.
     pub lines: RacelineResult,
     /// speed_scaling.yaml.
     pub speed_scaling: SpeedScaling,
@@ -81,69 +79,25 @@ pub struct TrackSet {
     pub timings: Vec<(String, f64)>,
 }
 
-/// The summary of one built track (the `--json` record of `build`).
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct BuildRecord {
-    /// Track name.
-    pub track: String,
-    /// Centerline waypoints.
-    pub centerline_points: usize,
-    /// IQP waypoints, including the closing point.
-    pub iqp_points: usize,
-    /// SP waypoints, including the closing point.
-    pub sp_points: usize,
-    /// IQP lap time, seconds.
-    pub iqp_lap_s: f64,
-    /// IQP maximum speed, m/s.
-    pub iqp_vmax: f64,
-    /// SP lap time, seconds.
-    pub sp_lap_s: f64,
-    /// SP maximum speed, m/s.
-    pub sp_vmax: f64,
-    /// IQP lap length, metres.
-    pub iqp_length_m: f64,
-    /// SP lap length, metres.
-    pub sp_length_m: f64,
-    /// Wall-clock seconds of the whole build.
-    pub seconds: f64,
-    /// Seconds per stage.
-    pub stages: Vec<(String, f64)>,
-}
+/// The summary of one built track (the `--json` record of `build`): the racing-line record
+/// of the set, with the build's stage timings.
+pub type BuildRecord = RacelineRecord;
 
 impl TrackSet {
     /// The summary record.
     pub fn record(&self) -> BuildRecord {
-        let l = &self.lines;
-        BuildRecord {
-            track: self.name.clone(),
-            centerline_points: self.extraction.centerline.len(),
-            iqp_points: l.iqp.len(),
-            sp_points: l.sp.len(),
-            iqp_lap_s: l.iqp_lap_s,
-            iqp_vmax: l.iqp_vmax,
-            sp_lap_s: l.sp_lap_s,
-            sp_vmax: l.sp_vmax,
-            iqp_length_m: l.iqp_length_m,
-            sp_length_m: l.sp_length_m,
-            seconds: self.timings.iter().map(|(_, t)| t).sum(),
-            stages: self.timings.clone(),
-        }
+        let mut record = self.lines.record(
+            &self.name,
+            self.extraction.centerline.len(),
+            self.timings.iter().map(|(_, t)| t).sum(),
+        );
+        record.stages = self.timings.clone();
+        record
     }
 
     /// The global_waypoints.json of this set.
     pub fn global_waypoints(&self) -> GlobalWaypoints {
-        let l = &self.lines;
-        GlobalWaypoints::build(GlobalParts {
-            centerline: self.extraction.centerline.clone(),
-            iqp: l.iqp.clone(),
-            sp: l.sp.clone(),
-            right_bound: self.extraction.right_wall.clone(),
-            left_bound: self.extraction.left_wall.clone(),
-            iqp_lap_time_s: l.iqp_lap_s,
-            iqp_max_speed_mps: l.iqp_vmax,
-            sp_lap_time_s: l.sp_lap_s,
-            sp_max_speed_mps: l.sp_vmax,
-        })
+        self.lines.global_waypoints(&self.extraction.centerline)
     }
 }
 
@@ -225,7 +179,8 @@ pub fn build_map(
             source,
         })?;
     let t_raceline = t.elapsed().as_secs_f64();
-    let (speed_scaling, ot_sectors) = default_sectors(lines.iqp.len(), &config.sectors);
+    let (speed_scaling, ot_sectors) =
+        default_sectors(lines[LineKind::RACING].waypoints.len(), &config.sectors);
     let mut timings: Vec<(String, f64)> = Vec::new();
     if extraction.timings.is_empty() {
         timings.push(("extract".into(), t_extract));
@@ -240,7 +195,7 @@ pub fn build_map(
             lines
                 .timings
                 .iter()
-                .filter(|(k, _)| *k != "total")
+                .filter(|(k, _)| *k != Stage::Total)
                 .map(|(k, v)| (k.to_string(), *v)),
         );
     }
@@ -295,7 +250,10 @@ fn set_files(set: &TrackSet) -> TrackFiles {
             gray: cent,
         }),
         centerline: Some(set.extraction.centerline.clone()),
-        lines: vec![(RACING_LINE.to_string(), set.lines.iqp.clone())],
+        lines: vec![(
+            RACING_LINE.to_string(),
+            set.lines[LineKind::RACING].waypoints.clone(),
+        )],
         global: Some(set.global_waypoints()),
         speed_scaling: Some(set.speed_scaling.clone()),
         ot_sectors: Some(set.ot_sectors.clone()),

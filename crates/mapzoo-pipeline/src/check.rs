@@ -8,7 +8,7 @@ use mapzoo_format::set::layout::GLOBAL_WAYPOINTS;
 use mapzoo_format::set::{MapYaml, SetFolder};
 use mapzoo_format::Waypoint;
 use mapzoo_geom::{Norm, PointIndex, SegmentIndex};
-use mapzoo_raceline::{RacelineParams, RacelineResult, Walls};
+use mapzoo_raceline::{LineKind, RacelineParams, RacelineResult, Walls};
 use serde::Serialize;
 
 use crate::build::{build, BuildRequest};
@@ -328,16 +328,16 @@ pub fn check(
     let p = read_published(dir, opts)?;
     let (centerline, lines) = regenerate(&p, dir, config, opts)?;
     let regenerated = Figures {
-        iqp_lap_s: Some(lines.iqp_lap_s),
-        iqp_vmax: Some(lines.iqp_vmax),
-        sp_lap_s: Some(lines.sp_lap_s),
-        sp_vmax: Some(lines.sp_vmax),
+        iqp_lap_s: Some(lines[LineKind::Iqp].lap_time_s),
+        iqp_vmax: Some(lines[LineKind::Iqp].v_max),
+        sp_lap_s: Some(lines[LineKind::Sp].lap_time_s),
+        sp_vmax: Some(lines[LineKind::Sp].v_max),
         centerline_points: Some(centerline.len()),
-        iqp_points: Some(lines.iqp.len()),
-        sp_points: Some(lines.sp.len()),
+        iqp_points: Some(lines[LineKind::Iqp].waypoints.len()),
+        sp_points: Some(lines[LineKind::Sp].waypoints.len()),
     };
-    let iqp_pct = pct(lines.iqp_lap_s, p.figures.iqp_lap_s);
-    let sp_pct = pct(lines.sp_lap_s, p.figures.sp_lap_s);
+    let iqp_pct = pct(lines[LineKind::Iqp].lap_time_s, p.figures.iqp_lap_s);
+    let sp_pct = pct(lines[LineKind::Sp].lap_time_s, p.figures.sp_lap_s);
     let tol = opts.lap_tol * 100.0;
     let pass = [iqp_pct, sp_pct].iter().flatten().all(|d| d.abs() <= tol)
         && (iqp_pct.is_some() || sp_pct.is_some());
@@ -379,8 +379,8 @@ pub fn check(
         iqp_lap_diff_pct: iqp_pct,
         sp_lap_diff_pct: sp_pct,
         centerline_distance: distance(&centerline, &p.centerline),
-        iqp_distance: distance(&lines.iqp, &p.iqp),
-        sp_distance: distance(&lines.sp, &p.sp),
+        iqp_distance: distance(&lines[LineKind::Iqp].waypoints, &p.iqp),
+        sp_distance: distance(&lines[LineKind::Sp].waypoints, &p.sp),
         mean_abs_d_right_diff_m: d_right,
         mean_abs_d_left_diff_m: d_left,
         published_iqp_min_clearance_m: iqp_clear,
@@ -434,10 +434,10 @@ fn explain_safety_width(
             "re-run with --safety-width {:.2} --safety-width-sp {:.2}: IQP {:.4} s ({}), SP {:.4} s ({})",
             params.safety_width,
             params.safety_width_sp,
-            r.iqp_lap_s,
-            fmt_pct(pct(r.iqp_lap_s, p.figures.iqp_lap_s)),
-            r.sp_lap_s,
-            fmt_pct(pct(r.sp_lap_s, p.figures.sp_lap_s)),
+            r[LineKind::Iqp].lap_time_s,
+            fmt_pct(pct(r[LineKind::Iqp].lap_time_s, p.figures.iqp_lap_s)),
+            r[LineKind::Sp].lap_time_s,
+            fmt_pct(pct(r[LineKind::Sp].lap_time_s, p.figures.sp_lap_s)),
         )),
         Err(e) => out.push(format!(
             "re-run with safety widths {:.2} / {:.2} failed: {e}",

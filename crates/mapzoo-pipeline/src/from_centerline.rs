@@ -8,8 +8,8 @@ use std::path::Path;
 
 use mapzoo_format::set::layout::{RACING_LINE, SP_LINE};
 use mapzoo_format::set::{CenterlineInput, InputFormat, TrackFiles};
-use mapzoo_format::{GlobalWaypoints, Waypoint};
-use mapzoo_raceline::{ClosedSpline, OptimizeError, RacelineResult, Walls};
+use mapzoo_format::Waypoint;
+use mapzoo_raceline::{ClosedSpline, LineKind, OptimizeError, RacelineResult, Walls};
 
 use crate::error::PipelineError;
 
@@ -65,20 +65,18 @@ fn knot_heading_curvature(xy: &[[f64; 2]]) -> Result<Vec<(f64, f64)>, OptimizeEr
 }
 
 /// The files of a racing-line run: `<T>_centerline.csv`, `<T>_racing_line.csv`
-/// (IQP), `<T>_sp.csv` and `global` as global_waypoints.json.
-pub fn line_files(
-    track: &str,
-    centerline: &[Waypoint],
-    result: &RacelineResult,
-    global: GlobalWaypoints,
-) -> TrackFiles {
+/// (IQP), `<T>_sp.csv` and global_waypoints.json.
+pub fn line_files(track: &str, centerline: &[Waypoint], result: &RacelineResult) -> TrackFiles {
     TrackFiles {
         centerline: Some(centerline.to_vec()),
         lines: vec![
-            (RACING_LINE.to_string(), result.iqp.clone()),
-            (SP_LINE.to_string(), result.sp.clone()),
+            (
+                RACING_LINE.to_string(),
+                result.waypoints(LineKind::RACING).to_vec(),
+            ),
+            (SP_LINE.to_string(), result.waypoints(LineKind::Sp).to_vec()),
         ],
-        global: Some(global),
+        global: Some(result.global_waypoints(centerline)),
         ..TrackFiles::new(track)
     }
 }

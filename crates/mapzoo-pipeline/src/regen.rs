@@ -7,6 +7,7 @@ use mapzoo_extract::StartPose;
 use mapzoo_format::set::layout::{OT_SECTORS, SPEED_SCALING};
 use mapzoo_format::set::{SetFolder, WritePolicy};
 use mapzoo_format::{FormatError, Waypoint};
+use mapzoo_raceline::LineKind;
 use serde::Serialize;
 
 use crate::build::{build, default_sectors, write_error, BuildRequest, TrackSet};
@@ -111,9 +112,12 @@ pub fn regen(
         .map_err(write_error)?;
     Ok(RegenReport {
         track: set.name.clone(),
-        iqp_lap_s: (old.iqp_lap_s, set.lines.iqp_lap_s),
-        sp_lap_s: (old.sp_lap_s, set.lines.sp_lap_s),
-        iqp_points: (old.iqp.as_ref().map(Vec::len), set.lines.iqp.len()),
+        iqp_lap_s: (old.iqp_lap_s, set.lines[LineKind::Iqp].lap_time_s),
+        sp_lap_s: (old.sp_lap_s, set.lines[LineKind::Sp].lap_time_s),
+        iqp_points: (
+            old.iqp.as_ref().map(Vec::len),
+            set.lines[LineKind::Iqp].waypoints.len(),
+        ),
         sectors_remapped,
         sectors_reset,
         kept_files: written.kept,
@@ -131,7 +135,7 @@ fn keep_sectors(
 ) -> Result<(bool, bool), PipelineError> {
     let speed_path = folder.path(SPEED_SCALING);
     let ot_path = folder.path(OT_SECTORS);
-    let n_new = set.lines.iqp.len();
+    let n_new = set.lines[LineKind::Iqp].waypoints.len();
     let (speed, ot) = if force_sectors || !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
         (None, None)
     } else {
@@ -148,7 +152,11 @@ fn keep_sectors(
         speed.validate(old.len(), &speed_path)?;
         ot.validate(old.len(), &ot_path)?;
     }
-    let new_s: Vec<f64> = set.lines.iqp.iter().map(|w| w.s_m).collect();
+    let new_s: Vec<f64> = set.lines[LineKind::Iqp]
+        .waypoints
+        .iter()
+        .map(|w| w.s_m)
+        .collect();
     let remapped = match old_iqp {
         Some(old) if old.len() != n_new => {
             let old_s: Vec<f64> = old.iter().map(|w| w.s_m).collect();

@@ -9,6 +9,7 @@ use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::validate::validate_dir;
 use mapzoo_format::{waypoint, FreeRule, GlobalWaypoints, OtSectors, SpeedScaling};
 use mapzoo_pipeline::{build, regen, write_set, BuildRequest, Config, Overrides, Profile};
+use mapzoo_raceline::LineKind;
 use mapzoo_synth::{self as synth, SynthOptions};
 use serde_json::Value;
 
@@ -74,14 +75,14 @@ fn racestack_f_from_its_map_matches_published_lap_times_and_layout() {
     let (iqp, sp) = (info.iqp_lap_time_s.unwrap(), info.sp_lap_time_s.unwrap());
     let r = set.record();
     assert!(
-        rel(r.iqp_lap_s, iqp).abs() <= 0.01,
+        rel(r[LineKind::Iqp].lap_s, iqp).abs() <= 0.01,
         "IQP {} vs published {iqp}",
-        r.iqp_lap_s
+        r[LineKind::Iqp].lap_s
     );
     assert!(
-        rel(r.sp_lap_s, sp).abs() <= 0.01,
+        rel(r[LineKind::Sp].lap_s, sp).abs() <= 0.01,
         "SP {} vs published {sp}",
-        r.sp_lap_s
+        r[LineKind::Sp].lap_s
     );
 
     let ours = skeleton(&read_json(&written.join("global_waypoints.json")));
@@ -114,8 +115,8 @@ fn mapzoo_rebuilt_maps_are_within_published_tolerances() {
         let r = build(&req, &config).unwrap().record();
         let p = table.iter().find(|row| row.track == track).unwrap();
         let (di, ds) = (
-            rel(r.iqp_lap_s, p.iqp_lap_s.unwrap()),
-            rel(r.sp_lap_s, p.sp_lap_s.unwrap()),
+            rel(r[LineKind::Iqp].lap_s, p.iqp_lap_s.unwrap()),
+            rel(r[LineKind::Sp].lap_s, p.sp_lap_s.unwrap()),
         );
         lines.push(format!(
             "{track}: IQP {:+.2} %, SP {:+.2} %",
@@ -234,7 +235,7 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
     let tmp = tempfile::tempdir().unwrap();
     let config = Config::default();
     let (set, dir) = built_generated_set(tmp.path(), 13, &config);
-    let n_old = set.lines.iqp.len() as i64;
+    let n_old = set.lines[LineKind::Iqp].waypoints.len() as i64;
 
     // Hand-tuned sector files: three speed sectors and two overtaking sectors.
     let speed_path = dir.join("speed_scaling.yaml");
@@ -275,7 +276,7 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
     let png_path = dir.join("t.png");
     let (w, h, mut gray) = mapzoo_format::map::read_gray_png(&png_path).unwrap();
     let meta = mapzoo_format::MapMeta::read(&dir.join("t.yaml")).unwrap();
-    let at = set.lines.iqp[set.lines.iqp.len() / 4];
+    let at = set.lines[LineKind::Iqp].waypoints[set.lines[LineKind::Iqp].waypoints.len() / 4];
     let (pc, pr) =
         mapzoo_format::map::world_to_pixel(meta.origin, meta.resolution, h, at.x_m, at.y_m);
     // The disc reaches from the nearer wall over the line: centre on the wall side.
@@ -355,7 +356,7 @@ fn regen_reports_broken_hand_tuned_sectors_instead_of_repairing_them() {
     let tmp = tempfile::tempdir().unwrap();
     let config = Config::default();
     let (set, dir) = built_generated_set(tmp.path(), 14, &config);
-    let n = set.lines.iqp.len() as i64;
+    let n = set.lines[LineKind::Iqp].waypoints.len() as i64;
     let speed_path = dir.join("speed_scaling.yaml");
     let mut speed = SpeedScaling::read(&speed_path).unwrap();
     let mut second = speed.sectors[0].clone();
@@ -378,7 +379,7 @@ fn regen_reports_broken_hand_tuned_sectors_instead_of_repairing_them() {
 fn new_sets_get_mapzoo_default_sector_files_over_the_whole_racing_line() {
     let tmp = tempfile::tempdir().unwrap();
     let (set, dir) = built_generated_set(tmp.path(), 15, &Config::default());
-    let n = set.lines.iqp.len() as i64;
+    let n = set.lines[LineKind::Iqp].waypoints.len() as i64;
     let speed = SpeedScaling::read(&dir.join("speed_scaling.yaml")).unwrap();
     let ot = OtSectors::read(&dir.join("ot_sectors.yaml")).unwrap();
     assert_eq!(speed.global_limit, 0.7);

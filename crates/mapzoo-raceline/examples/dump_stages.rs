@@ -40,6 +40,7 @@ fn main() {
     let mut params = RacelineParams::racestack();
     params.safety_width = sw;
     params.safety_width_sp = swsp;
+    let vehicle = params.vehicle();
     let track = mapzoo_raceline::reftrack_from_waypoints(&cent);
     let walls = walls.unwrap_or_else(|| mapzoo_raceline::walls::from_centerline(&track).unwrap());
     let rw = walls.resampled(0.1);
@@ -73,7 +74,7 @@ fn main() {
         );
         let tr = mapzoo_raceline::sample(&sol.reftrack.xy, &sol.normals, &sol.alpha, 0.1)
             .unwrap()
-            .with_velocity(&params);
+            .with_velocity(&vehicle);
         save(
             out,
             &format!("{tag}_kappa.txt"),
@@ -110,7 +111,7 @@ fn main() {
             );
             let ts = mapzoo_raceline::sample(&rsp.xy, &nsp, &asp, 0.1)
                 .unwrap()
-                .with_velocity(&params);
+                .with_velocity(&vehicle);
             save(
                 out,
                 "sp_vx.txt",

@@ -2,6 +2,9 @@
 
 use thiserror::Error;
 
+use crate::qp::QpStatus;
+use crate::stage::Stage;
+
 /// Why a racing line could not be computed.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum OptimizeError {
@@ -122,8 +125,8 @@ pub enum OptimizeError {
          lower safety_width or widen the track there"
     )]
     Infeasible {
-        /// Stage name ("iqp", "iqp_sp", "sp").
-        stage: &'static str,
+        /// The stage ([`Stage::Iqp`] or [`Stage::Sp`]).
+        stage: Stage,
         /// Arc length along the reference line, metres.
         s_m: f64,
         /// World x, metres.
@@ -142,8 +145,8 @@ pub enum OptimizeError {
          reference line, or narrow the track there"
     )]
     CrossingNormals {
-        /// Stage name.
-        stage: &'static str,
+        /// The stage.
+        stage: Stage,
         /// Arc length of the first normal along the reference line, metres.
         s_m: f64,
         /// World x of the first normal's foot, metres.
@@ -165,8 +168,8 @@ pub enum OptimizeError {
          lower safety_width, raise curvlim, or widen the track there"
     )]
     TooTight {
-        /// Stage name.
-        stage: &'static str,
+        /// The stage.
+        stage: Stage,
         /// Arc length along the IQP's reference line, metres.
         s_m: f64,
         /// World x, metres.
@@ -185,10 +188,10 @@ pub enum OptimizeError {
     /// The QP solver did not reach a solution.
     #[error("{stage}: QP solver stopped with status {status} (iteration {iteration}); the track may be too narrow or too tight for curvlim")]
     Solver {
-        /// Stage name.
-        stage: &'static str,
-        /// Clarabel status, as text.
-        status: String,
+        /// The stage.
+        stage: Stage,
+        /// Why Clarabel stopped.
+        status: QpStatus,
         /// IQP outer iteration (1-based), 0 for the SP.
         iteration: usize,
     },
@@ -205,8 +208,8 @@ pub enum OptimizeError {
     /// A numerical step failed (singular spline system, FITPACK error).
     #[error("{stage}: {message}")]
     Numerical {
-        /// Stage name.
-        stage: &'static str,
+        /// The stage.
+        stage: Stage,
         /// What failed.
         message: String,
     },

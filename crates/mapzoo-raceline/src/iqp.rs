@@ -13,16 +13,13 @@
 //! constant is Σ ½κᵢ² + κ_ref,ᵢκᵢ. A strictly convex QP has one minimiser, so
 //! both formulations give the same α.
 
-use clarabel::algebra::CscMatrix;
-use clarabel::solver::{
-    DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
-};
-
 use crate::error::OptimizeError;
 use crate::prep::RefTrack;
+use crate::qp::{QpProblem, QpStatus};
 use crate::spline::{
     c2_rhs, c2_system, coefficients, distance_scaling, second_derivatives, ClosedSpline,
 };
+use crate::stage::Stage;
 
 /// One curvature QP: the reference line, its unit normals and the spline scaling it was built with.
 #[derive(Debug, Clone, Copy)]
@@ -80,7 +77,7 @@ fn spline_at_knots(
 
 impl CurvatureQp<'_> {
     /// Check sizes and that the track is wide enough everywhere.
-    fn check(&self, stage: &'static str) -> Result<(), OptimizeError> {
+    fn check(&self, stage: Stage) -> Result<(), OptimizeError> {
         let n = self.reftrack.len();
         if self.normals.len() != n || self.scaling.len() != n {
             return Err(OptimizeError::Numerical {
@@ -122,57 +119,44 @@ impl CurvatureQp<'_> {
 
     /// Solve the sparse QP; returns α (metres, positive to the right).
     pub fn solve(&self, iteration: usize) -> Result<Vec<f64>, OptimizeError> {
-        self.check("iqp")?;
+        self.check(Stage::Iqp)?;
         let lin = self.linearisation()?;
         let rt = self.reftrack;
         let n = rt.len();
         let (ia, izx, izy) = (0, n, 2 * n);
         let nvar = 3 * n;
+        // rows: C2 equalities for x and y, then α bounds, then curvature bounds
+        let mut qp = QpProblem::new(nvar, 2 * n, 4 * n, 3 * n, 20 * n);
 
         // objective: per knot ½ (g·z)² + κ_ref (g·z), g = c (−y′, x′) on (zx, zy)
-        let mut p_i = Vec::with_capacity(3 * n);
-        let mut p_j = Vec::with_capacity(3 * n);
-        let mut p_v = Vec::with_capacity(3 * n);
-        let mut q = vec![0.0; nvar];
         for i in 0..n {
             let gx = -lin.c[i] * lin.yd[i];
             let gy = lin.c[i] * lin.xd[i];
-            p_i.extend([izx + i, izx + i, izy + i]);
-            p_j.extend([izx + i, izy + i, izy + i]);
-            p_v.extend([gx * gx, gx * gy, gy * gy]);
-            q[izx + i] = lin.kappa_ref[i] * gx;
-            q[izy + i] = lin.kappa_ref[i] * gy;
+            qp.hessian(izx + i, izx + i, gx * gx);
+            qp.hessian(izx + i, izy + i, gx * gy);
+            qp.hessian(izy + i, izy + i, gy * gy);
+            qp.linear(izx + i, lin.kappa_ref[i] * gx);
+            qp.linear(izy + i, lin.kappa_ref[i] * gy);
         }
-        let p = CscMatrix::new_from_triplets(nvar, nvar, p_i, p_j, p_v);
 
-        // constraints: C2 equalities for x and y, then α bounds, then curvature bounds
         let (sub, diag, sup) = c2_system(self.scaling);
         let xs: Vec<f64> = rt.xy.iter().map(|p| p[0]).collect();
         let ys: Vec<f64> = rt.xy.iter().map(|p| p[1]).collect();
         let rhs_x = c2_rhs(&xs, self.scaling);
         let rhs_y = c2_rhs(&ys, self.scaling);
-        let m = 6 * n;
-        let mut a_i = Vec::with_capacity(20 * n);
-        let mut a_j = Vec::with_capacity(20 * n);
-        let mut a_v = Vec::with_capacity(20 * n);
-        let mut b = vec![0.0; m];
         for (dim, (iz, rhs)) in [(izx, &rhs_x), (izy, &rhs_y)].into_iter().enumerate() {
             for j in 0..n {
                 let row = dim * n + j;
                 let prev = (j + n - 1) % n;
                 let next = (j + 1) % n;
                 let sp = self.scaling[prev];
-                a_i.extend([row, row, row]);
-                a_j.extend([iz + prev, iz + j, iz + next]);
-                a_v.extend([sub[j], diag[j], sup[j]]);
-                a_i.extend([row, row, row]);
-                a_j.extend([ia + prev, ia + j, ia + next]);
-                a_v.extend([
-                    -6.0 * self.normals[prev][dim],
-                    6.0 * (sp + 1.0) * self.normals[j][dim],
-                    -6.0 * sp * self.normals[next][dim],
-                ]);
-                b[row] = rhs[j];
+                qp.constraint(row, iz + prev, sub[j]);
+                qp.constraint(row, iz + j, diag[j]);
+                qp.constraint(row, iz + next, sup[j]);
+                qp.constraint(row, ia + prev, -6.0 * self.normals[prev][dim]);
+                qp.constraint(row, ia + j, 6.0 * (sp + 1.0) * self.normals[j][dim]);
+                qp.constraint(row, ia + next, -6.0 * sp * self.normals[next][dim]);
+                qp.bound(row, rhs[j]);
             }
         }
         let half = self.safety_width / 2.0;
@@ -180,29 +164,18 @@ impl CurvatureQp<'_> {
             let gx = -lin.c[i] * lin.yd[i];
             let gy = lin.c[i] * lin.xd[i];
             let (r_up, r_lo, r_kup, r_klo) = (2 * n + i, 3 * n + i, 4 * n + i, 5 * n + i);
-            a_i.extend([r_up, r_lo]);
-            a_j.extend([ia + i, ia + i]);
-            a_v.extend([1.0, -1.0]);
-            b[r_up] = rt.w_right[i] - half;
-            b[r_lo] = rt.w_left[i] - half;
-            a_i.extend([r_kup, r_kup, r_klo, r_klo]);
-            a_j.extend([izx + i, izy + i, izx + i, izy + i]);
-            a_v.extend([gx, gy, -gx, -gy]);
-            b[r_kup] = self.kappa_bound;
-            b[r_klo] = self.kappa_bound;
+            qp.constraint(r_up, ia + i, 1.0);
+            qp.constraint(r_lo, ia + i, -1.0);
+            qp.bound(r_up, rt.w_right[i] - half);
+            qp.bound(r_lo, rt.w_left[i] - half);
+            qp.constraint(r_kup, izx + i, gx);
+            qp.constraint(r_kup, izy + i, gy);
+            qp.constraint(r_klo, izx + i, -gx);
+            qp.constraint(r_klo, izy + i, -gy);
+            qp.bound(r_kup, self.kappa_bound);
+            qp.bound(r_klo, self.kappa_bound);
         }
-        let a = CscMatrix::new_from_triplets(m, nvar, a_i.clone(), a_j.clone(), a_v.clone());
-        let cones = [
-            SupportedConeT::ZeroConeT(2 * n),
-            SupportedConeT::NonnegativeConeT(4 * n),
-        ];
-        let sol = solve_qp(&p, &q, &a, &b, &cones, "iqp", iteration)?;
-        let rows = Triplets {
-            i: &a_i,
-            j: &a_j,
-            v: &a_v,
-        };
-        let x = polish_active_set(&p, &q, rows, &b, 2 * n, nvar, &sol).unwrap_or(sol.x);
+        let x = qp.solve_polished(Stage::Iqp, iteration)?;
         Ok(x[ia..ia + n].to_vec())
     }
 
@@ -237,7 +210,7 @@ pub fn check_folds(
     rt: &RefTrack,
     normals: &[[f64; 2]],
     alpha: &[f64],
-    stage: &'static str,
+    stage: Stage,
 ) -> Result<(), OptimizeError> {
     let n = rt.len();
     let r = |i: usize| {
@@ -272,7 +245,7 @@ pub fn check_folds(
 pub(crate) fn check_width(
     rt: &RefTrack,
     safety_width: f64,
-    stage: &'static str,
+    stage: Stage,
 ) -> Result<(), OptimizeError> {
     let half = safety_width / 2.0;
     let mut s = 0.0;
@@ -293,156 +266,6 @@ pub(crate) fn check_width(
         s += ((nxt[0] - rt.xy[i][0]).powi(2) + (nxt[1] - rt.xy[i][1]).powi(2)).sqrt();
     }
     Ok(())
-}
-
-/// Constraint matrix entries (row, column, value).
-#[derive(Clone, Copy)]
-pub(crate) struct Triplets<'a> {
-    pub i: &'a [usize],
-    pub j: &'a [usize],
-    pub v: &'a [f64],
-}
-
-/// The exact minimiser on the interior point's active set (TUM's quadprog is an exact
-/// active-set method; an interior point stops ~1e-7 short of the bounds, which the IQP
-/// iterations amplify). The inequality rows whose slack is below their dual become
-/// equalities; the equality-constrained QP is solved again, and kept only if the other
-/// inequalities hold and every fixed row's multiplier is ≥ 0. `None` keeps the first answer.
-pub(crate) fn polish_active_set(
-    p: &CscMatrix<f64>,
-    q: &[f64],
-    a: Triplets,
-    b: &[f64],
-    n_eq: usize,
-    nvar: usize,
-    sol: &QpSolution,
-) -> Option<Vec<f64>> {
-    let m = b.len();
-    let active: Vec<bool> = (0..m).map(|r| r < n_eq || sol.s[r] < sol.z[r]).collect();
-    let mut new_row = vec![usize::MAX; m];
-    let mut k = 0;
-    for r in 0..m {
-        if active[r] {
-            new_row[r] = k;
-            k += 1;
-        }
-    }
-    let (mut ri, mut rj, mut rv) = (Vec::new(), Vec::new(), Vec::new());
-    for t in 0..a.i.len() {
-        let r = new_row[a.i[t]];
-        if r != usize::MAX {
-            ri.push(r);
-            rj.push(a.j[t]);
-            rv.push(a.v[t]);
-        }
-    }
-    let rb: Vec<f64> = (0..m).filter(|&r| active[r]).map(|r| b[r]).collect();
-    let a_eq = CscMatrix::new_from_triplets(k, nvar, ri, rj, rv);
-    let fixed = solve_qp(
-        p,
-        q,
-        &a_eq,
-        &rb,
-        &[SupportedConeT::ZeroConeT(k)],
-        "polish",
-        0,
-    )
-    .ok()?;
-    let x = fixed.x;
-    let mut ax = vec![0.0; m];
-    for t in 0..a.i.len() {
-        ax[a.i[t]] += a.v[t] * x[a.j[t]];
-    }
-    let tol = 1e-9;
-    for r in n_eq..m {
-        let ok = if active[r] {
-            fixed.z[new_row[r]] >= -tol
-        } else {
-            ax[r] <= b[r] + tol
-        };
-        if !ok {
-            return None;
-        }
-    }
-    x.iter().all(|v| v.is_finite()).then_some(x)
-}
-
-/// Primal solution, slacks and duals of one QP.
-pub(crate) struct QpSolution {
-    pub x: Vec<f64>,
-    pub s: Vec<f64>,
-    pub z: Vec<f64>,
-}
-
-/// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`.
-pub(crate) fn solve_qp(
-    p: &CscMatrix<f64>,
-    q: &[f64],
-    a: &CscMatrix<f64>,
-    b: &[f64],
-    cones: &[SupportedConeT<f64>],
-    stage: &'static str,
-    iteration: usize,
-) -> Result<QpSolution, OptimizeError> {
-    // Tight tolerances first, so the active set is found as quadprog finds it; a degenerate
-    // problem (e.g. a circle, where every shift sits on its bound) can stall there, so retry at
-    // Clarabel's default tolerances before giving up (the polish then makes the active set exact).
-    let mut last = SolverStatus::Unsolved;
-    for (gap, feas, ktratio) in [(1e-10, 1e-10, 1e-8), (1e-8, 1e-8, 1e-6)] {
-        // iterative refinement only pays for the final, equality-constrained polish solve
-        let settings = DefaultSettingsBuilder::default()
-            .verbose(false)
-            .iterative_refinement_enable(stage == "polish")
-            .tol_gap_abs(gap)
-            .tol_gap_rel(gap)
-            .tol_feas(feas)
-            .tol_ktratio(ktratio)
-            .max_iter(200)
-            .build()
-            .map_err(|e| OptimizeError::Numerical {
-                stage,
-                message: format!("solver settings: {e}"),
-            })?;
-        let mut solver = DefaultSolver::new(p, q, a, b, cones, settings).map_err(|e| {
-            OptimizeError::Numerical {
-                stage,
-                message: format!("solver setup: {e}"),
-            }
-        })?;
-        solver.solve();
-        let sol = &solver.solution;
-        // A stall this close to optimal is the best iterate there is (the polish makes it exact).
-        let stalled_near_optimum =
-            sol.status == SolverStatus::InsufficientProgress && sol.r_prim.max(sol.r_dual) <= 1e-9;
-        match solver.solution.status {
-            _ if stalled_near_optimum => {
-                return Ok(QpSolution {
-                    x: solver.solution.x.clone(),
-                    s: solver.solution.s.clone(),
-                    z: solver.solution.z.clone(),
-                })
-            }
-            SolverStatus::Solved | SolverStatus::AlmostSolved => {
-                return Ok(QpSolution {
-                    x: solver.solution.x.clone(),
-                    s: solver.solution.s.clone(),
-                    z: solver.solution.z.clone(),
-                })
-            }
-            SolverStatus::InsufficientProgress
-            | SolverStatus::MaxIterations
-            | SolverStatus::NumericalError => last = solver.solution.status,
-            status => {
-                last = status;
-                break;
-            }
-        }
-    }
-    Err(OptimizeError::Solver {
-        stage,
-        status: format!("{last:?}"),
-        iteration,
-    })
 }
 
 /// Result of the iterated IQP.
@@ -489,10 +312,13 @@ pub fn iqp(
             safety_width,
         };
         let mut alpha = match qp.solve(iter) {
-            Err(OptimizeError::Solver { status, .. }) if status == "PrimalInfeasible" => {
+            Err(OptimizeError::Solver {
+                status: QpStatus::PrimalInfeasible,
+                ..
+            }) => {
                 return Err(too_tight(&qp, iter).unwrap_or(OptimizeError::Solver {
-                    stage: "iqp",
-                    status,
+                    stage: Stage::Iqp,
+                    status: QpStatus::PrimalInfeasible,
                     iteration: iter,
                 }))
             }
@@ -505,7 +331,7 @@ pub fn iqp(
         }
         if iter >= iters_min && err <= curv_error_allowed {
             // the final line must not fold back on itself (the undamped first steps may)
-            check_folds(&rt, &normals, &alpha, "iqp")?;
+            check_folds(&rt, &normals, &alpha, Stage::Iqp)?;
             return Ok(IqpSolution {
                 reftrack: rt,
                 normals,
@@ -546,7 +372,7 @@ fn too_tight(qp: &CurvatureQp, iteration: usize) -> Option<OptimizeError> {
         .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
         .fold(0.0, |a, b| a + b);
     Some(OptimizeError::TooTight {
-        stage: "iqp",
+        stage: Stage::Iqp,
         s_m,
         x: rt.xy[i][0],
         y: rt.xy[i][1],

@@ -9,6 +9,12 @@
 //! whose widths are the distances to the walls. Each stage is also a public
 //! function: [`prep()`], [`iqp()`], [`sp()`], [`sample()`], [`velocity_profile()`],
 //! [`lap_time()`].
+//!
+//! A result is a list of [`RacingLine`]s, one per [`LineKind`]; the JSON
+//! ([`RacelineResult::global_waypoints`]), the summary record
+//! ([`RacelineResult::record`]) and the pictures iterate over it. Every line's
+//! QP is assembled, solved and polished by [`qp`]; the car is one [`Vehicle`];
+//! timings and errors name a [`Stage`].
 
 #![warn(missing_docs)]
 
@@ -19,20 +25,29 @@ pub mod iqp;
 pub mod numeric;
 pub mod params;
 pub mod prep;
+pub mod qp;
+pub mod record;
 pub mod sp;
 pub mod spline;
+pub mod stage;
 pub mod velocity;
 pub mod walls;
 
 use std::time::Instant;
 
-use mapzoo_format::Waypoint;
+use mapzoo_format::global::{GlobalParts, LineParts};
+use mapzoo_format::{GlobalWaypoints, Waypoint};
 
 pub use error::OptimizeError;
 pub use iqp::IqpSolution;
+pub use mapzoo_format::global::LineKind;
 pub use params::RacelineParams;
 pub use prep::RefTrack;
+pub use qp::{QpProblem, QpSettings, QpStatus};
+pub use record::{LineFigures, RacelineRecord};
 pub use spline::ClosedSpline;
+pub use stage::Stage;
+pub use velocity::Vehicle;
 pub use walls::Walls;
 
 /// A sampled racing line with its velocity profile (open: the closing point is not repeated).
@@ -60,9 +75,8 @@ pub struct Trajectory {
 
 impl Trajectory {
     /// Fill speed, acceleration and lap time for a vehicle (stage 11).
-    pub fn with_velocity(mut self, params: &RacelineParams) -> Self {
-        let veh = velocity::Vehicle::from_params(params);
-        self.vx = velocity_profile(&self.kappa, &self.el_lengths, &veh);
+    pub fn with_velocity(mut self, vehicle: &Vehicle) -> Self {
+        self.vx = velocity_profile(&self.kappa, &self.el_lengths, vehicle);
         self.ax = velocity::ax_profile(&self.vx, &self.el_lengths);
         self.lap_time = lap_time(&self.vx, &self.ax, &self.el_lengths);
         self
@@ -135,7 +149,7 @@ pub fn sp(
     safety_width: f64,
     params: &RacelineParams,
 ) -> Result<(Vec<[f64; 2]>, Vec<f64>), OptimizeError> {
-    iqp::check_width(reference, safety_width, "sp")?;
+    iqp::check_width(reference, safety_width, Stage::Sp)?;
     let scaling = spline::distance_scaling(&reference.xy);
     let normals = ClosedSpline::through(&reference.xy, Some(&scaling))?.normals();
     let alpha = sp::shortest_path_qp(reference, &normals, safety_width)?;
@@ -191,11 +205,7 @@ pub fn race_stack_heading(psi_tum: f64) -> f64 {
 }
 
 /// Stage 11: the closed velocity profile (see [`velocity::velocity_profile`]), m/s.
-pub fn velocity_profile(
-    kappa: &[f64],
-    el_lengths: &[f64],
-    vehicle: &velocity::Vehicle,
-) -> Vec<f64> {
+pub fn velocity_profile(kappa: &[f64], el_lengths: &[f64], vehicle: &Vehicle) -> Vec<f64> {
     velocity::velocity_profile(kappa, el_lengths, vehicle)
 }
 
@@ -204,32 +214,106 @@ pub fn lap_time(vx: &[f64], ax: &[f64], el_lengths: &[f64]) -> f64 {
     velocity::lap_time(vx, ax, el_lengths)
 }
 
+/// One racing line of a result: its kind, closed trajectory and figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RacingLine {
+    /// Which optimisation made it.
+    pub kind: LineKind,
+    /// The trajectory, closed (last row = first with s_m = lap length), d_right/d_left the
+    /// distances to the walls.
+    pub waypoints: Vec<Waypoint>,
+    /// Lap time, seconds.
+    pub lap_time_s: f64,
+    /// Top speed, m/s.
+    pub v_max: f64,
+    /// Lap length, metres.
+    pub length_m: f64,
+}
+
+impl RacingLine {
+    /// A line of `kind` from its sampled, velocity-profiled trajectory, waypoints measured
+    /// against `walls`.
+    fn new(kind: LineKind, traj: &Trajectory, walls: &walls::ResampledWalls) -> Self {
+        RacingLine {
+            kind,
+            waypoints: traj.waypoints(walls),
+            lap_time_s: traj.lap_time,
+            v_max: traj.v_max(),
+            length_m: traj.length,
+        }
+    }
+}
+
 /// Everything stages 7–11 produce for one track.
 #[derive(Debug, Clone)]
 pub struct RacelineResult {
-    /// IQP trajectory, closed (last row = first with s_m = lap length).
-    pub iqp: Vec<Waypoint>,
-    /// SP trajectory, closed.
-    pub sp: Vec<Waypoint>,
-    /// IQP lap time, seconds.
-    pub iqp_lap_s: f64,
-    /// IQP top speed, m/s.
-    pub iqp_vmax: f64,
-    /// SP lap time, seconds.
-    pub sp_lap_s: f64,
-    /// SP top speed, m/s.
-    pub sp_vmax: f64,
-    /// IQP lap length, metres.
-    pub iqp_length_m: f64,
-    /// SP lap length, metres.
-    pub sp_length_m: f64,
-    /// Wall-clock seconds per stage ("prep", "iqp", "iqp_sp", "sp", "total").
-    pub timings: Vec<(&'static str, f64)>,
+    /// The racing lines, in [`LineKind::ALL`] order.
+    pub lines: Vec<RacingLine>,
+    /// Wall-clock seconds per stage ([`Stage::Prep`], [`Stage::Iqp`], [`Stage::IqpSp`],
+    /// [`Stage::Sp`], [`Stage::Total`]).
+    pub timings: Vec<(Stage, f64)>,
     /// Problems that did not stop the computation (e.g. an SP line folding at a thin wall).
     pub warnings: Vec<String>,
     /// The walls the widths were measured to: those given, or the ones rebuilt from the
     /// centerline (closed polylines, last point not repeated), metres.
     pub walls: Walls,
+}
+
+impl RacelineResult {
+    /// The line of `kind`, if it was computed.
+    pub fn line(&self, kind: LineKind) -> Option<&RacingLine> {
+        self.lines.iter().find(|l| l.kind == kind)
+    }
+
+    /// The waypoints of the line of `kind` (empty if it was not computed).
+    pub fn waypoints(&self, kind: LineKind) -> &[Waypoint] {
+        self.line(kind).map_or(&[], |l| &l.waypoints)
+    }
+
+    /// The Race Stack's `global_waypoints.json` of this result: the centerline, every line,
+    /// and [`Self::walls`] as the track bounds.
+    pub fn global_waypoints(&self, centerline: &[Waypoint]) -> GlobalWaypoints {
+        GlobalWaypoints::build(GlobalParts {
+            centerline: centerline.to_vec(),
+            lines: self
+                .lines
+                .iter()
+                .map(|l| LineParts {
+                    kind: l.kind,
+                    wpnts: l.waypoints.clone(),
+                    lap_time_s: l.lap_time_s,
+                    max_speed_mps: l.v_max,
+                })
+                .collect(),
+            right_bound: self.walls.right.clone(),
+            left_bound: self.walls.left.clone(),
+        })
+    }
+
+    /// The summary record of this result for `track` (no stage timings; add them to
+    /// [`RacelineRecord::stages`] where known).
+    pub fn record(&self, track: &str, centerline_points: usize, seconds: f64) -> RacelineRecord {
+        RacelineRecord {
+            track: track.to_string(),
+            centerline_points,
+            lines: self.lines.iter().map(LineFigures::from).collect(),
+            seconds,
+            stages: Vec::new(),
+        }
+    }
+}
+
+impl std::ops::Index<LineKind> for RacelineResult {
+    type Output = RacingLine;
+
+    /// The line of `kind`. Panics if it is absent; a result of [`compute`] holds every
+    /// [`LineKind`].
+    fn index(&self, kind: LineKind) -> &RacingLine {
+        match self.line(kind) {
+            Some(line) => line,
+            None => panic!("no {kind} line in this result"),
+        }
+    }
 }
 
 /// The centerline as a reference track: x_m, y_m, d_right, d_left (open loop).
@@ -241,7 +325,8 @@ pub fn reftrack_from_waypoints(centerline: &[Waypoint]) -> RefTrack {
     }
 }
 
-/// Stages 7–11 for one track: the IQP and SP racing lines with velocity profiles and lap times.
+/// Stages 7–11 for one track: the racing lines of every [`LineKind`] (IQP, then SP) with
+/// velocity profiles and lap times.
 /// `centerline`: x_m, y_m, d_right, d_left are used (open loop). `walls`: the track boundaries
 /// for the SP widths and the output d_right/d_left; `None` rebuilds them as centerline ±
 /// d_right/d_left along the centerline's normals.
@@ -251,6 +336,7 @@ pub fn compute(
     params: &RacelineParams,
 ) -> Result<RacelineResult, OptimizeError> {
     params.validate()?;
+    let vehicle = params.vehicle();
     let t0 = Instant::now();
     let mut timings = Vec::new();
     let track = reftrack_from_waypoints(centerline);
@@ -270,7 +356,7 @@ pub fn compute(
 
     let t = Instant::now();
     let reference = prep(&track, params)?;
-    timings.push(("prep", t.elapsed().as_secs_f64()));
+    timings.push((Stage::Prep, t.elapsed().as_secs_f64()));
 
     // the IQP line, and the second IQP at safety_width_sp that the SP starts from; with
     // different widths the two are independent and run side by side
@@ -296,15 +382,15 @@ pub fn compute(
             (first, second.join())
         });
         let second = second.map_err(|_| OptimizeError::Numerical {
-            stage: "iqp_sp",
+            stage: Stage::IqpSp,
             message: "the second IQP's thread panicked".into(),
         })?;
         (first?, second?)
     };
     let t = Instant::now();
-    let traj_iqp = traj_iqp.with_velocity(params);
-    timings.push(("iqp", t_iqp + t.elapsed().as_secs_f64()));
-    timings.push(("iqp_sp", t_iqp2));
+    let traj_iqp = traj_iqp.with_velocity(&vehicle);
+    timings.push((Stage::Iqp, t_iqp + t.elapsed().as_secs_f64()));
+    timings.push((Stage::IqpSp, t_iqp2));
 
     let t = Instant::now();
     // the SP reference: the second IQP's closed trajectory incl. its repeated end point
@@ -319,7 +405,7 @@ pub fn compute(
     let (normals_sp, alpha_sp) = sp(&reference_sp, params.safety_width_sp, params)?;
     // the Race Stack keeps an SP line that folds at a thin wall (hangar); so do we, with a warning
     let mut warnings = Vec::new();
-    if let Err(e) = iqp::check_folds(&reference_sp, &normals_sp, &alpha_sp, "sp") {
+    if let Err(e) = iqp::check_folds(&reference_sp, &normals_sp, &alpha_sp, Stage::Sp) {
         warnings.push(e.to_string());
     }
     let traj_sp = sample(
@@ -328,21 +414,16 @@ pub fn compute(
         &alpha_sp,
         params.stepsize_interp_after_opt,
     )?
-    .with_velocity(params);
-    timings.push(("sp", t.elapsed().as_secs_f64()));
+    .with_velocity(&vehicle);
+    timings.push((Stage::Sp, t.elapsed().as_secs_f64()));
 
-    let iqp_wp = traj_iqp.waypoints(&walls);
-    let sp_wp = traj_sp.waypoints(&walls);
-    timings.push(("total", t0.elapsed().as_secs_f64()));
+    let lines = vec![
+        RacingLine::new(LineKind::Iqp, &traj_iqp, &walls),
+        RacingLine::new(LineKind::Sp, &traj_sp, &walls),
+    ];
+    timings.push((Stage::Total, t0.elapsed().as_secs_f64()));
     Ok(RacelineResult {
-        iqp_lap_s: traj_iqp.lap_time,
-        iqp_vmax: traj_iqp.v_max(),
-        sp_lap_s: traj_sp.lap_time,
-        sp_vmax: traj_sp.v_max(),
-        iqp_length_m: traj_iqp.length,
-        sp_length_m: traj_sp.length,
-        iqp: iqp_wp,
-        sp: sp_wp,
+        lines,
         timings,
         warnings,
         walls: walls_used,

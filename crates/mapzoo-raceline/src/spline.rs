@@ -14,6 +14,7 @@ use mapzoo_geom::angle::normalize_psi;
 use mapzoo_geom::{closed_segment_lengths, Norm};
 
 use crate::error::OptimizeError;
+use crate::stage::Stage;
 
 /// A closed piecewise-cubic curve, one segment per input point.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,7 +75,7 @@ pub fn solve_cyclic_tridiagonal(
     let n = diag.len();
     if n < 3 {
         return Err(OptimizeError::Numerical {
-            stage: "spline",
+            stage: Stage::Spline,
             message: format!("cyclic system needs at least 3 unknowns, got {n}"),
         });
     }
@@ -93,7 +94,7 @@ pub fn solve_cyclic_tridiagonal(
     let out: Vec<f64> = x.iter().zip(&z).map(|(xi, zi)| xi - fact * zi).collect();
     if out.iter().any(|v| !v.is_finite()) {
         return Err(OptimizeError::Numerical {
-            stage: "spline",
+            stage: Stage::Spline,
             message: "singular spline system (coincident points?)".into(),
         });
     }
@@ -108,7 +109,7 @@ fn thomas(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Result<Vec<f64
     let mut piv = diag[0];
     if piv == 0.0 {
         return Err(OptimizeError::Numerical {
-            stage: "spline",
+            stage: Stage::Spline,
             message: "zero pivot in spline system".into(),
         });
     }
@@ -118,7 +119,7 @@ fn thomas(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Result<Vec<f64
         piv = diag[i] - sub[i] * c[i - 1];
         if piv == 0.0 {
             return Err(OptimizeError::Numerical {
-                stage: "spline",
+                stage: Stage::Spline,
                 message: "zero pivot in spline system".into(),
             });
         }

@@ -13,29 +13,30 @@
 use crate::numeric::interp1;
 use crate::params::RacelineParams;
 
-/// Vehicle limits used by the velocity profile.
-#[derive(Debug, Clone, Copy)]
-pub struct Vehicle<'a> {
-    /// ggv rows [v, a_x max, a_y max].
-    pub ggv: &'a [[f64; 3]],
-    /// Machine limit rows [v, a_x].
-    pub ax_max_machines: &'a [[f64; 2]],
+/// The vehicle the velocity profile drives (racecar_f110.ini, ggv.csv, ax_max_machines.csv):
+/// built once from [`RacelineParams`] and shared by every racing line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vehicle {
+    /// ggv rows `[v m/s, a_x max m/s², a_y max m/s²]`, speeds ascending.
+    pub ggv: Vec<[f64; 3]>,
+    /// Machine limit rows `[v m/s, a_x m/s²]`, speeds ascending.
+    pub ax_max_machines: Vec<[f64; 2]>,
     /// Top speed, m/s.
     pub v_max: f64,
-    /// Drag coefficient, kg/m.
+    /// Drag coefficient (drag force = dragcoeff·v², N), kg/m.
     pub dragcoeff: f64,
     /// Mass, kg.
     pub mass: f64,
-    /// Friction-model exponent.
+    /// Exponent of the friction-ellipse model (1 = diamond, 2 = ellipse).
     pub dyn_model_exp: f64,
 }
 
-impl<'a> Vehicle<'a> {
+impl Vehicle {
     /// The vehicle of a parameter set.
-    pub fn from_params(p: &'a RacelineParams) -> Self {
+    pub fn from_params(p: &RacelineParams) -> Self {
         Vehicle {
-            ggv: &p.ggv,
-            ax_max_machines: &p.ax_max_machines,
+            ggv: p.ggv.clone(),
+            ax_max_machines: p.ax_max_machines.clone(),
             v_max: p.v_max,
             dragcoeff: p.dragcoeff,
             mass: p.mass,
@@ -61,9 +62,9 @@ struct Tables {
 impl Tables {
     fn new(veh: &Vehicle) -> Self {
         Tables {
-            v: ggv_col(veh.ggv, 0),
-            ax: ggv_col(veh.ggv, 1),
-            ay: ggv_col(veh.ggv, 2),
+            v: ggv_col(&veh.ggv, 0),
+            ax: ggv_col(&veh.ggv, 1),
+            ay: ggv_col(&veh.ggv, 2),
             mv: veh.ax_max_machines.iter().map(|r| r[0]).collect(),
             ma: veh.ax_max_machines.iter().map(|r| r[1]).collect(),
         }

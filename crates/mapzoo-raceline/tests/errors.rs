@@ -2,7 +2,7 @@
 //! change, never panics (issue 4: infeasible, crossing normals, solver, NaN).
 
 use mapzoo_format::Waypoint;
-use mapzoo_raceline::{compute, OptimizeError, RacelineParams};
+use mapzoo_raceline::{compute, OptimizeError, RacelineParams, Stage};
 use mapzoo_synth::tracks::oval;
 
 #[test]
@@ -94,7 +94,7 @@ fn tight_curvature_limit_names_where_the_line_cannot_straighten() {
     let err = compute(&oval(1.2), None, &params).unwrap_err();
     match err {
         OptimizeError::TooTight {
-            stage: "iqp",
+            stage: Stage::Iqp,
             kappa,
             curvlim,
             room,
@@ -365,10 +365,10 @@ fn folding_line_is_reported_with_its_place() {
         .normals();
     // counter-clockwise: right is outwards, so a shift of −1.5 m crosses the centre
     let mut alpha = vec![0.0; n];
-    assert!(mapzoo_raceline::iqp::check_folds(&rt, &normals, &alpha, "iqp").is_ok());
+    assert!(mapzoo_raceline::iqp::check_folds(&rt, &normals, &alpha, Stage::Iqp).is_ok());
     alpha[10] = -1.5;
     alpha[11] = -1.5;
-    let err = mapzoo_raceline::iqp::check_folds(&rt, &normals, &alpha, "iqp").unwrap_err();
+    let err = mapzoo_raceline::iqp::check_folds(&rt, &normals, &alpha, Stage::Iqp).unwrap_err();
     match &err {
         OptimizeError::CrossingNormals {
             side,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{GlobalWaypoints, Waypoint};
-use mapzoo_raceline::{compute, RacelineParams, RacelineResult, Walls};
+use mapzoo_raceline::{compute, LineKind, RacelineParams, RacelineResult, Walls};
 
 /// Published figures of one track.
 struct Published {
@@ -67,31 +67,31 @@ fn rel(ours: f64, published: f64) -> f64 {
 fn report(track: &str, r: &RacelineResult, p: &Published) {
     eprintln!(
         "{track:>13} | IQP {:.4} s (pub {:.4}) {:.4} m/s (pub {:.4}) {} pts | SP {:.4} s (pub {:.4}) {:.4} m/s (pub {:.4}) {} pts",
-        r.iqp_lap_s,
+        r[LineKind::Iqp].lap_time_s,
         p.iqp_lap,
-        r.iqp_vmax,
+        r[LineKind::Iqp].v_max,
         p.iqp_vmax,
-        r.iqp.len(),
-        r.sp_lap_s,
+        r[LineKind::Iqp].waypoints.len(),
+        r[LineKind::Sp].lap_time_s,
         p.sp_lap,
-        r.sp_vmax,
+        r[LineKind::Sp].v_max,
         p.sp_vmax,
-        r.sp.len()
+        r[LineKind::Sp].waypoints.len()
     );
 }
 
 /// IQP figures equal to the published 4 decimals (the reference reproduces them exactly).
 fn assert_iqp_exact(track: &str, r: &RacelineResult, p: &Published) {
     assert!(
-        (r.iqp_lap_s - p.iqp_lap).abs() <= 0.5e-4 + 1e-9,
+        (r[LineKind::Iqp].lap_time_s - p.iqp_lap).abs() <= 0.5e-4 + 1e-9,
         "{track}: IQP lap {} vs published {}",
-        r.iqp_lap_s,
+        r[LineKind::Iqp].lap_time_s,
         p.iqp_lap
     );
     assert!(
-        (r.iqp_vmax - p.iqp_vmax).abs() <= 0.5e-4 + 1e-9,
+        (r[LineKind::Iqp].v_max - p.iqp_vmax).abs() <= 0.5e-4 + 1e-9,
         "{track}: IQP vmax {} vs published {}",
-        r.iqp_vmax,
+        r[LineKind::Iqp].v_max,
         p.iqp_vmax
     );
 }
@@ -131,17 +131,25 @@ fn racestack_f_matches_published() {
     let (cl, walls, p) = racestack_input(&data.join("racestack/f"));
     let r = compute(&cl, Some(&walls), &RacelineParams::racestack()).expect("compute f");
     report("f", &r, &p);
-    assert!(rel(r.iqp_lap_s, p.iqp_lap) < 1e-3);
-    assert!(rel(r.sp_lap_s, p.sp_lap) < 1e-3);
-    assert!(rel(r.iqp_vmax, p.iqp_vmax) < 1e-3);
-    assert!(rel(r.sp_vmax, p.sp_vmax) < 1e-3);
-    assert!(r.iqp.len().abs_diff(766) <= 1, "{}", r.iqp.len());
-    assert!(r.sp.len().abs_diff(717) <= 1, "{}", r.sp.len());
+    assert!(rel(r[LineKind::Iqp].lap_time_s, p.iqp_lap) < 1e-3);
+    assert!(rel(r[LineKind::Sp].lap_time_s, p.sp_lap) < 1e-3);
+    assert!(rel(r[LineKind::Iqp].v_max, p.iqp_vmax) < 1e-3);
+    assert!(rel(r[LineKind::Sp].v_max, p.sp_vmax) < 1e-3);
+    assert!(
+        r[LineKind::Iqp].waypoints.len().abs_diff(766) <= 1,
+        "{}",
+        r[LineKind::Iqp].waypoints.len()
+    );
+    assert!(
+        r[LineKind::Sp].waypoints.len().abs_diff(717) <= 1,
+        "{}",
+        r[LineKind::Sp].waypoints.len()
+    );
     assert_iqp_exact("f", &r, &p);
-    assert!((r.sp_lap_s - p.sp_lap).abs() <= 0.5e-4 + 1e-9);
-    assert_closed("f", &r.iqp, r.iqp_length_m);
-    assert_closed("f", &r.sp, r.sp_length_m);
-    report_wall_clearance("f", &r.iqp, 0.7);
+    assert!((r[LineKind::Sp].lap_time_s - p.sp_lap).abs() <= 0.5e-4 + 1e-9);
+    assert_closed("f", &r[LineKind::Iqp].waypoints, r[LineKind::Iqp].length_m);
+    assert_closed("f", &r[LineKind::Sp].waypoints, r[LineKind::Sp].length_m);
+    report_wall_clearance("f", &r[LineKind::Iqp].waypoints, 0.7);
 }
 
 #[test]
@@ -155,17 +163,21 @@ fn racestack_hangar_matches_published_iqp() {
     params.safety_width_sp = 1.0;
     let r = compute(&cl, Some(&walls), &params).expect("compute hangar");
     report("hangar", &r, &p);
-    assert!(rel(r.iqp_lap_s, p.iqp_lap) < 2e-3);
-    assert!(rel(r.iqp_vmax, p.iqp_vmax) < 2e-3);
-    assert!(r.iqp.len().abs_diff(396) <= 1, "{}", r.iqp.len());
+    assert!(rel(r[LineKind::Iqp].lap_time_s, p.iqp_lap) < 2e-3);
+    assert!(rel(r[LineKind::Iqp].v_max, p.iqp_vmax) < 2e-3);
+    assert!(
+        r[LineKind::Iqp].waypoints.len().abs_diff(396) <= 1,
+        "{}",
+        r[LineKind::Iqp].waypoints.len()
+    );
     assert_iqp_exact("hangar", &r, &p);
-    report_wall_clearance("hangar", &r.iqp, 1.0);
+    report_wall_clearance("hangar", &r[LineKind::Iqp].waypoints, 1.0);
     // the published SP came from an older pipeline: reported, not compared
     eprintln!(
         "hangar SP (ours): {:.4} s, {:.4} m/s, {} points; warnings: {:?}",
-        r.sp_lap_s,
-        r.sp_vmax,
-        r.sp.len(),
+        r[LineKind::Sp].lap_time_s,
+        r[LineKind::Sp].v_max,
+        r[LineKind::Sp].waypoints.len(),
         r.warnings
     );
 }
@@ -178,25 +190,32 @@ fn mapzoo_track(track: &str, iqp_points: Option<usize>) {
     let p = published_csv(&data, track);
     let r = compute(&cl, None, &RacelineParams::mapzoo()).expect("compute");
     report(track, &r, &p);
-    assert!(rel(r.iqp_lap_s, p.iqp_lap) < 3e-3, "{track}");
-    assert!(rel(r.iqp_vmax, p.iqp_vmax) < 3e-3, "{track}");
+    assert!(
+        rel(r[LineKind::Iqp].lap_time_s, p.iqp_lap) < 3e-3,
+        "{track}"
+    );
+    assert!(rel(r[LineKind::Iqp].v_max, p.iqp_vmax) < 3e-3, "{track}");
     if let Some(n) = iqp_points {
         assert!(
-            r.iqp.len().abs_diff(n) <= 3,
+            r[LineKind::Iqp].waypoints.len().abs_diff(n) <= 3,
             "{track}: {} points",
-            r.iqp.len()
+            r[LineKind::Iqp].waypoints.len()
         );
     }
     assert_iqp_exact(track, &r, &p);
-    report_wall_clearance(track, &r.iqp, 1.2);
+    report_wall_clearance(track, &r[LineKind::Iqp].waypoints, 1.2);
     assert!(
-        rel(r.sp_lap_s, p.sp_lap) < 0.02,
+        rel(r[LineKind::Sp].lap_time_s, p.sp_lap) < 0.02,
         "{track}: SP {} vs {}",
-        r.sp_lap_s,
+        r[LineKind::Sp].lap_time_s,
         p.sp_lap
     );
-    assert_closed(track, &r.iqp, r.iqp_length_m);
-    assert_closed(track, &r.sp, r.sp_length_m);
+    assert_closed(
+        track,
+        &r[LineKind::Iqp].waypoints,
+        r[LineKind::Iqp].length_m,
+    );
+    assert_closed(track, &r[LineKind::Sp].waypoints, r[LineKind::Sp].length_m);
 }
 
 #[test]
@@ -229,9 +248,9 @@ fn austin_iqp_line_follows_published_racing_line() {
         mapzoo_format::waypoint::read_csv(&data.join("mapzoo/Austin/Austin_racing_line.csv"))
             .expect("racing line");
     let r = compute(&cl, None, &RacelineParams::mapzoo()).expect("compute");
-    assert_eq!(r.iqp.len(), published.len());
+    assert_eq!(r[LineKind::Iqp].waypoints.len(), published.len());
     let mut worst: f64 = 0.0;
-    for (a, b) in r.iqp.iter().zip(&published) {
+    for (a, b) in r[LineKind::Iqp].waypoints.iter().zip(&published) {
         worst = worst.max((a.x_m - b.x_m).hypot(a.y_m - b.y_m));
         assert!((a.vx_mps - b.vx_mps).abs() < 1e-3, "{a:?} vs {b:?}");
     }

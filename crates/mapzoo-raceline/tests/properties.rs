@@ -11,7 +11,7 @@ use mapzoo_format::Waypoint;
 use mapzoo_raceline::iqp::CurvatureQp;
 use mapzoo_raceline::spline::{c2_rhs, c2_system, distance_scaling, solve_cyclic_tridiagonal};
 use mapzoo_raceline::velocity::{velocity_profile, velocity_profile_reference, Vehicle};
-use mapzoo_raceline::{compute, ClosedSpline, RacelineParams, RefTrack};
+use mapzoo_raceline::{compute, ClosedSpline, LineKind, RacelineParams, RefTrack};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
@@ -413,16 +413,16 @@ fn shortest_path_on_a_uniform_ellipse_is_solved() {
     };
     let r = compute(&cl, None, &params).unwrap();
     assert!(
-        r.sp_length_m < r.iqp_length_m,
+        r[LineKind::Sp].length_m < r[LineKind::Iqp].length_m,
         "SP {} m is not shorter than IQP {} m",
-        r.sp_length_m,
-        r.iqp_length_m
+        r[LineKind::Sp].length_m,
+        r[LineKind::Iqp].length_m
     );
-    for w in &r.iqp {
+    for w in &r[LineKind::Iqp].waypoints {
         assert!(w.d_right.min(w.d_left) >= 0.25 - 0.02, "{w:?}");
     }
     // The SP's α is smoothed after the QP (TUM's 7-point average), so it may cut its bound slightly.
-    for w in &r.sp {
+    for w in &r[LineKind::Sp].waypoints {
         assert!(w.d_right.min(w.d_left) > 0.0, "{w:?}");
     }
 }
@@ -443,7 +443,7 @@ proptest! {
         let cl = synthetic_track(radius, a2, a3, phase, width);
         let params = RacelineParams { safety_width, safety_width_sp: safety_width, ..RacelineParams::mapzoo() };
         let r = compute(&cl, None, &params).unwrap();
-        for w in &r.iqp {
+        for w in &r[LineKind::Iqp].waypoints {
             prop_assert!(w.d_right.min(w.d_left) >= safety_width / 2.0 - 0.02, "{w:?}");
         }
     }
@@ -465,9 +465,15 @@ fn sp_width_only_changes_the_sp() {
     let mixed = both(0.7, 1.2);
     let narrow = both(0.7, 0.7);
     let wide = both(1.2, 1.2);
-    assert_eq!(mixed.iqp, narrow.iqp);
-    assert_eq!(mixed.sp, wide.sp);
-    assert_ne!(mixed.iqp_lap_s, wide.iqp_lap_s);
+    assert_eq!(
+        mixed[LineKind::Iqp].waypoints,
+        narrow[LineKind::Iqp].waypoints
+    );
+    assert_eq!(mixed[LineKind::Sp].waypoints, wide[LineKind::Sp].waypoints);
+    assert_ne!(
+        mixed[LineKind::Iqp].lap_time_s,
+        wide[LineKind::Iqp].lap_time_s
+    );
 }
 
 proptest! {

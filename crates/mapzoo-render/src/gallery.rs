@@ -3,6 +3,8 @@
 //! centerline and IQP line (one speed scale for all cells) and, under it,
 //! the track name and SP lap time.
 
+use mapzoo_format::global::LineKind;
+
 use crate::canvas::{Canvas, Stroke};
 use crate::draw::{self, Style};
 use crate::error::RenderError;
@@ -109,7 +111,7 @@ pub fn render_gallery(
             draw::speed_line(
                 &mut canvas,
                 &mut stroke,
-                &track.iqp,
+                track.waypoints(LineKind::RACING),
                 &snapped,
                 scale,
                 &style,
@@ -121,9 +123,10 @@ pub fn render_gallery(
         let ty = y + row_h[r] + 2.0 * uf;
         let name = fit_text(&track.name, cell, u);
         canvas.draw_text(x, ty, &name, u, draw::INK);
-        let lap = match track.lap_times.sp_s {
-            Some(t) => format!("SP lap {t:.2} s"),
-            None => "SP lap n/a".to_string(),
+        let shown = LineKind::EST_LAP;
+        let lap = match track.line(shown).and_then(|l| l.lap_s) {
+            Some(t) => format!("{} lap {t:.2} s", shown.label()),
+            None => format!("{} lap n/a", shown.label()),
         };
         canvas.draw_text(x, ty + line_h, &lap, u, [90, 90, 90]);
     }

@@ -27,7 +27,7 @@ pub use load::load_track;
 pub use picture::{
     check_size, render_track, RenderOptions, Rendered, MAX_PIXELS, MAX_SIZE, MIN_SIZE,
 };
-pub use track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
+pub use track::{walls_from_widths, PictureLine, SectorSpan, TrackPicture};
 pub use view::MapView;
 
 /// The PNG file bytes of `image` (deterministic: same pixels, same bytes).

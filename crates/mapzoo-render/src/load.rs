@@ -12,12 +12,13 @@
 
 use std::path::Path;
 
+use mapzoo_format::global::LineKind;
 use mapzoo_format::set::{MapYaml, SetFolder};
 use mapzoo_format::FreeRule;
 use mapzoo_geom::Walls;
 
 use crate::error::RenderError;
-use crate::track::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
+use crate::track::{walls_from_widths, PictureLine, SectorSpan, TrackPicture};
 
 /// Loads everything a picture of the track in `dir` shows; `rule` classifies the map's pixels.
 pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderError> {
@@ -44,24 +45,33 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
     let mut track = TrackPicture::new(name, map);
 
     let files = folder.read_lines()?;
-    if let Some(global) = files.global {
+    if let Some(mut global) = files.global {
         let info = global.map_info;
-        track.lap_times = LapTimes {
-            iqp_s: info.iqp_lap_time_s,
-            iqp_max_mps: info.iqp_max_speed_mps,
-            sp_s: info.sp_lap_time_s.or(global.est_lap_time),
-            sp_max_mps: info.sp_max_speed_mps,
-        };
         track.walls = Walls {
             right: global.right_bound(),
             left: global.left_bound(),
         };
+        track.lines = LineKind::ALL
+            .map(|kind| {
+                // older files carry the SP lap time only as est_lap_time
+                let est = if kind == LineKind::EST_LAP {
+                    global.est_lap_time
+                } else {
+                    None
+                };
+                PictureLine {
+                    kind,
+                    waypoints: std::mem::take(&mut global.line_mut(kind).1.wpnts),
+                    lap_s: info.lap_time_s(kind).or(est),
+                    max_mps: info.max_speed_mps(kind),
+                }
+            })
+            .to_vec();
         track.centerline = global.centerline.wpnts;
-        track.iqp = global.iqp.wpnts;
-        track.sp = global.sp.wpnts;
     } else {
         track.centerline = files.centerline_waypoints().to_vec();
-        track.iqp = files.racing_line().map(<[_]>::to_vec).unwrap_or_default();
+        track.line_mut(LineKind::RACING).waypoints =
+            files.racing_line().map(<[_]>::to_vec).unwrap_or_default();
     }
     if track.walls.is_empty() {
         track.walls = walls_from_widths(&track.centerline);

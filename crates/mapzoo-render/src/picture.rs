@@ -2,12 +2,14 @@
 //! the occupancy map at true scale with every line of the set drawn on it,
 //! and a footer with the speed colour bar, a scale bar and a legend.
 
+use mapzoo_format::global::LineKind;
+
 use crate::canvas::{Canvas, Stroke};
 use crate::colormap::{viridis, SpeedScale};
 use crate::draw::{self, Style, TickSide};
 use crate::error::RenderError;
 use crate::font;
-use crate::track::{SectorSpan, TrackPicture};
+use crate::track::{PictureLine, SectorSpan, TrackPicture};
 use crate::view::{self, MapView};
 
 /// Smallest accepted picture size, pixels.
@@ -81,13 +83,13 @@ pub(crate) fn check_map(track: &TrackPicture) -> Result<(), RenderError> {
     Ok(())
 }
 
-/// The speed range over both trajectories; `None` when there are none.
+/// The speed range over every racing line; `None` when there are none.
 pub(crate) fn speed_scale<'a>(
     tracks: impl IntoIterator<Item = &'a TrackPicture>,
 ) -> Option<SpeedScale> {
     let mut speeds = Vec::new();
     for t in tracks {
-        speeds.extend(t.iqp.iter().chain(&t.sp).map(|w| w.vx_mps));
+        speeds.extend(t.lines.iter().flat_map(|l| &l.waypoints).map(|w| w.vx_mps));
     }
     (!speeds.is_empty()).then(|| SpeedScale::covering(speeds))
 }
@@ -158,8 +160,9 @@ pub fn render_track(
     draw::walls(&mut canvas, &mut stroke, &track.walls, &view, &style);
     draw::centerline(&mut canvas, &mut stroke, &track.centerline, &view, &style);
     if let Some(scale) = &speed {
-        draw::speed_line(&mut canvas, &mut stroke, &track.iqp, &view, scale, &style);
-        draw::speed_dots(&mut canvas, &mut stroke, &track.sp, &view, scale, &style);
+        for line in &track.lines {
+            draw_racing_line(&mut canvas, &mut stroke, line, &view, scale, &style);
+        }
     }
     let main = track.main_line();
     draw::sector_ticks(
@@ -222,21 +225,34 @@ pub fn render_track(
     })
 }
 
+/// Draws one racing line coloured by speed, in its kind's style: the IQP as a line, the SP as
+/// dots.
+fn draw_racing_line(
+    canvas: &mut Canvas,
+    stroke: &mut Stroke,
+    line: &PictureLine,
+    view: &MapView,
+    scale: &SpeedScale,
+    style: &Style,
+) {
+    match line.kind {
+        LineKind::Iqp => draw::speed_line(canvas, stroke, &line.waypoints, view, scale, style),
+        LineKind::Sp => draw::speed_dots(canvas, stroke, &line.waypoints, view, scale, style),
+    }
+}
+
 /// The lines under the title: lap times, sectors, map and point counts.
 fn info_lines(track: &TrackPicture) -> Vec<String> {
-    let t = &track.lap_times;
     let lap = |name: &str, time: Option<f64>, vmax: Option<f64>| match (time, vmax) {
         (Some(t), Some(v)) => Some(format!("{name} lap {t:.2} s, max {v:.2} m/s")),
         (Some(t), None) => Some(format!("{name} lap {t:.2} s")),
         _ => None,
     };
-    let laps: Vec<String> = [
-        lap("IQP", t.iqp_s, t.iqp_max_mps),
-        lap("SP", t.sp_s, t.sp_max_mps),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let laps: Vec<String> = track
+        .lines
+        .iter()
+        .filter_map(|l| lap(l.kind.label(), l.lap_s, l.max_mps))
+        .collect();
     let mut lines = vec![if laps.is_empty() {
         "lap times: n/a".to_string()
     } else {
@@ -274,11 +290,8 @@ fn info_lines(track: &TrackPicture) -> Vec<String> {
         lines.push(sectors.join("    "));
     }
     let mut counts = Vec::new();
-    for (name, line) in [
-        ("centerline", &track.centerline),
-        ("IQP", &track.iqp),
-        ("SP", &track.sp),
-    ] {
+    let racing = track.lines.iter().map(|l| (l.kind.label(), &l.waypoints));
+    for (name, line) in std::iter::once(("centerline", &track.centerline)).chain(racing) {
         if !line.is_empty() {
             counts.push(format!("{name} {}", line.len()));
         }
@@ -423,8 +436,7 @@ const LEGEND_SAMPLE: f64 = 26.0;
 /// One legend entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum LegendItem {
-    Iqp,
-    Sp,
+    Line(LineKind),
     Centerline,
     Walls,
     SpeedSector,
@@ -435,8 +447,7 @@ enum LegendItem {
 impl LegendItem {
     fn label(&self) -> &'static str {
         match self {
-            LegendItem::Iqp => "IQP",
-            LegendItem::Sp => "SP",
+            LegendItem::Line(kind) => kind.label(),
             LegendItem::Centerline => "centerline",
             LegendItem::Walls => "track bounds",
             LegendItem::SpeedSector => "speed sector",
@@ -448,10 +459,13 @@ impl LegendItem {
 
 /// The legend entries for what `track` actually has.
 fn legend_items(track: &TrackPicture) -> Vec<LegendItem> {
-    let mut items = Vec::new();
+    let mut items: Vec<LegendItem> = track
+        .lines
+        .iter()
+        .filter(|l| !l.waypoints.is_empty())
+        .map(|l| LegendItem::Line(l.kind))
+        .collect();
     let present = [
-        (!track.iqp.is_empty(), LegendItem::Iqp),
-        (!track.sp.is_empty(), LegendItem::Sp),
         (!track.centerline.is_empty(), LegendItem::Centerline),
         (!track.walls.is_empty(), LegendItem::Walls),
         (track.speed_sectors.len() > 1, LegendItem::SpeedSector),
@@ -485,12 +499,12 @@ fn draw_legend(
     for item in items {
         let (a, b) = ([x + 2.0 * uf, mid], [x + (LEGEND_SAMPLE - 2.0) * uf, mid]);
         match item {
-            LegendItem::Iqp => {
+            LegendItem::Line(LineKind::Iqp) => {
                 stroke.segment(a, b, style.line_r + style.halo, &|_| draw::HALO);
                 canvas.composite(stroke);
                 stroke.segment(a, b, style.line_r, &|t| viridis(t));
             }
-            LegendItem::Sp => {
+            LegendItem::Line(LineKind::Sp) => {
                 let n = 4;
                 for k in 0..n {
                     let t = k as f64 / (n - 1) as f64;

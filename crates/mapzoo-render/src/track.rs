@@ -1,6 +1,7 @@
 //! What a picture shows, as plain in-memory data: the occupancy map and the
 //! lines of one track set (DESIGN §2), independent of where they came from.
 
+use mapzoo_format::global::LineKind;
 use mapzoo_format::{OccupancyMap, Waypoint};
 use mapzoo_geom::Walls;
 
@@ -15,40 +16,36 @@ pub struct TrackPicture {
     pub walls: Walls,
     /// Centerline waypoints (closed implicitly).
     pub centerline: Vec<Waypoint>,
-    /// IQP trajectory, coloured by `vx_mps`; sector indices refer to it.
-    pub iqp: Vec<Waypoint>,
-    /// Shortest-path trajectory, coloured by `vx_mps`.
-    pub sp: Vec<Waypoint>,
-    /// Speed-scaling sectors (speed_scaling.yaml), indices into `iqp`.
+    /// The racing lines, in [`LineKind::ALL`] order, each coloured by `vx_mps`.
+    pub lines: Vec<PictureLine>,
+    /// Speed-scaling sectors (speed_scaling.yaml), indices into the [`LineKind::RACING`] line.
     pub speed_sectors: Vec<SectorSpan>,
-    /// Overtaking sectors (ot_sectors.yaml), indices into `iqp`.
+    /// Overtaking sectors (ot_sectors.yaml), indices into the [`LineKind::RACING`] line.
     pub overtaking_sectors: Vec<SectorSpan>,
-    /// Lap times and top speeds printed under the title.
-    pub lap_times: LapTimes,
 }
 
-/// One sector: a run of IQP waypoint indices and a short note to print.
+/// One racing line of a picture, with the figures printed under the title.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PictureLine {
+    /// Which line; it decides how the line is drawn and labelled.
+    pub kind: LineKind,
+    /// The trajectory, coloured by `vx_mps` (may be empty where only the figures are known).
+    pub waypoints: Vec<Waypoint>,
+    /// Estimated lap time as published in `map_info_str`, seconds.
+    pub lap_s: Option<f64>,
+    /// Maximum speed as published in `map_info_str`, m/s.
+    pub max_mps: Option<f64>,
+}
+
+/// One sector: a run of racing-line waypoint indices and a short note to print.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SectorSpan {
-    /// First IQP waypoint index of the sector.
+    /// First racing-line waypoint index of the sector.
     pub start: usize,
-    /// Last IQP waypoint index of the sector.
+    /// Last racing-line waypoint index of the sector.
     pub end: usize,
     /// Short note, e.g. `x0.50` for a speed scaling or `ot` for an overtaking sector.
     pub note: String,
-}
-
-/// Lap times and maximum speeds as published in `map_info_str`.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct LapTimes {
-    /// IQP estimated lap time, seconds.
-    pub iqp_s: Option<f64>,
-    /// IQP maximum speed, m/s.
-    pub iqp_max_mps: Option<f64>,
-    /// SP estimated lap time, seconds.
-    pub sp_s: Option<f64>,
-    /// SP maximum speed, m/s.
-    pub sp_max_mps: Option<f64>,
 }
 
 impl TrackPicture {
@@ -59,23 +56,55 @@ impl TrackPicture {
             map,
             walls: Walls::default(),
             centerline: Vec::new(),
-            iqp: Vec::new(),
-            sp: Vec::new(),
+            lines: Vec::new(),
             speed_sectors: Vec::new(),
             overtaking_sectors: Vec::new(),
-            lap_times: LapTimes::default(),
         }
     }
 
-    /// The line the start arrow and sector ticks sit on: IQP, else SP, else the centerline.
+    /// The line of `kind`, if the picture has it.
+    pub fn line(&self, kind: LineKind) -> Option<&PictureLine> {
+        self.lines.iter().find(|l| l.kind == kind)
+    }
+
+    /// The waypoints of the line of `kind` (empty if the picture has none).
+    pub fn waypoints(&self, kind: LineKind) -> &[Waypoint] {
+        self.line(kind).map_or(&[], |l| &l.waypoints)
+    }
+
+    /// The line of `kind`, added empty (in [`LineKind::ALL`] order) if the picture lacks it.
+    pub fn line_mut(&mut self, kind: LineKind) -> &mut PictureLine {
+        let rank = |k: LineKind| LineKind::ALL.iter().position(|&a| a == k);
+        let at = match self.lines.iter().position(|l| l.kind == kind) {
+            Some(i) => i,
+            None => {
+                let i = self
+                    .lines
+                    .iter()
+                    .position(|l| rank(l.kind) > rank(kind))
+                    .unwrap_or(self.lines.len());
+                self.lines.insert(
+                    i,
+                    PictureLine {
+                        kind,
+                        waypoints: Vec::new(),
+                        lap_s: None,
+                        max_mps: None,
+                    },
+                );
+                i
+            }
+        };
+        &mut self.lines[at]
+    }
+
+    /// The line the start arrow and sector ticks sit on: the first racing line with
+    /// waypoints (IQP, else SP), else the centerline.
     pub fn main_line(&self) -> &[Waypoint] {
-        if !self.iqp.is_empty() {
-            &self.iqp
-        } else if !self.sp.is_empty() {
-            &self.sp
-        } else {
-            &self.centerline
-        }
+        self.lines
+            .iter()
+            .find(|l| !l.waypoints.is_empty())
+            .map_or(&self.centerline, |l| &l.waypoints)
     }
 }
 

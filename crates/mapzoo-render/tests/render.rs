@@ -5,6 +5,7 @@
 
 mod support;
 
+use mapzoo_format::global::LineKind;
 use mapzoo_render::{
     render_gallery, render_track, viridis, GalleryOptions, RenderError, RenderOptions, Rendered,
     Rgb, SpeedScale, TrackPicture, ARROW, OVERTAKING_TICK, SPEED_TICK,
@@ -113,11 +114,18 @@ fn iqp_is_drawn_on_its_waypoints_in_their_speed_colour() {
         let r = render(&track, 800);
         let scale = r.speed.expect("trajectories give a speed scale");
         assert!((scale.min - 3.0).abs() < 1e-9 && (scale.max - 7.0).abs() < 1e-9);
-        let arrow_zone = r.view.world_to_image(track.iqp[0].x_m, track.iqp[0].y_m);
-        let ticks =
-            [3 * N / 8, N / 8].map(|i| r.view.world_to_image(track.iqp[i].x_m, track.iqp[i].y_m));
+        let arrow_zone = r.view.world_to_image(
+            track.waypoints(LineKind::Iqp)[0].x_m,
+            track.waypoints(LineKind::Iqp)[0].y_m,
+        );
+        let ticks = [3 * N / 8, N / 8].map(|i| {
+            r.view.world_to_image(
+                track.waypoints(LineKind::Iqp)[i].x_m,
+                track.waypoints(LineKind::Iqp)[i].y_m,
+            )
+        });
         let mut checked = 0;
-        for (i, w) in track.iqp.iter().enumerate().step_by(3) {
+        for (i, w) in track.waypoints(LineKind::Iqp).iter().enumerate().step_by(3) {
             let p = r.view.world_to_image(w.x_m, w.y_m);
             if dist(p, arrow_zone) < 60.0 || ticks.iter().any(|t| dist(p, *t) < 40.0) {
                 continue;
@@ -149,7 +157,10 @@ fn start_arrow_points_along_the_first_segment() {
     for clockwise in [false, true] {
         let track = support::track(N, clockwise);
         let r = render(&track, 800);
-        let (w0, w1) = (track.iqp[0], track.iqp[1]);
+        let (w0, w1) = (
+            track.waypoints(LineKind::Iqp)[0],
+            track.waypoints(LineKind::Iqp)[1],
+        );
         let p0 = r.view.world_to_image(w0.x_m, w0.y_m);
         // World y grows up, image y down; the view has no rotation here.
         let (dx, dy) = (w1.x_m - w0.x_m, -(w1.y_m - w0.y_m));
@@ -181,9 +192,10 @@ fn sector_ticks_sit_at_their_waypoints() {
     let track = support::track(N, false);
     let r = render(&track, 800);
     for (colour, index) in [(SPEED_TICK, 3 * N / 8), (OVERTAKING_TICK, N / 8)] {
-        let at = r
-            .view
-            .world_to_image(track.iqp[index].x_m, track.iqp[index].y_m);
+        let at = r.view.world_to_image(
+            track.waypoints(LineKind::Iqp)[index].x_m,
+            track.waypoints(LineKind::Iqp)[index].y_m,
+        );
         let px = pixels_of(&r, colour);
         assert!(
             px.iter().any(|p| dist(*p, at) < 4.0),
@@ -208,8 +220,7 @@ fn rendering_is_deterministic_and_scales_with_size() {
 #[test]
 fn bare_map_and_odd_input_render_without_panic() {
     let mut track = support::track(N, false);
-    track.iqp.clear();
-    track.sp.clear();
+    track.lines.clear();
     let r = render(&track, 300);
     assert!(r.speed.is_none());
     track.centerline.truncate(1);
@@ -231,7 +242,7 @@ fn bare_map_and_odd_input_render_without_panic() {
 fn gallery_puts_every_track_in_its_cell() {
     let mut slow = support::track(N, false);
     slow.name = "slow".into();
-    for w in slow.iqp.iter_mut().chain(slow.sp.iter_mut()) {
+    for w in slow.lines.iter_mut().flat_map(|l| l.waypoints.iter_mut()) {
         w.vx_mps -= 2.0;
     }
     let fast = support::track(N, true);

@@ -5,8 +5,9 @@
 
 #![allow(dead_code)]
 
+use mapzoo_format::global::LineKind;
 use mapzoo_format::{FreeRule, MapMeta, OccupancyMap, Waypoint};
-use mapzoo_render::{walls_from_widths, LapTimes, SectorSpan, TrackPicture};
+use mapzoo_render::{walls_from_widths, PictureLine, SectorSpan, TrackPicture};
 
 /// Map resolution, metres per pixel.
 pub const RES: f64 = 0.05;
@@ -101,8 +102,20 @@ pub fn track(n: usize, clockwise: bool) -> TrackPicture {
     let mut t = TrackPicture::new("ellipse", ring_map(400, 300));
     t.centerline = ellipse(n, a, b, clockwise, false);
     t.walls = walls_from_widths(&t.centerline);
-    t.iqp = ellipse(n, a - 0.4, b - 0.4, clockwise, true);
-    t.sp = ellipse(n, a + 0.45, b + 0.45, clockwise, true);
+    t.lines = vec![
+        PictureLine {
+            kind: LineKind::Iqp,
+            waypoints: ellipse(n, a - 0.4, b - 0.4, clockwise, true),
+            lap_s: Some(7.25),
+            max_mps: Some(7.0),
+        },
+        PictureLine {
+            kind: LineKind::Sp,
+            waypoints: ellipse(n, a + 0.45, b + 0.45, clockwise, true),
+            lap_s: Some(7.5),
+            max_mps: Some(7.0),
+        },
+    ];
     t.speed_sectors = vec![
         SectorSpan {
             start: 0,
@@ -127,11 +140,5 @@ pub fn track(n: usize, clockwise: bool) -> TrackPicture {
             note: "ot".into(),
         },
     ];
-    t.lap_times = LapTimes {
-        iqp_s: Some(7.25),
-        iqp_max_mps: Some(7.0),
-        sp_s: Some(7.5),
-        sp_max_mps: Some(7.0),
-    };
     t
 }

@@ -1,0 +1,566 @@
+//! The quadratic programs of every racing line (DESIGN §3.8–3.9): one sparse
+//! problem builder, one Clarabel solve with its settings and a typed status,
+//! and the active-set polish that turns the interior point's answer into the
+//! exact minimiser TUM's quadprog (an exact active-set method) returns.
+//!
+//! A problem is `min ½xᵀPx + qᵀx  s.t.  Ax + s = b`, the first `n_eq` rows of A
+//! equalities (s = 0), the others inequalities (s ≥ 0). P is given by its upper
+//! triangle. The IQP ([`crate::iqp`]) and the SP ([`crate::sp`]) assemble their
+//! problems with [`QpProblem`]; a further line kind does the same.
+
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{
+    DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
+};
+
+use crate::error::OptimizeError;
+use crate::spline::solve_cyclic_tridiagonal;
+use crate::stage::Stage;
+
+/// Why Clarabel stopped: its `SolverStatus`, typed here so callers and errors can match on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QpStatus {
+    /// The solver has not run.
+    Unsolved,
+    /// Solved to the requested tolerances.
+    Solved,
+    /// The constraints cannot all hold.
+    PrimalInfeasible,
+    /// The objective is unbounded below.
+    DualInfeasible,
+    /// Solved to reduced accuracy.
+    AlmostSolved,
+    /// Primal infeasible, to reduced accuracy.
+    AlmostPrimalInfeasible,
+    /// Dual infeasible, to reduced accuracy.
+    AlmostDualInfeasible,
+    /// The iteration limit was reached.
+    MaxIterations,
+    /// The time limit was reached.
+    MaxTime,
+    /// A numerical error stopped the solver.
+    NumericalError,
+    /// The iterates stopped improving.
+    InsufficientProgress,
+    /// A user callback stopped the solver.
+    CallbackTerminated,
+}
+
+impl From<SolverStatus> for QpStatus {
+    fn from(s: SolverStatus) -> Self {
+        match s {
+            SolverStatus::Unsolved => QpStatus::Unsolved,
+            SolverStatus::Solved => QpStatus::Solved,
+            SolverStatus::PrimalInfeasible => QpStatus::PrimalInfeasible,
+            SolverStatus::DualInfeasible => QpStatus::DualInfeasible,
+            SolverStatus::AlmostSolved => QpStatus::AlmostSolved,
+            SolverStatus::AlmostPrimalInfeasible => QpStatus::AlmostPrimalInfeasible,
+            SolverStatus::AlmostDualInfeasible => QpStatus::AlmostDualInfeasible,
+            SolverStatus::MaxIterations => QpStatus::MaxIterations,
+            SolverStatus::MaxTime => QpStatus::MaxTime,
+            SolverStatus::NumericalError => QpStatus::NumericalError,
+            SolverStatus::InsufficientProgress => QpStatus::InsufficientProgress,
+            SolverStatus::CallbackTerminated => QpStatus::CallbackTerminated,
+        }
+    }
+}
+
+impl std::fmt::Display for QpStatus {
+    /// Clarabel's name of the status (e.g. `PrimalInfeasible`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+/// Clarabel settings of one solve: tolerance tiers tried in turn, iteration cap, refinement.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QpSettings {
+    /// (absolute and relative gap, feasibility, KKT ratio) per attempt: tight first, so the
+    /// active set is found as quadprog finds it, then Clarabel's defaults for a stalled problem.
+    pub tolerances: [(f64, f64, f64); 2],
+    /// Interior-point iterations per attempt.
+    pub max_iter: u32,
+    /// Iterative refinement of the KKT solves (it only pays for the equality-constrained polish).
+    pub refine: bool,
+}
+
+impl QpSettings {
+    /// The interior-point solve of a racing-line QP.
+    pub const INTERIOR: QpSettings = QpSettings {
+        tolerances: [(1e-10, 1e-10, 1e-8), (1e-8, 1e-8, 1e-6)],
+        max_iter: 200,
+        refine: false,
+    };
+    /// The equality-constrained re-solve of the active-set polish.
+    pub const POLISH: QpSettings = QpSettings {
+        refine: true,
+        ..QpSettings::INTERIOR
+    };
+}
+
+/// Matrix entries (row, column, value), in the order they were added.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Triplets {
+    pub i: Vec<usize>,
+    pub j: Vec<usize>,
+    pub v: Vec<f64>,
+}
+
+impl Triplets {
+    fn with_capacity(nnz: usize) -> Self {
+        Triplets {
+            i: Vec::with_capacity(nnz),
+            j: Vec::with_capacity(nnz),
+            v: Vec::with_capacity(nnz),
+        }
+    }
+}
+
+/// A sparse QP `min ½xᵀPx + qᵀx  s.t.  Ax + s = b`, rows `0..n_eq` equalities, the rest
+/// inequalities `Ax ≤ b`.
+#[derive(Debug, Clone)]
+pub struct QpProblem {
+    nvar: usize,
+    n_eq: usize,
+    p: Triplets,
+    q: Vec<f64>,
+    a: Triplets,
+    b: Vec<f64>,
+}
+
+/// Primal solution, slacks and duals of one QP.
+#[derive(Debug, Clone)]
+pub(crate) struct QpSolution {
+    pub x: Vec<f64>,
+    pub s: Vec<f64>,
+    pub z: Vec<f64>,
+}
+
+impl QpSolution {
+    /// Whether inequality row `r` is taken as active: its slack is below its dual.
+    pub(crate) fn active(&self, r: usize) -> bool {
+        self.s[r] < self.z[r]
+    }
+}
+
+impl QpProblem {
+    /// An empty problem of `nvar` variables, `n_eq` equality and `n_ineq` inequality rows
+    /// (q and b zero); `p_nnz`, `a_nnz` are capacity hints.
+    pub fn new(nvar: usize, n_eq: usize, n_ineq: usize, p_nnz: usize, a_nnz: usize) -> Self {
+        QpProblem {
+            nvar,
+            n_eq,
+            p: Triplets::with_capacity(p_nnz),
+            q: vec![0.0; nvar],
+            a: Triplets::with_capacity(a_nnz),
+            b: vec![0.0; n_eq + n_ineq],
+        }
+    }
+
+    /// Adds `v` to P(i, j), upper triangle (i ≤ j).
+    pub fn hessian(&mut self, i: usize, j: usize, v: f64) {
+        self.p.i.push(i);
+        self.p.j.push(j);
+        self.p.v.push(v);
+    }
+
+    /// Sets the linear term of variable `i`.
+    pub fn linear(&mut self, i: usize, v: f64) {
+        self.q[i] = v;
+    }
+
+    /// Adds `v` to A(row, col).
+    pub fn constraint(&mut self, row: usize, col: usize, v: f64) {
+        self.a.i.push(row);
+        self.a.j.push(col);
+        self.a.v.push(v);
+    }
+
+    /// Sets the right-hand side of `row`.
+    pub fn bound(&mut self, row: usize, v: f64) {
+        self.b[row] = v;
+    }
+
+    /// The right-hand side b.
+    pub fn rhs(&self) -> &[f64] {
+        &self.b
+    }
+
+    /// The linear term q.
+    pub fn linear_term(&self) -> &[f64] {
+        &self.q
+    }
+
+    /// The cones: the equalities, then the inequalities (an empty cone is left out).
+    fn cones(&self) -> Vec<SupportedConeT<f64>> {
+        let n_ineq = self.b.len() - self.n_eq;
+        let mut cones = Vec::with_capacity(2);
+        if self.n_eq > 0 {
+            cones.push(SupportedConeT::ZeroConeT(self.n_eq));
+        }
+        if n_ineq > 0 {
+            cones.push(SupportedConeT::NonnegativeConeT(n_ineq));
+        }
+        cones
+    }
+
+    fn p_matrix(&self) -> CscMatrix<f64> {
+        CscMatrix::new_from_triplets(
+            self.nvar,
+            self.nvar,
+            self.p.i.clone(),
+            self.p.j.clone(),
+            self.p.v.clone(),
+        )
+    }
+
+    fn a_matrix(&self) -> CscMatrix<f64> {
+        CscMatrix::new_from_triplets(
+            self.b.len(),
+            self.nvar,
+            self.a.i.clone(),
+            self.a.j.clone(),
+            self.a.v.clone(),
+        )
+    }
+
+    /// The interior-point solution (x, slacks, duals).
+    pub(crate) fn solve(
+        &self,
+        stage: Stage,
+        iteration: usize,
+    ) -> Result<QpSolution, OptimizeError> {
+        let (p, a) = (self.p_matrix(), self.a_matrix());
+        solve_qp(
+            &p,
+            &self.q,
+            &a,
+            &self.b,
+            &self.cones(),
+            QpSettings::INTERIOR,
+            stage,
+            iteration,
+        )
+    }
+
+    /// The exact minimiser: the interior-point solution polished on its active set
+    /// ([`QpProblem::polish`]), or the interior-point x where the polish does not hold.
+    pub fn solve_polished(
+        &self,
+        stage: Stage,
+        iteration: usize,
+    ) -> Result<Vec<f64>, OptimizeError> {
+        let (p, a) = (self.p_matrix(), self.a_matrix());
+        let sol = solve_qp(
+            &p,
+            &self.q,
+            &a,
+            &self.b,
+            &self.cones(),
+            QpSettings::INTERIOR,
+            stage,
+            iteration,
+        )?;
+        Ok(self.polish(&p, &sol).unwrap_or(sol.x))
+    }
+
+    /// The exact minimiser on the interior point's active set (TUM's quadprog is an exact
+    /// active-set method; an interior point stops ~1e-7 short of the bounds, which the IQP
+    /// iterations amplify). The inequality rows whose slack is below their dual become
+    /// equalities; the equality-constrained QP is solved again, and kept only if the other
+    /// inequalities hold and every fixed row's multiplier is ≥ 0. `None` keeps the first answer.
+    fn polish(&self, p: &CscMatrix<f64>, sol: &QpSolution) -> Option<Vec<f64>> {
+        let (a, b, n_eq, nvar) = (&self.a, &self.b, self.n_eq, self.nvar);
+        let m = b.len();
+        let active: Vec<bool> = (0..m).map(|r| r < n_eq || sol.active(r)).collect();
+        let mut new_row = vec![usize::MAX; m];
+        let mut k = 0;
+        for r in 0..m {
+            if active[r] {
+                new_row[r] = k;
+                k += 1;
+            }
+        }
+        let (mut ri, mut rj, mut rv) = (Vec::new(), Vec::new(), Vec::new());
+        for t in 0..a.i.len() {
+            let r = new_row[a.i[t]];
+            if r != usize::MAX {
+                ri.push(r);
+                rj.push(a.j[t]);
+                rv.push(a.v[t]);
+            }
+        }
+        let rb: Vec<f64> = (0..m).filter(|&r| active[r]).map(|r| b[r]).collect();
+        let a_eq = CscMatrix::new_from_triplets(k, nvar, ri, rj, rv);
+        let fixed = solve_qp(
+            p,
+            &self.q,
+            &a_eq,
+            &rb,
+            &[SupportedConeT::ZeroConeT(k)],
+            QpSettings::POLISH,
+            Stage::Polish,
+            0,
+        )
+        .ok()?;
+        let x = fixed.x;
+        let mut ax = vec![0.0; m];
+        for t in 0..a.i.len() {
+            ax[a.i[t]] += a.v[t] * x[a.j[t]];
+        }
+        let tol = 1e-9;
+        for r in n_eq..m {
+            let ok = if active[r] {
+                fixed.z[new_row[r]] >= -tol
+            } else {
+                ax[r] <= b[r] + tol
+            };
+            if !ok {
+                return None;
+            }
+        }
+        x.iter().all(|v| v.is_finite()).then_some(x)
+    }
+}
+
+/// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`.
+#[allow(clippy::too_many_arguments)]
+fn solve_qp(
+    p: &CscMatrix<f64>,
+    q: &[f64],
+    a: &CscMatrix<f64>,
+    b: &[f64],
+    cones: &[SupportedConeT<f64>],
+    settings: QpSettings,
+    stage: Stage,
+    iteration: usize,
+) -> Result<QpSolution, OptimizeError> {
+    // Tight tolerances first, so the active set is found as quadprog finds it; a degenerate
+    // problem (e.g. a circle, where every shift sits on its bound) can stall there, so retry at
+    // Clarabel's default tolerances before giving up (the polish then makes the active set exact).
+    let mut last = SolverStatus::Unsolved;
+    for (gap, feas, ktratio) in settings.tolerances {
+        let clarabel_settings = DefaultSettingsBuilder::default()
+            .verbose(false)
+            .iterative_refinement_enable(settings.refine)
+            .tol_gap_abs(gap)
+            .tol_gap_rel(gap)
+            .tol_feas(feas)
+            .tol_ktratio(ktratio)
+            .max_iter(settings.max_iter)
+            .build()
+            .map_err(|e| OptimizeError::Numerical {
+                stage,
+                message: format!("solver settings: {e}"),
+            })?;
+        let mut solver = DefaultSolver::new(p, q, a, b, cones, clarabel_settings).map_err(|e| {
+            OptimizeError::Numerical {
+                stage,
+                message: format!("solver setup: {e}"),
+            }
+        })?;
+        solver.solve();
+        let sol = &solver.solution;
+        // A stall this close to optimal is the best iterate there is (the polish makes it exact).
+        let stalled_near_optimum =
+            sol.status == SolverStatus::InsufficientProgress && sol.r_prim.max(sol.r_dual) <= 1e-9;
+        match solver.solution.status {
+            _ if stalled_near_optimum => {
+                return Ok(QpSolution {
+                    x: solver.solution.x.clone(),
+                    s: solver.solution.s.clone(),
+                    z: solver.solution.z.clone(),
+                })
+            }
+            SolverStatus::Solved | SolverStatus::AlmostSolved => {
+                return Ok(QpSolution {
+                    x: solver.solution.x.clone(),
+                    s: solver.solution.s.clone(),
+                    z: solver.solution.z.clone(),
+                })
+            }
+            SolverStatus::InsufficientProgress
+            | SolverStatus::MaxIterations
+            | SolverStatus::NumericalError => last = solver.solution.status,
+            status => {
+                last = status;
+                break;
+            }
+        }
+    }
+    Err(OptimizeError::Solver {
+        stage,
+        status: last.into(),
+        iteration,
+    })
+}
+
+/// The active-set polish for a QP whose P is cyclic tridiagonal (`diag`, `off[i]` = P(i, i+1))
+/// and whose only constraints are the box bounds −lower ≤ x ≤ upper, rows `0..n` the upper and
+/// `n..2n` the lower bounds (the SP). Fix the bounds whose slack is below their dual, solve the
+/// cyclic tridiagonal KKT rows of the free variables exactly, and keep the result only if it is
+/// primal and dual feasible. `None` keeps the interior-point answer.
+pub(crate) fn polish_box_tridiagonal(
+    diag: &[f64],
+    off: &[f64],
+    q: &[f64],
+    upper: &[f64],
+    lower: &[f64],
+    sol: &QpSolution,
+) -> Option<Vec<f64>> {
+    let n = diag.len();
+    // −1 at the lower bound, +1 at the upper bound, 0 free
+    let active: Vec<i8> = (0..n)
+        .map(|i| {
+            if sol.active(i) {
+                1
+            } else if sol.active(n + i) {
+                -1
+            } else {
+                0
+            }
+        })
+        .collect();
+    let mut x: Vec<f64> = (0..n)
+        .map(|i| match active[i] {
+            1 => upper[i],
+            -1 => -lower[i],
+            _ => sol.x[i],
+        })
+        .collect();
+    let free: Vec<usize> = (0..n).filter(|&i| active[i] == 0).collect();
+    // H x = −q on the free rows; H(i, i±1) = off[i] / off[i−1]
+    let h_prev = |i: usize| off[(i + n - 1) % n];
+    let h_next = |i: usize| off[i];
+    if free.len() == n {
+        let sub: Vec<f64> = (0..n).map(h_prev).collect();
+        let sup: Vec<f64> = (0..n).map(h_next).collect();
+        let rhs: Vec<f64> = q.iter().map(|v| -v).collect();
+        x = solve_cyclic_tridiagonal(&sub, diag, &sup, &rhs).ok()?;
+    } else if !free.is_empty() {
+        // runs of consecutive free indices (cyclically), each a tridiagonal system
+        let start = (0..n).find(|&i| active[i] != 0)?;
+        let mut k = 0;
+        while k < n {
+            let i0 = (start + k) % n;
+            if active[i0] != 0 {
+                k += 1;
+                continue;
+            }
+            let mut run = Vec::new();
+            while k < n && active[(start + k) % n] == 0 {
+                run.push((start + k) % n);
+                k += 1;
+            }
+            let m = run.len();
+            let mut sub = vec![0.0; m];
+            let mut dg = vec![0.0; m];
+            let mut sup = vec![0.0; m];
+            let mut rhs = vec![0.0; m];
+            for (r, &i) in run.iter().enumerate() {
+                dg[r] = diag[i];
+                sub[r] = h_prev(i);
+                sup[r] = h_next(i);
+                rhs[r] = -q[i];
+            }
+            // the fixed neighbours at both ends of the run move to the right-hand side
+            let before = (run[0] + n - 1) % n;
+            let after = (run[m - 1] + 1) % n;
+            rhs[0] -= h_prev(run[0]) * x[before];
+            rhs[m - 1] -= h_next(run[m - 1]) * x[after];
+            let y = thomas_open(&sub, &dg, &sup, &rhs)?;
+            for (r, &i) in run.iter().enumerate() {
+                x[i] = y[r];
+            }
+        }
+    }
+    // primal feasibility of the free variables, dual feasibility of the fixed ones
+    let tol = 1e-9;
+    for i in 0..n {
+        let g = diag[i] * x[i] + h_prev(i) * x[(i + n - 1) % n] + h_next(i) * x[(i + 1) % n] + q[i];
+        let ok = match active[i] {
+            0 => x[i] <= upper[i] + tol && -x[i] <= lower[i] + tol,
+            1 => g <= tol,
+            _ => g >= -tol,
+        };
+        if !ok || !x[i].is_finite() {
+            return None;
+        }
+    }
+    Some(x)
+}
+
+/// Open tridiagonal solve (Thomas), `None` on a zero pivot.
+fn thomas_open(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Option<Vec<f64>> {
+    let m = diag.len();
+    let mut c = vec![0.0; m];
+    let mut d = vec![0.0; m];
+    let mut piv = diag[0];
+    if piv == 0.0 {
+        return None;
+    }
+    c[0] = sup[0] / piv;
+    d[0] = rhs[0] / piv;
+    for i in 1..m {
+        piv = diag[i] - sub[i] * c[i - 1];
+        if piv == 0.0 {
+            return None;
+        }
+        c[i] = sup[i] / piv;
+        d[i] = (rhs[i] - sub[i] * d[i - 1]) / piv;
+    }
+    let mut y = vec![0.0; m];
+    y[m - 1] = d[m - 1];
+    for i in (0..m - 1).rev() {
+        y[i] = d[i] - c[i] * y[i + 1];
+    }
+    Some(y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// min ½‖x − (2, −3)‖² s.t. x₀ + x₁ = 1, −1 ≤ x ≤ 1: on the line the nearest point is
+    /// (3, −2); the bound x₀ ≤ 1 binds (multiplier 4), so x = (1, 0). The polish reaches it to
+    /// rounding, where the interior point alone stops ~1e-7 short.
+    #[test]
+    fn small_box_qp_is_solved_exactly() {
+        let mut qp = QpProblem::new(2, 1, 4, 2, 6);
+        qp.hessian(0, 0, 1.0);
+        qp.hessian(1, 1, 1.0);
+        qp.linear(0, -2.0);
+        qp.linear(1, 3.0);
+        qp.constraint(0, 0, 1.0);
+        qp.constraint(0, 1, 1.0);
+        qp.bound(0, 1.0);
+        for (k, (col, sign)) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)]
+            .into_iter()
+            .enumerate()
+        {
+            qp.constraint(1 + k, col, sign);
+            qp.bound(1 + k, 1.0);
+        }
+        let x = qp.solve_polished(Stage::Iqp, 1).unwrap();
+        assert!((x[0] - 1.0).abs() < 1e-12 && x[1].abs() < 1e-12, "{x:?}");
+    }
+
+    /// Contradicting equalities give a typed status and name the stage.
+    #[test]
+    fn infeasible_problem_reports_a_typed_status() {
+        let mut qp = QpProblem::new(1, 0, 2, 1, 2);
+        qp.hessian(0, 0, 1.0);
+        qp.constraint(0, 0, 1.0);
+        qp.bound(0, -1.0);
+        qp.constraint(1, 0, -1.0);
+        qp.bound(1, -1.0);
+        match qp.solve(Stage::Sp, 0) {
+            Err(OptimizeError::Solver { stage, status, .. }) => {
+                assert_eq!(stage, Stage::Sp);
+                assert_eq!(status, QpStatus::PrimalInfeasible);
+                assert_eq!(status.to_string(), "PrimalInfeasible");
+            }
+            other => panic!("expected a solver error, got {other:?}"),
+        }
+    }
+}
