@@ -33,7 +33,7 @@ pub mod walls;
 pub use index::{Nearest, NearestSegment, PointIndex, SegmentIndex};
 pub use polyline::{
     closed_arc_lengths, closed_length, closed_segment_lengths, closest_on_segment,
-    offset_along_normals, point_segment_distance, project_closed, resample_closed,
+    offset_along_normals, offset_point, point_segment_distance, project_closed, resample_closed,
     resample_closed_numpy, resample_from, signed_area2, Projection,
 };
 pub use walls::{ResampledWalls, Walls};
