@@ -35,7 +35,7 @@ pub struct Centerline {
     /// Points, world metres, from waypoint 0 in the driving direction; closed implicitly.
     pub points: Vec<[f64; 2]>,
     /// Heading at each point, radians, in the Race Stack's centerline convention
-    /// ([`heading_curvature`]).
+    /// (`heading_curvature`).
     pub psi: Vec<f64>,
     /// Curvature at each point, 1/m, positive = turning left.
     pub kappa: Vec<f64>,

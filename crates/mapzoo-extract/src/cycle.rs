@@ -25,7 +25,7 @@ use crate::mask::{Mask, NEIGHBOURS_8 as STEPS};
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkeletonLoop {
     /// Pixels of the loop as row-major indices into [`FreeSpace::mask`], in the order
-    /// OpenCV's contour gives the Race Stack ([`race_stack_order`]); not closed.
+    /// OpenCV's contour gives the Race Stack (`race_stack_order`); not closed.
     pub pixels: Vec<usize>,
 }
 

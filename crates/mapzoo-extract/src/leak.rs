@@ -44,7 +44,7 @@ pub(crate) fn border_leak_error(
 }
 
 /// Fails with [`ExtractError::InfieldLeak`] when the track's free space spills over a free
-/// infield through a gap in the inner wall ([`infield_spill`]); `clearance` is each loop
+/// infield through a gap in the inner wall (`infield_spill`); `clearance` is each loop
 /// pixel's distance to the free space's boundary, pixels.
 pub fn check_infield(
     map: &OccupancyMap,

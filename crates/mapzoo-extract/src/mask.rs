@@ -98,7 +98,7 @@ impl Mask {
 
     /// Row-major indices of the in-grid neighbours of pixel `i`, in the order of `steps`
     /// ([`NEIGHBOURS_8`] or [`NEIGHBOURS_4`]), set or not.
-    pub fn neighbours<'a>(
+    pub(crate) fn neighbours<'a>(
         &'a self,
         i: usize,
         steps: &'a [(isize, isize)],

@@ -26,7 +26,7 @@ pub struct SmoothedLoop {
     pub window: usize,
 }
 
-/// Stage 4: smooths the skeleton loop in pixels ([`smooth_loop`] with the Race Stack's seam
+/// Stage 4: smooths the skeleton loop in pixels (`smooth_loop` with the Race Stack's seam
 /// patch) and converts it to metres. A smoothed point may move at most half the clearance
 /// of its loop pixel (`clearance`: its distance to the free space's boundary, pixels).
 pub fn smooth(
@@ -95,7 +95,7 @@ pub(crate) fn effective_window(n: usize) -> Option<usize> {
     })
 }
 
-/// The window [`smooth_loop`] never shrinks below: the rule's window for 1000 < n ≤ 2000.
+/// The window `smooth_loop` never shrinks below: the rule's window for 1000 < n ≤ 2000.
 pub(crate) const MIN_WINDOW: usize = 81;
 
 /// Smooths a closed loop of pixel positions (`cols`, `rows`) with the window of

@@ -306,6 +306,19 @@ mod tests {
     use crate::clean::label_components;
     use proptest::prelude::*;
 
+    /// A 10 × 7 px ring, 2–3 px thick, around a 4 × 3 px hole.
+    const ANNULUS: [&str; 9] = [
+        "............",
+        ".##########.",
+        ".##########.",
+        ".###....###.",
+        ".###....###.",
+        ".###....###.",
+        ".##########.",
+        ".##########.",
+        "............",
+    ];
+
     fn holes(mask: &Mask) -> usize {
         let (_, comps) = label_components(&mask.inverted(), false);
         comps.iter().filter(|c| !c.touches_border).count()
@@ -324,17 +337,7 @@ mod tests {
 
     #[test]
     fn annulus_thins_to_a_one_pixel_loop() {
-        let m = Mask::parse(&[
-            "............",
-            ".##########.",
-            ".##########.",
-            ".###....###.",
-            ".###....###.",
-            ".###....###.",
-            ".##########.",
-            ".##########.",
-            "............",
-        ]);
+        let m = Mask::parse(&ANNULUS);
         let s = skeletonize(&m);
         assert_eq!(s, skeletonize_naive(&m));
         assert_eq!(holes(&s), 1, "the hole survives");
@@ -373,17 +376,7 @@ mod tests {
             "...........",
         ]);
         assert_eq!(skeletonize(&m), want);
-        let m = Mask::parse(&[
-            "............",
-            ".##########.",
-            ".##########.",
-            ".###....###.",
-            ".###....###.",
-            ".###....###.",
-            ".##########.",
-            ".##########.",
-            "............",
-        ]);
+        let m = Mask::parse(&ANNULUS);
         let want = Mask::parse(&[
             "............",
             "....####....",
