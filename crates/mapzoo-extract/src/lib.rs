@@ -18,7 +18,7 @@
 //! `smooth` (circular Savitzky–Golay), `centerline` (metres, start and
 //! direction, resampling, heading and curvature) and `walls` (contours, track
 //! bounds); `leak` locates a wall gap when the track leaks; [`Mask`] is the
-//! binary image they share. With the `reference` feature, [`reference`] holds
+//! binary image they share. With the `reference` feature, the `reference` module holds
 //! the naive twins of the fast kernels (opening, labelling, thinning,
 //! Savitzky–Golay, the infield cycle) for property tests.
 //!

@@ -12,7 +12,7 @@
 //!
 //! Everything is at the crate root except two themed namespaces: [`angle`]
 //! (the four angle wrappings) and [`numpy`] (NumPy's `linspace` / `interp`,
-//! bit for bit). With the `reference` feature, [`reference`] holds the naive
+//! bit for bit). With the `reference` feature, the `reference` module holds the naive
 //! twins of the indices.
 //!
 //! ```
