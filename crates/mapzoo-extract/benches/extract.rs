@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the whole extraction (DESIGN §3 stages 2–6): the Race
 //! Stack's f map (skipped without reference data) and a generated 4000×4000 px map.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use mapzoo_extract::{extract, ExtractParams};
 use mapzoo_format::testdata::reference_data;
 use mapzoo_format::{FreeRule, OccupancyMap};
@@ -21,7 +21,7 @@ fn racestack_f(c: &mut Criterion) {
 }
 
 /// A 4000×4000 px map: a 220 m random lap at 0.02 m/px (1.6–3 m wide, 80–150 px).
-pub fn big_map() -> OccupancyMap {
+fn big_map() -> OccupancyMap {
     let opts = SynthOptions {
         seed: 4000,
         centerline: CenterlineSpec::Random {
@@ -48,4 +48,3 @@ fn generated_4000(c: &mut Criterion) {
 }
 
 criterion_group!(benches, racestack_f, generated_4000);
-criterion_main!(benches);

@@ -12,6 +12,7 @@
 
 use std::f64::consts::PI;
 
+use mapzoo_geom::angle::{same_direction, wrap_to_pi_shifted};
 use mapzoo_geom::{closed_length, project_closed, resample_from, Norm};
 
 use crate::smooth::SmoothedLoop;
@@ -34,7 +35,7 @@ pub struct Centerline {
     /// Points, world metres, from waypoint 0 in the driving direction; closed implicitly.
     pub points: Vec<[f64; 2]>,
     /// Heading at each point, radians, in the Race Stack's centerline convention
-    /// ([`heading_curvature`]).
+    /// (`heading_curvature`).
     pub psi: Vec<f64>,
     /// Curvature at each point, 1/m, positive = turning left.
     pub kappa: Vec<f64>,
@@ -67,18 +68,13 @@ pub fn orient(
     }
 }
 
-/// Whether two headings are less than 90° apart.
-pub fn same_direction(a: f64, b: f64) -> bool {
-    (a - b).cos() > 0.0
-}
-
 /// Heading and curvature at each point of a closed loop of points `step` metres apart.
 ///
 /// Heading (radians) is in the Race Stack's centerline convention: the TUM heading
 /// (0 = +y, in \[−π, π)) plus π/2, so in \[−π/2, 3π/2); curvature in 1/m, positive = left,
 /// the change of heading between the two neighbours over 2·`step` (the Race Stack hands TUM
 /// the nominal spacing as element length, not the slightly shorter actual one).
-pub fn heading_curvature(pts: &[[f64; 2]], step: f64) -> (Vec<f64>, Vec<f64>) {
+pub(crate) fn heading_curvature(pts: &[[f64; 2]], step: f64) -> (Vec<f64>, Vec<f64>) {
     let n = pts.len();
     let at = |k: isize| pts[k.rem_euclid(n as isize) as usize];
     let heading: Vec<f64> = (0..n as isize)
@@ -89,25 +85,15 @@ pub fn heading_curvature(pts: &[[f64; 2]], step: f64) -> (Vec<f64>, Vec<f64>) {
         .collect();
     let psi = heading
         .iter()
-        .map(|&h| normalize_tum(h - PI / 2.0) + PI / 2.0)
+        .map(|&h| wrap_to_pi_shifted(h - PI / 2.0) + PI / 2.0)
         .collect();
     let kappa = (0..n as isize)
         .map(|k| {
             let hk = |j: isize| heading[j.rem_euclid(n as isize) as usize];
-            normalize_tum(hk(k + 1) - hk(k - 1)) / (2.0 * step)
+            wrap_to_pi_shifted(hk(k + 1) - hk(k - 1)) / (2.0 * step)
         })
         .collect();
     (psi, kappa)
-}
-
-/// An angle wrapped into \[−π, π), as TUM's `normalize_psi`.
-pub fn normalize_tum(a: f64) -> f64 {
-    let v = (a + PI).rem_euclid(2.0 * PI) - PI;
-    if v >= PI {
-        v - 2.0 * PI
-    } else {
-        v
-    }
 }
 
 #[cfg(test)]

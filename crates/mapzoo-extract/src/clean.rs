@@ -16,7 +16,7 @@
 use mapzoo_format::OccupancyMap;
 
 use crate::error::{ExtractError, MapPoint};
-use crate::mask::{Mask, NEIGHBOURS_4, NEIGHBOURS_8};
+use crate::mask::{Mask, NEIGHBOURS_4};
 use crate::params::ExtractParams;
 
 /// Square opening of a free mask with Chebyshev radius `radius` pixels.
@@ -85,6 +85,7 @@ fn dilate(src: &Mask, radius: usize) -> Mask {
     out
 }
 
+#[cfg(any(test, feature = "reference"))]
 /// Reference twin of [`open_free`]: erosion keeps a pixel when every in-image pixel
 /// within the window is free (outside counts as free), dilation sets a pixel when
 /// any in-image pixel within the window is set (outside counts as empty).
@@ -204,6 +205,7 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
     (labels, comps)
 }
 
+#[cfg(any(test, feature = "reference"))]
 /// Reference twin of [`label_components`]: flood fill from each unlabelled pixel.
 pub fn label_components_naive(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
     let mut labels = vec![0u32; mask.len()];
@@ -242,9 +244,11 @@ pub fn label_components_naive(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Compon
     (labels, comps)
 }
 
+/// The neighbour offsets of 8- or 4-connectivity.
+#[cfg(any(test, feature = "reference"))]
 fn neighbours(eight: bool) -> &'static [(isize, isize)] {
     if eight {
-        &NEIGHBOURS_8
+        &crate::mask::NEIGHBOURS_8
     } else {
         &NEIGHBOURS_4
     }
@@ -382,7 +386,7 @@ impl FreeSpace {
 
 /// What the search for the track region found.
 #[derive(Debug)]
-pub enum TrackChoice {
+pub(crate) enum TrackChoice {
     /// A holed region that does not touch the image border: the track.
     Track(FreeSpace),
     /// Only holed regions touching the image border: the best one, to locate the leak.
@@ -405,7 +409,7 @@ const MAX_KEPT: usize = 4;
 /// holed region with at least a quarter of its infield's area is the space around a track
 /// (a walled frame around an F1TENTH-style map), not the track; of the rest the one with the
 /// largest infield wins, unless the next one's infield is at least half as large.
-pub fn choose_track(opened: &Mask) -> TrackChoice {
+pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
     let (labels, comps) = label_components(opened, true);
     let mut order: Vec<usize> = (0..comps.len()).collect();
     order.sort_by(|&a, &b| comps[b].area.cmp(&comps[a].area).then(a.cmp(&b)));

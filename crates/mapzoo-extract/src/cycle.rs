@@ -25,7 +25,7 @@ use crate::mask::{Mask, NEIGHBOURS_8 as STEPS};
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkeletonLoop {
     /// Pixels of the loop as row-major indices into [`FreeSpace::mask`], in the order
-    /// OpenCV's contour gives the Race Stack ([`race_stack_order`]); not closed.
+    /// OpenCV's contour gives the Race Stack (`race_stack_order`); not closed.
     pub pixels: Vec<usize>,
 }
 
@@ -67,7 +67,7 @@ struct Graph {
 }
 
 /// Removes spurs in place: repeatedly deletes skeleton pixels with at most one neighbour.
-pub fn prune_spurs(skel: &mut Mask) {
+pub(crate) fn prune_spurs(skel: &mut Mask) {
     let mut degree: HashMap<usize, usize> = HashMap::new();
     let mut queue = Vec::new();
     for i in skel.ones() {
@@ -201,6 +201,7 @@ pub fn infield_cycle(skel: &Mask, ray: (usize, usize)) -> Option<Vec<usize>> {
     best.map(|(_, path)| path.into_iter().map(|k| g.pixel[k as usize]).collect())
 }
 
+#[cfg(any(test, feature = "reference"))]
 /// Reference twin for tests: the shortest odd-crossing closed walk by Bellman–Ford over every
 /// node of the unpruned skeleton (no spur pruning, no source restriction). Returns its length.
 pub fn infield_cycle_length_naive(skel: &Mask, ray: (usize, usize)) -> Option<f64> {
@@ -240,7 +241,7 @@ pub fn infield_cycle_length_naive(skel: &Mask, ray: (usize, usize)) -> Option<f6
 /// diagonal neighbours and a skeleton pixel off the cycle touches both by an edge, that pixel
 /// goes between them. The Race Stack walks the skeleton's contour, which visits such corners,
 /// and the smoothing works along the pixel sequence, so its points depend on them.
-pub fn with_corners(cycle: &[usize], skel: &Mask) -> Vec<usize> {
+pub(crate) fn with_corners(cycle: &[usize], skel: &Mask) -> Vec<usize> {
     let on_cycle: std::collections::HashSet<usize> = cycle.iter().copied().collect();
     let mut out = Vec::with_capacity(cycle.len() + cycle.len() / 8);
     for k in 0..cycle.len() {
@@ -266,7 +267,7 @@ pub fn with_corners(cycle: &[usize], skel: &Mask) -> Vec<usize> {
 /// turning with positive shoelace area in (column, row) coordinates (clockwise in the world).
 /// The smoothing's seam patch ([`crate::smooth::race_stack_seam`]) depends on where it starts.
 /// `grid` is the mask the indices address.
-pub fn race_stack_order(cycle: &[usize], grid: &Mask) -> Vec<usize> {
+pub(crate) fn race_stack_order(cycle: &[usize], grid: &Mask) -> Vec<usize> {
     let n = cycle.len();
     if n == 0 {
         return Vec::new();
@@ -286,7 +287,7 @@ pub fn race_stack_order(cycle: &[usize], grid: &Mask) -> Vec<usize> {
 
 /// Twice the shoelace area of a closed pixel polygon (indices into `grid`) in (column, row)
 /// coordinates, pixels²: positive when it turns clockwise on screen.
-pub fn pixel_area2(cycle: &[usize], grid: &Mask) -> i64 {
+pub(crate) fn pixel_area2(cycle: &[usize], grid: &Mask) -> i64 {
     let n = cycle.len();
     (0..n)
         .map(|k| {

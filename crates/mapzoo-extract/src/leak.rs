@@ -23,7 +23,11 @@ use crate::mask::Mask;
 
 /// The error for a free space that touches the image border ([`FreeSpace::touches_border`]):
 /// where the track leaks through a wall gap, found from its loop `pixels`.
-pub fn border_leak_error(map: &OccupancyMap, space: &FreeSpace, pixels: &[usize]) -> ExtractError {
+pub(crate) fn border_leak_error(
+    map: &OccupancyMap,
+    space: &FreeSpace,
+    pixels: &[usize],
+) -> ExtractError {
     match locate_leak(space, pixels, |i| space.on_image_border(i)) {
         Some((gap, border, clearance)) => ExtractError::Leak {
             gap: space.map_point(map, gap),
@@ -40,7 +44,7 @@ pub fn border_leak_error(map: &OccupancyMap, space: &FreeSpace, pixels: &[usize]
 }
 
 /// Fails with [`ExtractError::InfieldLeak`] when the track's free space spills over a free
-/// infield through a gap in the inner wall ([`infield_spill`]); `clearance` is each loop
+/// infield through a gap in the inner wall (`infield_spill`); `clearance` is each loop
 /// pixel's distance to the free space's boundary, pixels.
 pub fn check_infield(
     map: &OccupancyMap,
@@ -67,7 +71,7 @@ fn gap_width_px(clearance: f32) -> usize {
 }
 
 /// Chamfer distance (1, √2) from each pixel of `mask` to the nearest pixel not in it, pixels.
-pub fn clearance(mask: &Mask) -> Vec<f32> {
+pub(crate) fn clearance(mask: &Mask) -> Vec<f32> {
     let (width, height) = (mask.width, mask.height);
     let d2 = std::f32::consts::SQRT_2;
     let mut d: Vec<f32> = mask
@@ -119,7 +123,7 @@ pub fn clearance(mask: &Mask) -> Vec<f32> {
 /// The gap of a leaking region: (crop index of the gap's mouth, crop index where the path
 /// reaches a `target` pixel, clearance at the gap in pixels). `None` when no target pixel can
 /// be reached from the loop.
-pub fn locate_leak(
+pub(crate) fn locate_leak(
     region: &FreeSpace,
     loop_pixels: &[usize],
     target: impl Fn(usize) -> bool,
@@ -229,7 +233,7 @@ fn mouth_centre(region: &FreeSpace, path: &[usize], k: usize, level: f32) -> Opt
 /// A cheap test comes first: a walled track has about loop length × half width of free
 /// pixels inside its loop; only when there are more than twice that (plus the square) are
 /// the distances to the loop computed.
-pub fn infield_spill(
+pub(crate) fn infield_spill(
     region: &FreeSpace,
     loop_pixels: &[usize],
     loop_clearance: &[f64],

@@ -13,12 +13,14 @@
 //! | 5 resample | [`orient`] | [`Centerline`] (start, direction, 0.1 m, heading, curvature) |
 //! | 6 walls | [`track_bounds`] | [`Track`] (walls, d_right / d_left) |
 //!
-//! The modules: [`clean`] (opening, track region), [`thin`] (Lee skeleton),
-//! [`cycle`] (spur pruning, the loop around the infield), [`mod@smooth`] (circular
-//! Savitzky–Golay), [`centerline`] (metres, start and direction, resampling,
-//! heading and curvature) and [`walls`] (contours, track bounds); [`leak`]
-//! locates a wall gap when the track leaks; [`mask`] is the binary image they
-//! share.
+//! The source is laid out by stage: `clean` (opening, track region), `thin`
+//! (Lee skeleton), `cycle` (spur pruning, the loop around the infield),
+//! `smooth` (circular Savitzky–Golay), `centerline` (metres, start and
+//! direction, resampling, heading and curvature) and `walls` (contours, track
+//! bounds); `leak` locates a wall gap when the track leaks; [`Mask`] is the
+//! binary image they share. With the `reference` feature, the `reference` module holds
+//! the naive twins of the fast kernels (opening, labelling, thinning,
+//! Savitzky–Golay, the infield cycle) for property tests.
 //!
 //! ```
 //! use mapzoo_extract::*;
@@ -58,23 +60,25 @@
 
 #![warn(missing_docs)]
 
-pub mod centerline;
-pub mod clean;
-pub mod cycle;
-pub mod error;
-pub mod leak;
-pub mod mask;
-pub mod params;
-pub mod smooth;
-pub mod thin;
-pub mod walls;
+mod centerline;
+mod clean;
+mod cycle;
+mod error;
+mod leak;
+mod mask;
+mod params;
+#[cfg(any(test, feature = "reference"))]
+pub mod reference;
+mod smooth;
+mod thin;
+mod walls;
 
 use std::time::Instant;
 
 use mapzoo_format::{OccupancyMap, Waypoint};
 
 pub use centerline::{orient, Centerline, StartPose};
-pub use clean::{free_space, FreeSpace};
+pub use clean::{free_space, Component, FreeSpace};
 pub use cycle::{skeleton_loop, SkeletonLoop};
 pub use error::{ExtractError, MapPoint};
 pub use leak::check_infield;

@@ -11,7 +11,7 @@ use std::ops::{Index, IndexMut};
 ///
 /// The order matters to the skeleton's lookup tables (bit k of a neighbour
 /// code is entry k), so every stage uses this one table.
-pub const NEIGHBOURS_8: [(isize, isize); 8] = [
+pub(crate) const NEIGHBOURS_8: [(isize, isize); 8] = [
     (-1, -1),
     (-1, 0),
     (-1, 1),
@@ -23,7 +23,7 @@ pub const NEIGHBOURS_8: [(isize, isize); 8] = [
 ];
 
 /// The four edge neighbours (d_row, d_col) of a pixel, in the order of [`NEIGHBOURS_8`].
-pub const NEIGHBOURS_4: [(isize, isize); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
+pub(crate) const NEIGHBOURS_4: [(isize, isize); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
 
 /// A `width` × `height` binary image, row-major.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +98,7 @@ impl Mask {
 
     /// Row-major indices of the in-grid neighbours of pixel `i`, in the order of `steps`
     /// ([`NEIGHBOURS_8`] or [`NEIGHBOURS_4`]), set or not.
-    pub fn neighbours<'a>(
+    pub(crate) fn neighbours<'a>(
         &'a self,
         i: usize,
         steps: &'a [(isize, isize)],

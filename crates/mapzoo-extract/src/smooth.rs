@@ -26,7 +26,7 @@ pub struct SmoothedLoop {
     pub window: usize,
 }
 
-/// Stage 4: smooths the skeleton loop in pixels ([`smooth_loop`] with the Race Stack's seam
+/// Stage 4: smooths the skeleton loop in pixels (`smooth_loop` with the Race Stack's seam
 /// patch) and converts it to metres. A smoothed point may move at most half the clearance
 /// of its loop pixel (`clearance`: its distance to the free space's boundary, pixels).
 pub fn smooth(
@@ -67,7 +67,7 @@ pub fn smooth(
 }
 
 /// Window length for a loop of `n` points (DESIGN §3.4): >2000 → ⌊n/200⌋·10+1, >1000 → 81, >500 → 41, else 21.
-pub fn savgol_window(n: usize) -> usize {
+pub(crate) fn savgol_window(n: usize) -> usize {
     if n > 2000 {
         n / 200 * 10 + 1
     } else if n > 1000 {
@@ -81,7 +81,7 @@ pub fn savgol_window(n: usize) -> usize {
 
 /// The window actually used for `n` points: [`savgol_window`], shrunk to the largest odd
 /// length ≤ n for tiny loops; `None` when n < 5 (a cubic needs 5 points to smooth).
-pub fn effective_window(n: usize) -> Option<usize> {
+pub(crate) fn effective_window(n: usize) -> Option<usize> {
     if n < 5 {
         return None;
     }
@@ -95,8 +95,8 @@ pub fn effective_window(n: usize) -> Option<usize> {
     })
 }
 
-/// The window [`smooth_loop`] never shrinks below: the rule's window for 1000 < n ≤ 2000.
-pub const MIN_WINDOW: usize = 81;
+/// The window `smooth_loop` never shrinks below: the rule's window for 1000 < n ≤ 2000.
+pub(crate) const MIN_WINDOW: usize = 81;
 
 /// Smooths a closed loop of pixel positions (`cols`, `rows`) with the window of
 /// [`effective_window`]; while that window is wider than [`MIN_WINDOW`] and a smoothed point
@@ -106,7 +106,7 @@ pub const MIN_WINDOW: usize = 81;
 /// 450 m F1 circuit) and cuts hairpins by more than the track's half width. Windows up to 81
 /// (all the Race Stack's maps) are kept as the rule says, for parity.
 /// Returns the smoothed columns, rows and the window used; `None` for loops under 5 points.
-pub fn smooth_loop(
+pub(crate) fn smooth_loop(
     cols: &[f64],
     rows: &[f64],
     limit: &[f64],
@@ -125,7 +125,7 @@ pub fn smooth_loop(
 /// The Race Stack's seam patch on circularly smoothed values `x` (window `window`): its
 /// second pass, shifted by ⌊n/2⌋, lines up with the first only for even n; for odd n its
 /// first and last `window` values are those of the preceding sample. Kept for parity.
-pub fn race_stack_seam(x: &mut [f64], window: usize) {
+pub(crate) fn race_stack_seam(x: &mut [f64], window: usize) {
     let n = x.len();
     if n % 2 == 0 || n <= 2 * window {
         return;
@@ -184,6 +184,7 @@ pub fn savgol_circular(x: &[f64], window: usize) -> Vec<f64> {
     out
 }
 
+#[cfg(any(test, feature = "reference"))]
 /// Reference twin of [`savgol_circular`]: least-squares cubic through each window, evaluated at its centre.
 pub fn savgol_circular_naive(x: &[f64], window: usize) -> Vec<f64> {
     let n = x.len();
@@ -208,6 +209,8 @@ pub fn savgol_circular_naive(x: &[f64], window: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Solves the 4×4 system a·x = b (Gauss–Jordan elimination, partial pivoting).
+#[cfg(any(test, feature = "reference"))]
 fn solve4(mut a: [[f64; 4]; 4], mut b: [f64; 4]) -> [f64; 4] {
     for col in 0..4 {
         let piv = (col..4)

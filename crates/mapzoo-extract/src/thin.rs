@@ -107,7 +107,7 @@ fn simple(nb: &[u8; 27]) -> bool {
 }
 
 /// The two tests by in-plane neighbour code (bit k = NB8\[k\] set).
-pub struct Tables {
+pub(crate) struct Tables {
     /// A candidate: simple, Euler invariant and not an end point.
     pub deletable: [bool; 256],
     /// Still simple (the re-check).
@@ -115,7 +115,7 @@ pub struct Tables {
 }
 
 /// The tables of the deletion tests, built once from the 3-D definitions.
-pub fn tables() -> &'static Tables {
+pub(crate) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut t = Tables {
@@ -263,6 +263,7 @@ pub fn skeletonize(mask: &Mask) -> Mask {
     p.unflip(mask.width, mask.height)
 }
 
+#[cfg(any(test, feature = "reference"))]
 /// Reference twin of [`skeletonize`]: every sweep scans the whole image, as scikit-image does.
 pub fn skeletonize_naive(mask: &Mask) -> Mask {
     let t = tables();
@@ -305,6 +306,19 @@ mod tests {
     use crate::clean::label_components;
     use proptest::prelude::*;
 
+    /// A 10 × 7 px ring, 2–3 px thick, around a 4 × 3 px hole.
+    const ANNULUS: [&str; 9] = [
+        "............",
+        ".##########.",
+        ".##########.",
+        ".###....###.",
+        ".###....###.",
+        ".###....###.",
+        ".##########.",
+        ".##########.",
+        "............",
+    ];
+
     fn holes(mask: &Mask) -> usize {
         let (_, comps) = label_components(&mask.inverted(), false);
         comps.iter().filter(|c| !c.touches_border).count()
@@ -323,17 +337,7 @@ mod tests {
 
     #[test]
     fn annulus_thins_to_a_one_pixel_loop() {
-        let m = Mask::parse(&[
-            "............",
-            ".##########.",
-            ".##########.",
-            ".###....###.",
-            ".###....###.",
-            ".###....###.",
-            ".##########.",
-            ".##########.",
-            "............",
-        ]);
+        let m = Mask::parse(&ANNULUS);
         let s = skeletonize(&m);
         assert_eq!(s, skeletonize_naive(&m));
         assert_eq!(holes(&s), 1, "the hole survives");
@@ -372,17 +376,7 @@ mod tests {
             "...........",
         ]);
         assert_eq!(skeletonize(&m), want);
-        let m = Mask::parse(&[
-            "............",
-            ".##########.",
-            ".##########.",
-            ".###....###.",
-            ".###....###.",
-            ".###....###.",
-            ".##########.",
-            ".##########.",
-            "............",
-        ]);
+        let m = Mask::parse(&ANNULUS);
         let want = Mask::parse(&[
             "............",
             "....####....",

@@ -193,9 +193,9 @@ const DIRS: [(isize, isize); 8] = [
 ];
 
 /// Index of direction west of the Moore directions (clockwise on screen from east).
-pub const WEST: usize = 4;
+pub(crate) const WEST: usize = 4;
 /// Index of direction south of the Moore directions.
-pub const SOUTH: usize = 2;
+pub(crate) const SOUTH: usize = 2;
 
 fn dir_index(dr: isize, dc: isize) -> usize {
     DIRS.iter().position(|&d| d == (dr, dc)).unwrap_or(0)
@@ -204,7 +204,7 @@ fn dir_index(dr: isize, dc: isize) -> usize {
 /// Traces the boundary of `mask` through pixel `start` (row-major index), whose neighbour
 /// in direction `back` ([`WEST`], [`SOUTH`], …) is outside the mask; returns the boundary
 /// pixels in order (not closed).
-pub fn trace_boundary(mask: &Mask, start: usize, back: usize) -> Vec<usize> {
+pub(crate) fn trace_boundary(mask: &Mask, start: usize, back: usize) -> Vec<usize> {
     let inside = |r: isize, c: isize| mask.get(c, r);
     let mut out = vec![start];
     let (c, r) = mask.col_row(start);
@@ -241,7 +241,7 @@ pub fn trace_boundary(mask: &Mask, start: usize, back: usize) -> Vec<usize> {
 /// the mask (in the hole: the region is wider than one pixel after the opening), with
 /// negative area. The 0.1 m resampling of the walls starts at that point, so d_right and
 /// d_left depend on it.
-pub fn opencv_order(contour: &[usize], mask: &Mask, outer: bool) -> Vec<usize> {
+pub(crate) fn opencv_order(contour: &[usize], mask: &Mask, outer: bool) -> Vec<usize> {
     let n = contour.len();
     let key = |p: usize| {
         let (c, r) = mask.col_row(p);

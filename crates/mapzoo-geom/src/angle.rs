@@ -1,8 +1,10 @@
-//! Angle wrapping (radians). The three forms round differently and each
-//! reproduces a reference bit for bit, so all three are kept: TUM's
+//! Angle wrapping (radians). The four forms round differently and each
+//! reproduces published bytes bit for bit, so all four are kept: TUM's
 //! `normalize_psi` ([`normalize_psi`], [−π, π)), the Race Stack's yaw
-//! ([`wrap_to_pi`], (−π, π]) and the extraction's shifted remainder
-//! ([`wrap_to_pi_shifted`], [−π, π)).
+//! ([`wrap_to_pi`], (−π, π]), the extraction's shifted remainder
+//! ([`wrap_to_pi_shifted`], [−π, π)) and the synthetic generator's Euclidean
+//! remainder ([`wrap_to_pi_euclid`], (−π, π]), which differs from
+//! [`wrap_to_pi`] in the last bit for negative angles (−0.1 + 2π − 2π ≠ −0.1).
 
 use std::f64::consts::{PI, TAU};
 
@@ -44,6 +46,17 @@ pub fn wrap_to_pi_shifted(a: f64) -> f64 {
     }
 }
 
+/// An angle into (−π, π] as a mod⁺ 2π (Euclidean remainder, in [0, 2π)), minus 2π above π:
+/// the synthetic generator's truth headings (a negative angle may change in its last bit).
+pub fn wrap_to_pi_euclid(a: f64) -> f64 {
+    let w = a.rem_euclid(TAU);
+    if w > PI {
+        w - TAU
+    } else {
+        w
+    }
+}
+
 /// Whether two headings (radians) are less than 90° apart.
 pub fn same_direction(a: f64, b: f64) -> bool {
     (a - b).cos() > 0.0
@@ -68,6 +81,7 @@ mod tests {
                 (normalize_psi(a), false),
                 (wrap_to_pi(a), true),
                 (wrap_to_pi_shifted(a), false),
+                (wrap_to_pi_euclid(a), true),
             ];
             for (w, upper_closed) in forms {
                 if upper_closed {
@@ -82,6 +96,14 @@ mod tests {
                 assert_eq!(wrap_to_pi(a), a);
             }
         }
+        assert_eq!(wrap_to_pi_euclid(-PI), PI);
+        assert_eq!(wrap_to_pi(-0.1), -0.1);
+        assert_ne!(
+            wrap_to_pi_euclid(-0.1),
+            -0.1,
+            "the forms differ in the last bit"
+        );
+        assert!((wrap_to_pi_euclid(-0.1) + 0.1).abs() < 1e-15);
         assert!(same_direction(0.1, -0.2));
         assert!(!same_direction(0.0, FRAC_PI_2 + 0.01));
     }

@@ -71,6 +71,16 @@ impl Grid {
         self.at(cx, cy)
     }
 
+    /// The cells that may hold a point of the box from `lo` to `hi`: those it overlaps and
+    /// one more all round (so that rounding at a cell edge cannot lose a point).
+    pub(crate) fn box_cells(&self, lo: Point, hi: Point) -> impl Iterator<Item = usize> + '_ {
+        let (c0, r0) = self.cell_xy(lo);
+        let (c1, r1) = self.cell_xy(hi);
+        let (c0, c1) = ((c0 - 1).max(0), (c1 + 1).min(self.nx - 1));
+        let (r0, r1) = ((r0 - 1).max(0), (r1 + 1).min(self.ny - 1));
+        (r0..=r1).flat_map(move |r| (c0..=c1).map(move |c| self.at(c, r)))
+    }
+
     /// Calls `scan(state, cell)` on the cells around `q` ring by ring (ring r: the cells r
     /// columns or rows from q's cell), from the first ring that touches the grid, so that a
     /// query kilometres away costs O(nx + ny) rings, not O(distance²). After each ring r it

@@ -100,6 +100,25 @@ impl PointIndex {
     pub fn distance(&self, q: Point) -> f64 {
         self.nearest(q).map_or(f64::INFINITY, |n| n.distance)
     }
+
+    /// Indices of the points at most `radius` metres from `q`, ascending; empty for a
+    /// non-finite `q` or a negative `radius`.
+    pub fn within(&self, q: Point, radius: f64) -> Vec<usize> {
+        if !(q[0].is_finite() && q[1].is_finite() && radius >= 0.0) {
+            return Vec::new();
+        }
+        let lo = [q[0] - radius, q[1] - radius];
+        let hi = [q[0] + radius, q[1] + radius];
+        let norm = self.norm;
+        let mut found: Vec<usize> = self
+            .grid
+            .box_cells(lo, hi)
+            .flat_map(|c| self.buckets.cell(c).iter().copied())
+            .filter(|&k| norm.key_distance(norm.key(self.pts[k], q)) <= radius)
+            .collect();
+        found.sort_unstable();
+        found
+    }
 }
 
 /// The segments of a polyline of `n` points: (k − 1, k) for k in 1..n, then (n − 1, 0) when
@@ -247,6 +266,17 @@ mod tests {
     }
 
     #[test]
+    fn within_finds_the_points_in_the_disc() {
+        let pts = circle(12, 1.0);
+        let index = PointIndex::new(pts.clone(), 0.3, Norm::Hypot);
+        assert_eq!(index.within([1.0, 0.0], 0.6), vec![0, 1, 11]);
+        assert_eq!(index.within([0.0, 0.0], 1.0 + 1e-12).len(), 12);
+        assert!(index.within([0.0, 0.0], 0.5).is_empty());
+        assert!(index.within([f64::NAN, 0.0], 5.0).is_empty());
+        assert!(index.within([1.0, 0.0], -1.0).is_empty());
+    }
+
+    #[test]
     fn ties_go_to_the_lowest_index_and_empty_inputs_answer_nothing() {
         let pts = vec![[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [1.0, 0.0]];
         let index = PointIndex::new(pts.clone(), 0.25, Norm::Hypot);
@@ -325,6 +355,23 @@ mod tests {
             let index = PointIndex::new(pts.clone(), cell, norm);
             for q in points(qs) {
                 prop_assert_eq!(index.nearest(q), reference::nearest_point(&pts, q, norm));
+            }
+        }
+
+        /// The radius query finds exactly the points the all-pairs filter finds.
+        #[test]
+        fn within_matches_naive(
+            pts in proptest::collection::vec((-20.0f64..20.0, -20.0f64..20.0), 0..200),
+            qs in proptest::collection::vec((-40.0f64..40.0, -40.0f64..40.0), 1..20),
+            cell in 0.05f64..5.0,
+            radius in 0.0f64..12.0,
+            hypot: bool,
+        ) {
+            let pts = points(pts);
+            let norm = norm_of(hypot);
+            let index = PointIndex::new(pts.clone(), cell, norm);
+            for q in points(qs) {
+                prop_assert_eq!(index.within(q, radius), reference::points_within(&pts, q, radius, norm));
             }
         }
 

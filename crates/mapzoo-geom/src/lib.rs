@@ -10,6 +10,11 @@
 //! forms are kept, named by what they reproduce, because published files
 //! depend on their last bits; [`Norm`] selects the distance formula.
 //!
+//! Everything is at the crate root except two themed namespaces: [`angle`]
+//! (the four angle wrappings) and [`numpy`] (NumPy's `linspace` / `interp`,
+//! bit for bit). With the `reference` feature, the `reference` module holds the naive
+//! twins of the indices.
+//!
 //! ```
 //! use mapzoo_geom::{closed_length, Norm, PointIndex};
 //! let square = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
@@ -23,17 +28,17 @@
 
 pub mod angle;
 mod grid;
-pub mod index;
+mod index;
 pub mod numpy;
-pub mod polyline;
+mod polyline;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
-pub mod walls;
+mod walls;
 
 pub use index::{Nearest, NearestSegment, PointIndex, SegmentIndex};
 pub use polyline::{
     closed_arc_lengths, closed_length, closed_segment_lengths, closest_on_segment,
-    offset_along_normals, point_segment_distance, project_closed, resample_closed,
+    offset_along_normals, offset_point, point_segment_distance, project_closed, resample_closed,
     resample_closed_numpy, resample_from, signed_area2, Projection,
 };
 pub use walls::{ResampledWalls, Walls};

@@ -69,7 +69,7 @@ fn binary_search_with_guess(key: f64, xp: &[f64], guess: isize) -> isize {
     guess
 }
 
-/// `numpy.interp(x, xp, fp)` for many x: linear, clamped to fp[0] / fp[last] outside.
+/// `numpy.interp(x, xp, fp)` for many x: linear, clamped to `fp[0]` / `fp[last]` outside.
 pub fn interp(x: &[f64], xp: &[f64], fp: &[f64]) -> Vec<f64> {
     let len = xp.len();
     let mut out = Vec::with_capacity(x.len());

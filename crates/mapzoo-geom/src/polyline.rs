@@ -171,13 +171,19 @@ pub fn signed_area2(pts: &[Point]) -> f64 {
         .sum()
 }
 
+/// `p` moved `d` metres along the unit direction `dir` (negative `d`: the other way), metres.
+#[inline]
+pub fn offset_point(p: Point, dir: [f64; 2], d: f64) -> Point {
+    [p[0] + dir[0] * d, p[1] + dir[1] * d]
+}
+
 /// Each point moved by `d[i]` metres along its unit normal `normals[i]` (negative `d`: the
 /// other way); as many points as the shortest of the three inputs.
 pub fn offset_along_normals(pts: &[Point], normals: &[[f64; 2]], d: &[f64]) -> Vec<Point> {
     pts.iter()
         .zip(normals)
         .zip(d)
-        .map(|((p, n), &d)| [p[0] + n[0] * d, p[1] + n[1] * d])
+        .map(|((&p, &n), &d)| offset_point(p, n, d))
         .collect()
 }
 

@@ -24,6 +24,16 @@ pub fn nearest_point(pts: &[Point], q: Point, norm: Norm) -> Option<Nearest> {
     })
 }
 
+/// Reference twin of [`crate::PointIndex::within`]: every point at most `radius` metres away.
+pub fn points_within(pts: &[Point], q: Point, radius: f64, norm: Norm) -> Vec<usize> {
+    if !(q[0].is_finite() && q[1].is_finite() && radius >= 0.0) {
+        return Vec::new();
+    }
+    (0..pts.len())
+        .filter(|&k| norm.key_distance(norm.key(pts[k], q)) <= radius)
+        .collect()
+}
+
 /// Reference twin of [`crate::SegmentIndex::nearest`] on the polyline through `pts`.
 pub fn nearest_segment(
     pts: &[Point],

@@ -11,6 +11,17 @@ use crate::{Norm, Point};
 const WALL_GRID_CELL_M: f64 = 0.5;
 
 /// The two track boundaries as closed polylines (last point not repeated), metres.
+///
+/// ```
+/// use mapzoo_geom::Walls;
+/// // A straight 1 m piece of line with its right normal (−y), 0.5 m to each side.
+/// let walls = Walls::from_normals(&[[0.0, 0.0], [1.0, 0.0]], &[[0.0, -1.0]; 2], &[0.5; 2], &[0.5; 2]);
+/// assert_eq!(walls.right, vec![[0.0, -0.5], [1.0, -0.5]]);
+/// assert_eq!(walls.left, vec![[0.0, 0.5], [1.0, 0.5]]);
+/// // Resampled every 0.1 m and indexed: distances from a point to both walls.
+/// let (d_right, d_left) = walls.resampled(0.1).distances([0.5, 0.0]);
+/// assert!((d_right - 0.5).abs() < 1e-12 && (d_left - 0.5).abs() < 1e-12);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Walls {
     /// Right wall (in the driving direction), metres.

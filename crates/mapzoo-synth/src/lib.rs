@@ -50,7 +50,6 @@ mod track;
 #[cfg(any(test, feature = "testing"))]
 pub mod tracks;
 mod truth;
-mod vec2;
 
 pub use error::{Feature, SynthError};
 pub use options::{
@@ -61,12 +60,12 @@ pub use output::SynthMap;
 pub use truth::{GroundTruth, PlacedGap, PlacedObstacle, PlacedPocket, PlacedSpur, TruthPoint};
 
 use mapzoo_format::MapMeta;
+use mapzoo_geom::offset_point;
 
 use frame::{Bbox, Frame};
 use raster::Field;
 use rng::{tag, SplitMix64};
 use track::Track;
-use vec2::{add, scale};
 
 /// Gray value of free pixels (map-server convention, p = 0.004).
 pub const FREE: u8 = 254;
@@ -220,7 +219,7 @@ fn free_field(
         let r = g.width / 2.0 / res;
         let start = frame.to_px(track::point_at(track, g.s).0);
         // Past the border by the corridor's radius so that it is open across its whole width.
-        let beyond = add(g.border_world, scale(g.direction, (r + 2.0) * res));
+        let beyond = offset_point(g.border_world, g.direction, (r + 2.0) * res);
         field.capsule(start, frame.to_px(beyond), r, r);
     }
     field

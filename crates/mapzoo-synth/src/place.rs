@@ -12,7 +12,8 @@ use crate::options::{
 use crate::rng::{tag, SplitMix64};
 use crate::track::{arc_gap, band_distance, point_at, resolve_side, side_normal, Track};
 use crate::truth::{PlacedGap, PlacedObstacle, PlacedPocket, PlacedSpur};
-use crate::vec2::{add, scale};
+use mapzoo_geom::offset_point;
+
 use crate::KEEP_OFF_PX;
 
 /// Whether the straight corridor root + dir·u, u ∈ [from, to], radius `r`, keeps
@@ -29,7 +30,7 @@ fn corridor_is_clear(
     let step = 0.05_f64.min(r.max(0.01));
     let mut u = from;
     while u <= to {
-        let q = add(root, scale(dir, u));
+        let q = offset_point(root, dir, u);
         if band_distance(track, q).0 < r + clear {
             return false;
         }
@@ -54,7 +55,8 @@ pub(crate) fn spurs(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedSpur
         let n = side_normal(side, psi);
         // Positive angle tilts the spur towards the driving direction.
         let along = [psi.cos(), psi.sin()];
-        let dir = add(scale(n, spec.angle.cos()), scale(along, spec.angle.sin()));
+        let tilt = spec.angle.cos();
+        let dir = offset_point([n[0] * tilt, n[1] * tilt], along, spec.angle.sin());
         let len = hw + spec.length;
         let r = spec.width / 2.0;
         let from = corridor_start(hw, r, clear, spec.angle);
@@ -65,30 +67,44 @@ pub(crate) fn spurs(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedSpur
             s: spec.s.rem_euclid(track.lap),
             side,
             root: p,
-            tip: add(p, scale(dir, len)),
+            tip: offset_point(p, dir, len),
             width: spec.width,
         })
     };
+    let refused = |i, spec: &SpurSpec| SynthError::Placement {
+        what: Feature::Spur(i),
+        s: spec.s,
+        why: "it would come within reach of another part of the track; shorten it or move it",
+    };
+    let draw = |rng: &mut SplitMix64| SpurSpec {
+        s: rng.uniform(0.0, track.lap),
+        side: Side::Outer,
+        length: rng.uniform(0.6, 1.8),
+        width: rng.uniform(0.2, 0.45),
+        angle: rng.uniform(-0.5, 0.5),
+    };
+    let rng = SplitMix64::stream(opts.seed, tag::SPURS);
+    given_then_random(&opts.spurs, build, refused, opts.random_spurs, rng, draw)
+}
+
+/// The `given` features placed by `build` (one it cannot place is the error `refused`), then
+/// `random` more: for each, up to 30 specs drawn from `rng`, the first that can be placed.
+fn given_then_random<S, P>(
+    given: &[S],
+    build: impl Fn(&S) -> Option<P>,
+    refused: impl Fn(usize, &S) -> SynthError,
+    random: usize,
+    mut rng: SplitMix64,
+    mut draw: impl FnMut(&mut SplitMix64) -> S,
+) -> Result<Vec<P>, SynthError> {
     let mut out = Vec::new();
-    for (i, spec) in opts.spurs.iter().enumerate() {
-        out.push(build(spec).ok_or(SynthError::Placement {
-            what: Feature::Spur(i),
-            s: spec.s,
-            why: "it would come within reach of another part of the track; shorten it or move it",
-        })?);
+    for (i, spec) in given.iter().enumerate() {
+        out.push(build(spec).ok_or_else(|| refused(i, spec))?);
     }
-    let mut rng = SplitMix64::stream(opts.seed, tag::SPURS);
-    for _ in 0..opts.random_spurs {
+    for _ in 0..random {
         for _try in 0..30 {
-            let spec = SpurSpec {
-                s: rng.uniform(0.0, track.lap),
-                side: Side::Outer,
-                length: rng.uniform(0.6, 1.8),
-                width: rng.uniform(0.2, 0.45),
-                angle: rng.uniform(-0.5, 0.5),
-            };
-            if let Some(sp) = build(&spec) {
-                out.push(sp);
+            if let Some(placed) = build(&draw(&mut rng)) {
+                out.push(placed);
                 break;
             }
         }
@@ -104,13 +120,13 @@ pub(crate) fn pockets(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedPo
         let side = resolve_side(spec.side, track.ccw);
         let (p, psi, hw) = point_at(track, spec.s);
         let n = side_normal(side, psi);
-        let center = add(p, scale(n, hw + spec.depth - spec.radius));
+        let center = offset_point(p, n, hw + spec.depth - spec.radius);
         let window = 2.0 * spec.radius + PI * w_max;
         // The rim must keep `clear` from every part of the track outside the pocket's own stretch.
         let steps = 72;
         for k in 0..steps {
             let a = TAU * k as f64 / steps as f64;
-            let q = add(center, [spec.radius * a.cos(), spec.radius * a.sin()]);
+            let q = offset_point(center, [a.cos(), a.sin()], spec.radius);
             let (d, s_near) = band_distance(track, q);
             if d < clear && arc_gap(track, s_near, spec.s) > window {
                 return None;
@@ -124,30 +140,26 @@ pub(crate) fn pockets(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedPo
             depth: spec.depth,
         })
     };
-    let mut out = Vec::new();
-    for (i, spec) in opts.pockets.iter().enumerate() {
-        out.push(build(spec).ok_or(SynthError::Placement {
-            what: Feature::Pocket(i),
-            s: spec.s,
-            why: "it would come within reach of another part of the track; make it smaller or move it",
-        })?);
-    }
-    let mut rng = SplitMix64::stream(opts.seed, tag::POCKETS);
-    for _ in 0..opts.random_pockets {
-        for _try in 0..30 {
-            let spec = PocketSpec {
-                s: rng.uniform(0.0, track.lap),
-                side: if rng.coin() { Side::Outer } else { Side::Inner },
-                depth: rng.uniform(0.3, 0.8),
-                radius: rng.uniform(0.5, 1.2),
-            };
-            if let Some(pk) = build(&spec) {
-                out.push(pk);
-                break;
-            }
-        }
-    }
-    Ok(out)
+    let refused = |i, spec: &PocketSpec| SynthError::Placement {
+        what: Feature::Pocket(i),
+        s: spec.s,
+        why: "it would come within reach of another part of the track; make it smaller or move it",
+    };
+    let draw = |rng: &mut SplitMix64| PocketSpec {
+        s: rng.uniform(0.0, track.lap),
+        side: if rng.coin() { Side::Outer } else { Side::Inner },
+        depth: rng.uniform(0.3, 0.8),
+        radius: rng.uniform(0.5, 1.2),
+    };
+    let rng = SplitMix64::stream(opts.seed, tag::POCKETS);
+    given_then_random(
+        &opts.pockets,
+        build,
+        refused,
+        opts.random_pockets,
+        rng,
+        draw,
+    )
 }
 
 /// The given obstacles, then the random ones spread along the lap.
@@ -159,7 +171,7 @@ pub(crate) fn obstacles(opts: &SynthOptions, track: &Track) -> Vec<PlacedObstacl
         PlacedObstacle {
             s: spec.s.rem_euclid(track.lap),
             offset: spec.offset,
-            center: add(p, scale(n, spec.offset)),
+            center: offset_point(p, n, spec.offset),
             heading: psi,
             shape: spec.shape,
             passage_left: hw - spec.offset - e,
@@ -233,14 +245,14 @@ pub(crate) fn gap(
             let (mut inside, mut outside) = (0.0, from);
             for _ in 0..40 {
                 let mid = 0.5 * (inside + outside);
-                if band_distance(track, add(p, scale(dir, mid))).0 < 0.0 {
+                if band_distance(track, offset_point(p, dir, mid)).0 < 0.0 {
                     inside = mid;
                 } else {
                     outside = mid;
                 }
             }
-            let wall_world = add(p, scale(dir, 0.5 * (inside + outside)));
-            let border_world = add(p, scale(dir, len));
+            let wall_world = offset_point(p, dir, 0.5 * (inside + outside));
+            let border_world = offset_point(p, dir, len);
             return Ok(PlacedGap {
                 s,
                 side,

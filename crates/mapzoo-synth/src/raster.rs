@@ -2,10 +2,11 @@
 //! gray values it gives (binary or an anti-aliased ramp, unknown beyond the
 //! walls), and obstacles carved out of it.
 
+use mapzoo_geom::{offset_point, Norm};
+
 use crate::frame::Frame;
 use crate::options::ObstacleShape;
 use crate::truth::PlacedObstacle;
-use crate::vec2::{add, dist, scale};
 use crate::{FREE, OCCUPIED, UNKNOWN};
 
 /// Signed distance to the free region's edge per pixel, pixel units; exact
@@ -159,7 +160,7 @@ impl Field {
     /// The pixels nearest to vertex v between segments prev → v and v → next
     /// (the wedge on the convex side of the turn).
     fn wedge(&mut self, prev: [f64; 2], v: [f64; 2], next: [f64; 2], rv: f64) {
-        let (l0, l1) = (dist(prev, v), dist(v, next));
+        let (l0, l1) = (Norm::Hypot.distance(prev, v), Norm::Hypot.distance(v, next));
         if l0 < 1e-9 || l1 < 1e-9 {
             self.capsule(v, v, rv, rv);
             return;
@@ -187,9 +188,9 @@ impl Field {
             let mid = [bis[0] / blen, bis[1] / blen];
             let pts = [
                 v,
-                add(v, scale(m0, big)),
-                add(v, scale(m1, big)),
-                add(v, scale(mid, big)),
+                offset_point(v, m0, big),
+                offset_point(v, m1, big),
+                offset_point(v, mid, big),
             ];
             let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
             for p in pts {

@@ -1,12 +1,14 @@
 //! A given centerline: checked, de-duplicated, with arc length, heading,
 //! curvature and widths (given per point, or from the width profile).
 
+use mapzoo_geom::angle::wrap_to_pi_euclid;
+use mapzoo_geom::{closed_arc_lengths, signed_area2, Norm};
+
 use super::width::WidthProfile;
 use super::Track;
 use crate::error::{opt_err, SynthError};
 use crate::options::WidthSpec;
 use crate::truth::TruthPoint;
-use crate::vec2::{dist, wrap_angle};
 
 /// The track along the closed polyline `raw` (world metres), full widths `widths` or from `width`.
 pub(crate) fn given_track(
@@ -24,17 +26,8 @@ pub(crate) fn given_track(
             format!("a closed centerline needs at least 3 distinct points (found {n})"),
         ));
     }
-    let mut s = vec![0.0; n];
-    for i in 1..n {
-        s[i] = s[i - 1] + dist(pts[i - 1], pts[i]);
-    }
-    let lap = s[n - 1] + dist(pts[n - 1], pts[0]);
-    let area: f64 = (0..n)
-        .map(|i| {
-            let (a, b) = (pts[i], pts[(i + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum();
+    let s = closed_arc_lengths(&pts, Norm::Hypot);
+    let lap = s[n];
     let profile = WidthProfile::new(width, seed);
     let points = (0..n)
         .map(|i| {
@@ -50,7 +43,7 @@ pub(crate) fn given_track(
                 s: s[i],
                 d_right: w / 2.0,
                 d_left: w / 2.0,
-                psi: wrap_angle((b[1] - a[1]).atan2(b[0] - a[0])),
+                psi: wrap_to_pi_euclid((b[1] - a[1]).atan2(b[0] - a[0])),
                 kappa: menger_curvature(a, p, b),
             }
         })
@@ -58,7 +51,7 @@ pub(crate) fn given_track(
     Ok(Track {
         points,
         lap,
-        ccw: area >= 0.0,
+        ccw: signed_area2(&pts) >= 0.0,
     })
 }
 
@@ -100,13 +93,16 @@ fn distinct_points(raw: &[[f64; 2]], widths: Option<&[f64]>) -> (Vec<[f64; 2]>, 
     let mut pts: Vec<[f64; 2]> = Vec::with_capacity(raw.len());
     let mut ws: Vec<f64> = Vec::with_capacity(raw.len());
     for (i, &p) in raw.iter().enumerate() {
-        if pts.last().is_some_and(|&q| dist(p, q) < 1e-9) {
+        if pts
+            .last()
+            .is_some_and(|&q| Norm::Hypot.distance(p, q) < 1e-9)
+        {
             continue;
         }
         pts.push(p);
         ws.push(widths.map_or(f64::NAN, |w| w[i]));
     }
-    while pts.len() > 1 && dist(pts[0], pts[pts.len() - 1]) < 1e-9 {
+    while pts.len() > 1 && Norm::Hypot.distance(pts[0], pts[pts.len() - 1]) < 1e-9 {
         pts.pop();
         ws.pop();
     }
@@ -116,6 +112,7 @@ fn distinct_points(raw: &[[f64; 2]], widths: Option<&[f64]>) -> (Vec<[f64; 2]>, 
 /// Signed curvature of the circle through three points, 1/m, positive turning left.
 fn menger_curvature(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    let dist = |p, q| Norm::Hypot.distance(p, q);
     let denom = dist(a, b) * dist(b, c) * dist(a, c);
     if denom > 0.0 {
         2.0 * cross / denom

@@ -2,7 +2,6 @@
 //! point at an arc length, the side normals, the distance to the band.
 
 mod given;
-mod grid;
 mod random;
 mod width;
 
@@ -11,7 +10,7 @@ pub(crate) use random::random_track;
 
 use crate::options::Side;
 use crate::truth::TruthPoint;
-use crate::vec2::dist;
+use mapzoo_geom::{closest_on_segment, Norm};
 
 /// The centerline with its widths, ready to rasterise.
 pub(crate) struct Track {
@@ -75,16 +74,8 @@ pub(crate) fn band_distance(track: &Track, q: [f64; 2]) -> (f64, f64) {
     let mut best = (f64::INFINITY, 0.0);
     for i in 0..n {
         let (a, b) = (&pts[i], &pts[(i + 1) % n]);
-        let ab = [b.x - a.x, b.y - a.y];
-        let aq = [q[0] - a.x, q[1] - a.y];
-        let len2 = ab[0] * ab[0] + ab[1] * ab[1];
-        let t = if len2 > 0.0 {
-            ((aq[0] * ab[0] + aq[1] * ab[1]) / len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let d =
-            dist(q, [a.x + t * ab[0], a.y + t * ab[1]]) - (a.d_left + t * (b.d_left - a.d_left));
+        let (t, c) = closest_on_segment(q, [a.x, a.y], [b.x, b.y]);
+        let d = Norm::Hypot.distance(q, c) - (a.d_left + t * (b.d_left - a.d_left));
         if d < best.0 {
             let seg = if i + 1 < n {
                 b.s - a.s

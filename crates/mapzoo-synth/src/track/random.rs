@@ -3,14 +3,15 @@
 
 use std::f64::consts::{PI, TAU};
 
-use super::grid::Grid;
+use mapzoo_geom::angle::wrap_to_pi_euclid;
+use mapzoo_geom::{Norm, PointIndex};
+
 use super::width::WidthProfile;
 use super::Track;
 use crate::error::{opt_err, SynthError};
 use crate::options::WidthSpec;
 use crate::rng::{tag, SplitMix64};
 use crate::truth::TruthPoint;
-use crate::vec2::{dist, wrap_angle};
 use crate::POINT_SPACING;
 
 /// Radial Fourier loop r(θ) = 1 + Σ a_k cos(kθ + φ_k), k = 2..=7, Σ|a_k| < 1.
@@ -95,7 +96,7 @@ fn sample_radial(radial: &Radial, lap: f64, profile: &WidthProfile) -> Track {
     for i in 1..=FINE {
         let p = radial.derivs(TAU * i as f64 / FINE as f64).0;
         let last = *cum.last().unwrap_or(&0.0);
-        cum.push(last + dist(p, prev));
+        cum.push(last + Norm::Hypot.distance(p, prev));
         prev = p;
     }
     let unit_len = cum[FINE];
@@ -117,7 +118,7 @@ fn sample_radial(radial: &Radial, lap: f64, profile: &WidthProfile) -> Track {
         let q = [p[0] - p0[0], p[1] - p0[1]];
         let x = (rc * q[0] - rs * q[1]) * scale_to;
         let y = (rs * q[0] + rc * q[1]) * scale_to;
-        let psi = wrap_angle(d1[1].atan2(d1[0]) + rot);
+        let psi = wrap_to_pi_euclid(d1[1].atan2(d1[0]) + rot);
         let speed2 = d1[0] * d1[0] + d1[1] * d1[1];
         let kappa = (d1[0] * d2[1] - d1[1] * d2[0]) / speed2.powf(1.5) / scale_to;
         let s = lap * i as f64 / n as f64;
@@ -148,11 +149,16 @@ fn track_is_clean(track: &Track, min_wall: f64) -> bool {
         return false;
     }
     let window = PI * w_max;
-    // Bucket grid so the pair test is near-linear.
-    let cell = w_max + min_wall;
-    let grid = Grid::new(points.iter().map(|p| [p.x, p.y]), cell);
+    // Every pair closer than `need` is within `reach` (need ≤ w_max + min_wall); the index
+    // makes the pair test near-linear.
+    let reach = w_max + min_wall;
+    let index = PointIndex::new(
+        points.iter().map(|p| [p.x, p.y]).collect(),
+        reach,
+        Norm::Hypot,
+    );
     for (i, p) in points.iter().enumerate() {
-        for j in grid.near([p.x, p.y]) {
+        for j in index.within([p.x, p.y], reach) {
             if j <= i {
                 continue;
             }
@@ -162,7 +168,7 @@ fn track_is_clean(track: &Track, min_wall: f64) -> bool {
                 continue;
             }
             let need = p.d_left.max(p.d_right) + q.d_left.max(q.d_right) + min_wall;
-            if dist([p.x, p.y], [q.x, q.y]) < need {
+            if Norm::Hypot.distance([p.x, p.y], [q.x, q.y]) < need {
                 return false;
             }
         }

@@ -1,4 +1,4 @@
-//! Helpers shared by the extraction test binaries.
+//! Helpers shared by the extraction test modules.
 
 use mapzoo_geom::{point_segment_distance, Norm};
 

@@ -9,9 +9,9 @@ use mapzoo_extract::{extract, ExtractParams, Extraction, StartPose};
 use mapzoo_format::map::{read_gray_png, OccupancyMap};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{FreeRule, GlobalWaypoints, MapMeta, Waypoint};
+use mapzoo_geom::{closed_length, Norm};
 
-mod common;
-use common::dist_to_loop;
+use crate::support::dist_to_loop;
 
 fn mean_dist(from: &[[f64; 2]], to: &[[f64; 2]]) -> f64 {
     from.iter().map(|&p| dist_to_loop(to, p)).sum::<f64>() / from.len() as f64
@@ -19,16 +19,6 @@ fn mean_dist(from: &[[f64; 2]], to: &[[f64; 2]]) -> f64 {
 
 fn xy(w: &[Waypoint]) -> Vec<[f64; 2]> {
     w.iter().map(|p| [p.x_m, p.y_m]).collect()
-}
-
-fn loop_length(pts: &[[f64; 2]]) -> f64 {
-    let n = pts.len();
-    (0..n)
-        .map(|k| {
-            let (a, b) = (pts[k], pts[(k + 1) % n]);
-            (b[0] - a[0]).hypot(b[1] - a[1])
-        })
-        .sum()
 }
 
 /// Mean free width of `map` across the points `line` (world): twice the distance to the
@@ -64,6 +54,21 @@ fn start_of(published: &[Waypoint]) -> StartPose {
     }
 }
 
+/// Extraction of `map` with default parameters from the start pose of `published`.
+fn extract_from_published_start(
+    track: &str,
+    map: &OccupancyMap,
+    published: &[Waypoint],
+) -> Extraction {
+    extract(
+        map,
+        &ExtractParams::default(),
+        Some(start_of(published)),
+        false,
+    )
+    .unwrap_or_else(|e| panic!("{track}: {e}"))
+}
+
 fn racestack_case(data: &Path, track: &str, image: Option<&str>) {
     let dir = data.join("racestack").join(track);
     let yaml = dir.join(format!("{track}.yaml"));
@@ -73,13 +78,7 @@ fn racestack_case(data: &Path, track: &str, image: Option<&str>) {
     let map = OccupancyMap::from_gray(w, h, gray, &meta, FreeRule::Nonzero);
     let global = GlobalWaypoints::read(&dir.join("global_waypoints.json")).expect("published json");
     let published = global.centerline.wpnts.clone();
-    let ex = extract(
-        &map,
-        &ExtractParams::default(),
-        Some(start_of(&published)),
-        false,
-    )
-    .unwrap_or_else(|e| panic!("{track}: {e}"));
+    let ex = extract_from_published_start(track, &map, &published);
     let ours = &ex.centerline;
     // The walls are the published bound pixels exactly. hangar's (older) file lists them the
     // other way round from its own d_right / d_left, which ours match.
@@ -251,7 +250,10 @@ fn f1tenth_maps() {
         };
         check_invariants(track, &ex, 0.1);
         let ours = xy(&ex.centerline);
-        let (len_ours, len_pub) = (loop_length(&ours), loop_length(&pub_xy));
+        let (len_ours, len_pub) = (
+            closed_length(&ours, Norm::Hypot),
+            closed_length(&pub_xy, Norm::Hypot),
+        );
         let len_err = (len_ours - len_pub).abs() / len_pub;
         let d = mean_dist(&ours, &pub_xy);
         let d_back = mean_dist(&pub_xy, &ours);
@@ -298,13 +300,7 @@ fn mapzoo_rebuilt_maps() {
         let published =
             mapzoo_format::waypoint::read_csv(&dir.join(format!("{track}_centerline.csv")))
                 .expect("published centerline");
-        let ex = extract(
-            &map,
-            &ExtractParams::default(),
-            Some(start_of(&published)),
-            false,
-        )
-        .unwrap_or_else(|e| panic!("{track}: {e}"));
+        let ex = extract_from_published_start(track, &map, &published);
         check_invariants(track, &ex, 0.1);
         let count_err =
             (ex.centerline.len() as f64 - published.len() as f64).abs() / published.len() as f64;

@@ -11,8 +11,7 @@ use mapzoo_synth::{
 };
 use proptest::prelude::*;
 
-mod common;
-use common::dist_to_loop;
+use crate::support::dist_to_loop;
 
 fn truth_xy(t: &[TruthPoint]) -> Vec<[f64; 2]> {
     t.iter().map(|p| [p.x, p.y]).collect()
@@ -458,19 +457,7 @@ fn rings(w: usize, h: usize, squares: &[(i64, i64, i64, i64)]) -> Vec<String> {
 fn two_equal_loops_are_an_ambiguity() {
     // Two separate square tracks of the same size.
     let rows = rings(160, 80, &[(40, 40, 34, 12), (120, 40, 34, 12)]);
-    let refs: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
-    match extract(
-        &literal_map(&refs, 0.05),
-        &ExtractParams::default(),
-        None,
-        false,
-    ) {
-        Err(ExtractError::Ambiguous { why }) => assert!(why.contains("pixel (col"), "{why}"),
-        other => panic!(
-            "expected an ambiguity, got {:?}",
-            other.map(|e| e.centerline.len())
-        ),
-    }
+    assert_ambiguous(&rows, "pixel (col");
     // A figure eight: one free block around two infields of the same size.
     let rows: Vec<String> = (0..80)
         .map(|r| {
@@ -488,32 +475,35 @@ fn two_equal_loops_are_an_ambiguity() {
                 .collect()
         })
         .collect();
-    let refs: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
-    match extract(
-        &literal_map(&refs, 0.05),
-        &ExtractParams::default(),
-        None,
-        false,
-    ) {
-        Err(ExtractError::Ambiguous { why }) => assert!(why.contains("two infields"), "{why}"),
-        other => panic!(
-            "expected an ambiguity, got {:?}",
-            other.map(|e| e.centerline.len())
-        ),
-    }
+    assert_ambiguous(&rows, "two infields");
     // One ring alone is fine.
     let rows = rings(80, 80, &[(40, 40, 34, 12)]);
+    let ex = extract_rows(&rows).expect("one ring");
+    let lap = ex.centerline.len() as f64 * 0.1;
+    // The medial square of a band from 13 to 34 px: side ≈ 47 px at 0.05 m.
+    assert!((lap - 4.0 * 47.0 * 0.05).abs() < 1.0, "lap {lap} m");
+}
+
+/// Extraction of the literal map `rows` at 0.05 m per pixel, default parameters and start.
+fn extract_rows(rows: &[String]) -> Result<Extraction, ExtractError> {
     let refs: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
-    let ex = extract(
+    extract(
         &literal_map(&refs, 0.05),
         &ExtractParams::default(),
         None,
         false,
     )
-    .expect("one ring");
-    let lap = ex.centerline.len() as f64 * 0.1;
-    // The medial square of a band from 13 to 34 px: side ≈ 47 px at 0.05 m.
-    assert!((lap - 4.0 * 47.0 * 0.05).abs() < 1.0, "lap {lap} m");
+}
+
+/// Asserts that the literal map `rows` is ambiguous, with `needle` in the explanation.
+fn assert_ambiguous(rows: &[String], needle: &str) {
+    match extract_rows(rows) {
+        Err(ExtractError::Ambiguous { why }) => assert!(why.contains(needle), "{why}"),
+        other => panic!(
+            "expected an ambiguity, got {:?}",
+            other.map(|e| e.centerline.len())
+        ),
+    }
 }
 
 fn literal_map(rows: &[&str], resolution: f64) -> OccupancyMap {

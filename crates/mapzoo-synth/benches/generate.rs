@@ -1,12 +1,12 @@
-//! Synthetic map generator (issue 3 item 3): rasterising a 4000×4000 px map,
-//! and writing it as PNG + YAML.
+//! Generating maps (`generate`): a 4000×4000 px map with every costly feature,
+//! and the default small map.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use mapzoo_synth::{generate, CenterlineSpec, GapSpec, SynthOptions};
 
 /// The benchmark map: a 150 m lap at 0.03 m/px in an exact 4000×4000 image,
 /// with every feature that costs time switched on.
-fn big() -> SynthOptions {
+pub(crate) fn big() -> SynthOptions {
     SynthOptions {
         seed: 42,
         centerline: CenterlineSpec::Random {
@@ -30,17 +30,12 @@ fn big() -> SynthOptions {
     }
 }
 
-fn bench(c: &mut Criterion) {
+fn generate_maps(c: &mut Criterion) {
     let mut group = c.benchmark_group("synth");
     group.sample_size(10);
     let opts = big();
     group.bench_function("generate_4000x4000", |b| {
         b.iter(|| generate(&opts).expect("generate"))
-    });
-    let map = generate(&opts).expect("generate");
-    let dir = tempfile::tempdir().expect("temp dir");
-    group.bench_function("write_png_4000x4000", |b| {
-        b.iter(|| map.write(dir.path(), "big").expect("write"))
     });
     let small = SynthOptions {
         seed: 42,
@@ -52,5 +47,4 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+criterion_group!(benches, generate_maps);
