@@ -2,7 +2,7 @@
 //! the library's rendering, a gallery that leaves out unreadable folders,
 //! and clear errors for bad arguments.
 
-#[path = "../crates/mapzoo-render/tests/support/mod.rs"]
+#[path = "../../crates/mapzoo-render/tests/support/mod.rs"]
 mod support;
 
 use std::path::Path;
