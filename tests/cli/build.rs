@@ -1,38 +1,7 @@
 //! `mapzoo build`, `regen`, `check` and `demo` as a user runs them: exit codes,
 //! batches with a broken map, atomic output.
 
-use std::path::Path;
-use std::process::Command;
-
-use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_synth::{self as synth, SynthOptions};
-
-fn mapzoo() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-}
-
-fn write_map(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
-    let map = synth::generate(&SynthOptions {
-        seed,
-        centerline: synth::CenterlineSpec::Random {
-            lap_length: Some(40.0),
-        },
-        ..SynthOptions::default()
-    })
-    .unwrap();
-    let [_, yaml] = map.write(dir, name).unwrap();
-    yaml
-}
-
-/// Copies the files of `from` into a new folder `to`.
-fn copy_folder(from: &Path, to: &Path) -> std::path::PathBuf {
-    std::fs::create_dir(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-    }
-    to.to_path_buf()
-}
+use crate::support::{copy_folder, hidden, mapzoo, reference_data_or_skip, write_map};
 
 #[test]
 fn batch_with_one_broken_map_writes_the_good_ones_and_exits_1() {
@@ -61,11 +30,7 @@ fn batch_with_one_broken_map_writes_the_good_ones_and_exits_1() {
         stderr.contains("broken.png") && stderr.contains("PNG"),
         "stderr: {stderr}"
     );
-    let leftovers: Vec<_> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect();
+    let leftovers = hidden(&out);
     assert!(
         leftovers.is_empty(),
         "temporary folders left: {leftovers:?}"
@@ -445,11 +410,6 @@ fn regen_keeps_the_folders_other_files_in_place() {
     );
     assert!(dir.join("photos").join("a.jpg").is_file());
     for d in [&dir, &out] {
-        let hidden: Vec<_> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with('.'))
-            .collect();
-        assert!(hidden.is_empty(), "{hidden:?}");
+        assert!(hidden(d).is_empty(), "{:?}", hidden(d));
     }
 }

@@ -5,23 +5,16 @@
 //! file and the cause, and nothing written.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use mapzoo_format::global::GlobalWaypoints;
-use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::waypoint;
 use mapzoo_synth::tracks::wobbly_oval;
 
-fn mapzoo() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-}
+use crate::support::{hidden, mapzoo, reference_data_or_skip, stderr};
 
 fn run(args: &[&str]) -> Output {
     mapzoo().arg("raceline").args(args).output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 const JSON_KEYS: [&str; 11] = [
@@ -272,15 +265,6 @@ fn config_file_is_checked_whole_and_its_profile_is_used() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--free-rule"), "{}", stderr(&o));
-}
-
-/// Entries of `dir` whose names start with a dot (staging folders left behind).
-fn hidden(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect()
 }
 
 /// The four files are written as one set: into a new folder all at once; into an existing one

@@ -5,18 +5,14 @@
 //! defect serves both the reference copies and the generated set.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mapzoo_format::global::GlobalWaypoints;
 use mapzoo_format::map::{read_gray_png, world_to_pixel, write_gray_png};
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
-use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::waypoint;
 use mapzoo_format::MapMeta;
 
-fn mapzoo() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-}
+use crate::support::{copy_folder, mapzoo, reference_data_or_skip};
 
 /// Runs `mapzoo validate dir`, returning (exit code, stdout).
 fn validate(dir: &Path) -> (i32, String) {
@@ -57,12 +53,7 @@ impl Set {
 /// A copy of racestack/f in a temp dir, named `f` so the track name matches.
 fn race_stack_copy(data: &Path) -> Set {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("f");
-    std::fs::create_dir(&dir).unwrap();
-    for e in std::fs::read_dir(data.join("racestack/f")).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
-    }
+    let dir = copy_folder(&data.join("racestack/f"), &tmp.path().join("f"));
     Set {
         _tmp: tmp,
         dir,
