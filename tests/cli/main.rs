@@ -6,6 +6,7 @@ mod build;
 mod centerline;
 mod generate;
 mod raceline;
+mod regression;
 mod render;
 mod support;
 mod validate;
