@@ -91,6 +91,55 @@ fn build_prints_no_empty_table_when_every_map_failed() {
     assert!(said.contains("0 built, 1 failed"), "{said}");
 }
 
+/// a2268a2, 33d5d90: `build` read a colour map through its rounded gray value,
+/// so a free pixel whose exact channel mean is just inside `free_thresh`
+/// (205.33 of 255, rounded 205, just outside) was taken for unknown space and
+/// the map had no track; `build` now classifies the exact mean as map_server
+/// and `centerline` do, and the colour map builds the same set as its gray twin.
+#[test]
+fn a_colour_map_is_classified_from_its_exact_channel_mean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gray_yaml = write_map(tmp.path(), "t", 5);
+    let (w, h, gray) = mapzoo_format::map::read_gray_png(&tmp.path().join("t.png")).unwrap();
+    let colour = tmp.path().join("colour");
+    std::fs::create_dir(&colour).unwrap();
+    std::fs::copy(&gray_yaml, colour.join("t.yaml")).unwrap();
+    let rgb = image::RgbImage::from_fn(w as u32, h as u32, |x, y| {
+        match gray[y as usize * w + x as usize] {
+            254 => image::Rgb([205, 205, 206]),
+            g => image::Rgb([g, g, g]),
+        }
+    });
+    rgb.save(colour.join("t.png")).unwrap();
+    let mut sets = Vec::new();
+    for (yaml, out) in [
+        (gray_yaml, "gray_out"),
+        (colour.join("t.yaml"), "colour_out"),
+    ] {
+        let out = tmp.path().join(out);
+        let o = mapzoo()
+            .arg("build")
+            .arg(&yaml)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}: {}", yaml.display(), text(&o));
+        sets.push(out.join("t"));
+    }
+    for file in [
+        "t_centerline.csv",
+        "t_racing_line.csv",
+        "global_waypoints.json",
+    ] {
+        assert!(
+            std::fs::read(sets[0].join(file)).unwrap()
+                == std::fs::read(sets[1].join(file)).unwrap(),
+            "{file} differs between the gray map and its colour twin"
+        );
+    }
+}
+
 /// e7432f1: `check` printed the comparison table's header with no row under it
 /// when every folder failed.
 #[test]
@@ -280,8 +329,8 @@ fn a_name_that_is_not_a_folder_name_is_refused() {
 }
 
 /// ac530c5: `regen` silently "repaired" hand-tuned sector files that were
-/// already wrong (overlapping sectors) while remapping them; it now reports
-/// them and leaves the set as it was.
+/// already wrong (overlapping sectors) when it remapped them to a racing line
+/// of another point count; it now reports them and leaves the set as it was.
 #[test]
 fn regen_reports_broken_sector_files_instead_of_repairing_them() {
     let tmp = tempfile::tempdir().unwrap();
@@ -296,7 +345,17 @@ fn regen_reports_broken_sector_files_instead_of_repairing_them() {
     speed.sectors.push(second);
     speed.write(&speed_path).unwrap();
     let before = files(&dir);
-    let o = mapzoo().arg("regen").arg(&dir).output().unwrap();
+    // A coarser racing line, so the sectors are remapped to a new point count
+    // (the remap is what used to mend the overlap).
+    let cfg = tmp.path().join("coarse.toml");
+    std::fs::write(&cfg, "[raceline]\nstepsize_interp_after_opt = 0.2\n").unwrap();
+    let o = mapzoo()
+        .arg("regen")
+        .arg(&dir)
+        .arg("--config")
+        .arg(&cfg)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(stderr(&o).contains("speed_scaling.yaml"), "{}", text(&o));
     assert!(
@@ -316,17 +375,29 @@ fn truncated_json_is_reported_as_truncated() {
     let set = validate::generated_set();
     let json = set.dir.join("global_waypoints.json");
     let text = std::fs::read_to_string(&json).unwrap();
+    // Cuts across one waypoint: after every sign and decimal point (where the
+    // bug was: "0." reads as a syntax error), and every 8th byte besides.
     let mid = text.len() / 2;
-    let number = mid + text[mid..].find("\"x_m\": ").unwrap() + "\"x_m\": ".len() + 2;
-    let key = mid + text[mid..].find("\"y_m\"").unwrap() + 3;
-    for cut in [number, key] {
-        std::fs::write(&json, &text[..cut]).unwrap();
-        validate::assert_fails(
-            &set.dir,
-            "global_waypoints.json",
-            &["JSON parses", "truncated"],
-        );
-    }
+    let at = mid + text[mid..].find("{\"id\": ").unwrap();
+    let end = at + text[at..].find('}').unwrap() + 3;
+    let not_truncated: Vec<&str> = (at..end)
+        .filter(|&cut| matches!(&text[cut - 1..cut], "." | "-") || cut % 8 == 0)
+        .filter(|&cut| {
+            std::fs::write(&json, &text[..cut]).unwrap();
+            let (code, out) = validate::validate(&set.dir);
+            code != 1
+                || !out.lines().any(|l| {
+                    l.trim_start().starts_with("FAIL")
+                        && l.contains("global_waypoints.json")
+                        && l.contains("truncated")
+                })
+        })
+        .map(|cut| &text[cut.saturating_sub(12)..cut])
+        .collect();
+    assert!(
+        not_truncated.is_empty(),
+        "cuts after these not reported as truncated: {not_truncated:?}"
+    );
 }
 
 /// cf12838: a MapZoo set without its racing line CSV failed with the reader's

@@ -16,7 +16,7 @@ use mapzoo_format::MapMeta;
 use crate::support::{copy_folder, mapzoo, reference_data_or_skip};
 
 /// Runs `mapzoo validate dir`, returning (exit code, stdout).
-fn validate(dir: &Path) -> (i32, String) {
+pub(crate) fn validate(dir: &Path) -> (i32, String) {
     let out = mapzoo().arg("validate").arg(dir).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
