@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
-use mapzoo_format::sectors::SpeedScaling;
-use mapzoo_format::waypoint;
+use mapzoo_format::SpeedScaling;
 use mapzoo_synth::tracks::{centerline_along, oval, wobbly_oval};
 
-use crate::support::{hidden, mapzoo, reference_data_or_skip, stderr, stdout, text, write_map};
+use crate::support::{
+    hidden, mapzoo, reference_data_or_skip, stderr, stdout, text, write_centerline, write_map,
+};
 use crate::validate;
 
 /// The FAIL lines of a command's output.
@@ -214,7 +215,7 @@ fn regen_accepts_dot_and_trailing_components() {
 fn an_infeasible_iqp_names_where_the_line_turns_too_tight() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&oval(1.2))).unwrap();
+    write_centerline(&input, &oval(1.2));
     let cfg = tmp.path().join("tight.toml");
     std::fs::write(&cfg, "[raceline]\ncurvlim = 0.01\n").unwrap();
     let out = tmp.path().join("out");
@@ -250,11 +251,7 @@ fn a_qp_that_stalls_at_tight_tolerances_is_retried() {
         })
         .collect();
     let input = tmp.path().join("ellipse_centerline.csv");
-    std::fs::write(
-        &input,
-        waypoint::to_csv_string(&centerline_along(&ellipse, 0.1, 1.0)),
-    )
-    .unwrap();
+    write_centerline(&input, &centerline_along(&ellipse, 0.1, 1.0));
     let o = mapzoo()
         .arg("raceline")
         .arg(&input)
@@ -424,7 +421,7 @@ fn missing_racing_line_csv_is_named_as_missing() {
 fn raceline_output_set_is_replaced_whole_or_not_at_all() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
+    write_centerline(&input, &wobbly_oval(1.3));
     let out = tmp.path().join("set");
     let run = |input: &Path, out: &Path| {
         mapzoo()

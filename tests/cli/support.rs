@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub use mapzoo_format::testdata::reference_data_or_skip;
+use mapzoo_format::Waypoint;
 use mapzoo_synth::{self as synth, SynthOptions};
 
 /// The `mapzoo` binary under test, with no arguments yet.
@@ -52,6 +53,11 @@ pub fn write_map(dir: &Path, name: &str, seed: u64) -> PathBuf {
     .unwrap();
     let [_, yaml] = map.write(dir, name).unwrap();
     yaml
+}
+
+/// Writes `line` as a MapZoo centerline CSV at `path`.
+pub fn write_centerline(path: &Path, line: &[Waypoint]) {
+    std::fs::write(path, mapzoo_format::waypoint::to_csv_string(line)).unwrap();
 }
 
 /// Copies the files of `from` into a new folder `to`; returns `to`.
