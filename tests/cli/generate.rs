@@ -2,24 +2,11 @@
 //! seed, refuses to overwrite without --force, and reports bad options.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use mapzoo_format::{map, MapMeta};
 
-fn mapzoo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-        .args(args)
-        .output()
-        .expect("run mapzoo")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use crate::support::{run, text};
 
 fn generate(out: &Path, extra: &[&str]) -> Output {
     let out = out.to_str().expect("utf-8 temp path");
@@ -37,7 +24,7 @@ fn generate(out: &Path, extra: &[&str]) -> Output {
         "45",
     ];
     args.extend_from_slice(extra);
-    mapzoo(&args)
+    run(&args)
 }
 
 #[test]

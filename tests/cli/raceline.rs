@@ -5,23 +5,16 @@
 //! file and the cause, and nothing written.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use mapzoo_format::global::GlobalWaypoints;
-use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::waypoint;
 use mapzoo_synth::tracks::wobbly_oval;
 
-fn mapzoo() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-}
+use crate::support::{mapzoo, reference_data_or_skip, stderr};
 
 fn run(args: &[&str]) -> Output {
     mapzoo().arg("raceline").args(args).output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 const JSON_KEYS: [&str; 11] = [
@@ -272,75 +265,6 @@ fn config_file_is_checked_whole_and_its_profile_is_used() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--free-rule"), "{}", stderr(&o));
-}
-
-/// Entries of `dir` whose names start with a dot (staging folders left behind).
-fn hidden(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect()
-}
-
-/// The four files are written as one set: into a new folder all at once; into an existing one
-/// keeping its other files, and when one of them cannot be written, none is replaced.
-#[test]
-fn output_set_is_replaced_whole_or_not_at_all() {
-    let tmp = tempfile::tempdir().unwrap();
-    let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
-    let out = tmp.path().join("set");
-    let o = run(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let names = [
-        "oval_centerline.csv",
-        "oval_racing_line.csv",
-        "oval_sp.csv",
-        "global_waypoints.json",
-    ];
-    for n in names {
-        assert!(out.join(n).is_file(), "{n}");
-    }
-    assert!(hidden(tmp.path()).is_empty(), "{:?}", hidden(tmp.path()));
-
-    // an existing folder: old versions of the set, another file, and a folder where the SP
-    // file must go, so the third file cannot be written
-    for n in names {
-        std::fs::write(out.join(n), "old").unwrap();
-    }
-    std::fs::write(out.join("notes.txt"), "keep me").unwrap();
-    std::fs::remove_file(out.join("oval_sp.csv")).unwrap();
-    std::fs::create_dir(out.join("oval_sp.csv")).unwrap();
-    let o = run(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("oval_sp.csv"), "{}", stderr(&o));
-    for n in [
-        "oval_centerline.csv",
-        "oval_racing_line.csv",
-        "global_waypoints.json",
-    ] {
-        assert_eq!(
-            std::fs::read_to_string(out.join(n)).unwrap(),
-            "old",
-            "{n} was replaced"
-        );
-    }
-    assert!(hidden(&out).is_empty() && hidden(tmp.path()).is_empty());
-
-    std::fs::remove_dir(out.join("oval_sp.csv")).unwrap();
-    let o = run(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    for n in names {
-        let text = std::fs::read_to_string(out.join(n)).unwrap();
-        assert_ne!(text, "old", "{n} not replaced");
-    }
-    assert_eq!(
-        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
-        "keep me"
-    );
-    assert!(hidden(&out).is_empty(), "{:?}", hidden(&out));
-    assert!(hidden(tmp.path()).is_empty(), "{:?}", hidden(tmp.path()));
 }
 
 #[test]

@@ -2,24 +2,21 @@
 //! from it, on the set `mapzoo demo` generates (no reference data needed), and
 //! on deliberately broken copies of each: every copy must give a FAIL line that
 //! names the file and the cause, and exit code 1. One breaking function per
-//! defect serves both the reference copies and the generated set.
+//! defect serves both the reference copies and the generated set (the
+//! breakers of fixed bugs run from `regression`).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mapzoo_format::global::GlobalWaypoints;
 use mapzoo_format::map::{read_gray_png, world_to_pixel, write_gray_png};
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
-use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::waypoint;
 use mapzoo_format::MapMeta;
 
-fn mapzoo() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-}
+use crate::support::{copy_folder, mapzoo, reference_data_or_skip};
 
 /// Runs `mapzoo validate dir`, returning (exit code, stdout).
-fn validate(dir: &Path) -> (i32, String) {
+pub(crate) fn validate(dir: &Path) -> (i32, String) {
     let out = mapzoo().arg("validate").arg(dir).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -28,9 +25,9 @@ fn validate(dir: &Path) -> (i32, String) {
 }
 
 /// A track folder to break: its temp dir, the folder and the track name.
-struct Set {
+pub(crate) struct Set {
     _tmp: tempfile::TempDir,
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
     name: String,
 }
 
@@ -55,14 +52,9 @@ impl Set {
 }
 
 /// A copy of racestack/f in a temp dir, named `f` so the track name matches.
-fn race_stack_copy(data: &Path) -> Set {
+pub(crate) fn race_stack_copy(data: &Path) -> Set {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("f");
-    std::fs::create_dir(&dir).unwrap();
-    for e in std::fs::read_dir(data.join("racestack/f")).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
-    }
+    let dir = copy_folder(&data.join("racestack/f"), &tmp.path().join("f"));
     Set {
         _tmp: tmp,
         dir,
@@ -71,7 +63,7 @@ fn race_stack_copy(data: &Path) -> Set {
 }
 
 /// The Race Stack f folder plus the two MapZoo CSVs written from its JSON.
-fn mapzoo_copy(data: &Path) -> Set {
+pub(crate) fn mapzoo_copy(data: &Path) -> Set {
     let set = race_stack_copy(data);
     let g = set.waypoints();
     waypoint::write_csv(&set.file("_centerline.csv"), &g.centerline.wpnts).unwrap();
@@ -80,7 +72,7 @@ fn mapzoo_copy(data: &Path) -> Set {
 }
 
 /// A complete MapZoo set from `mapzoo demo` (needs no reference data).
-fn generated_set() -> Set {
+pub(crate) fn generated_set() -> Set {
     let tmp = tempfile::tempdir().unwrap();
     let out = mapzoo()
         .arg("demo")
@@ -113,7 +105,7 @@ fn edit(path: &Path, f: impl FnOnce(String) -> String) {
 }
 
 /// Asserts exit 1 and a FAIL line naming `file` that contains every word of `cause`.
-fn assert_fails<S: AsRef<str>>(dir: &Path, file: &str, cause: &[S]) {
+pub(crate) fn assert_fails<S: AsRef<str>>(dir: &Path, file: &str, cause: &[S]) {
     let (code, out) = validate(dir);
     assert_eq!(
         code, 1,
@@ -223,7 +215,7 @@ fn generated_set_passes() {
 }
 
 /// What a broken copy must report: a FAIL line naming `file` with every word of `cause`.
-struct Broken {
+pub(crate) struct Broken {
     file: String,
     cause: Vec<String>,
 }
@@ -308,7 +300,7 @@ fn thresholds_swapped(set: &Set) -> Broken {
     )
 }
 
-fn truncated_json(set: &Set) -> Broken {
+pub(crate) fn truncated_json(set: &Set) -> Broken {
     let text = std::fs::read_to_string(set.json()).unwrap();
     std::fs::write(set.json(), &text[..text.len() / 3]).unwrap();
     broken("global_waypoints.json", &[&"JSON parses", &"truncated"])
@@ -397,7 +389,7 @@ fn racing_line_differs_from_json(set: &Set) -> Broken {
     )
 }
 
-fn missing_racing_line_csv(set: &Set) -> Broken {
+pub(crate) fn missing_racing_line_csv(set: &Set) -> Broken {
     std::fs::remove_file(set.file("_racing_line.csv")).unwrap();
     broken(
         set.fname("_racing_line.csv"),
@@ -501,7 +493,7 @@ fn waypoint_on_an_occupied_pixel(set: &Set) -> Broken {
     broken(file, &[&"racing line in free space", &"occupied pixel"])
 }
 
-fn check(set: &Set, breaker: fn(&Set) -> Broken) {
+pub(crate) fn check(set: &Set, breaker: fn(&Set) -> Broken) {
     let want = breaker(set);
     assert_fails(&set.dir, &want.file, &want.cause);
 }
@@ -539,7 +531,6 @@ broken_copies! {
     negative_resolution: race_stack_copy,
     origin_with_two_numbers: race_stack_copy,
     thresholds_swapped: race_stack_copy,
-    truncated_json: race_stack_copy,
     missing_trajectory_key: race_stack_copy,
     nan_in_a_json_waypoint: race_stack_copy,
     nan_in_a_csv_waypoint: mapzoo_copy,
@@ -547,7 +538,6 @@ broken_copies! {
     non_contiguous_id: mapzoo_copy,
     s_m_not_increasing: mapzoo_copy,
     racing_line_differs_from_json: mapzoo_copy,
-    missing_racing_line_csv: mapzoo_copy,
     sector_end_beyond_the_line: race_stack_copy,
     overlapping_sectors: race_stack_copy,
     scaling_not_positive: race_stack_copy,

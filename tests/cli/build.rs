@@ -1,38 +1,7 @@
 //! `mapzoo build`, `regen`, `check` and `demo` as a user runs them: exit codes,
 //! batches with a broken map, atomic output.
 
-use std::path::Path;
-use std::process::Command;
-
-use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_synth::{self as synth, SynthOptions};
-
-fn mapzoo() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-}
-
-fn write_map(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
-    let map = synth::generate(&SynthOptions {
-        seed,
-        centerline: synth::CenterlineSpec::Random {
-            lap_length: Some(40.0),
-        },
-        ..SynthOptions::default()
-    })
-    .unwrap();
-    let [_, yaml] = map.write(dir, name).unwrap();
-    yaml
-}
-
-/// Copies the files of `from` into a new folder `to`.
-fn copy_folder(from: &Path, to: &Path) -> std::path::PathBuf {
-    std::fs::create_dir(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-    }
-    to.to_path_buf()
-}
+use crate::support::{copy_folder, hidden, mapzoo, reference_data_or_skip, write_map};
 
 #[test]
 fn batch_with_one_broken_map_writes_the_good_ones_and_exits_1() {
@@ -61,11 +30,7 @@ fn batch_with_one_broken_map_writes_the_good_ones_and_exits_1() {
         stderr.contains("broken.png") && stderr.contains("PNG"),
         "stderr: {stderr}"
     );
-    let leftovers: Vec<_> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect();
+    let leftovers = hidden(&out);
     assert!(
         leftovers.is_empty(),
         "temporary folders left: {leftovers:?}"
@@ -344,74 +309,6 @@ fn check_from_centerline_reports_mapzoo_tracks_against_published_csv() {
     assert!(md.contains("| Austin | 18.5875 | 18.587"), "{md}");
 }
 
-#[test]
-fn two_maps_with_one_name_are_refused_before_any_work() {
-    let tmp = tempfile::tempdir().unwrap();
-    for sub in ["a", "b"] {
-        std::fs::create_dir(tmp.path().join(sub)).unwrap();
-        write_map(&tmp.path().join(sub), "f", 7);
-    }
-    let out = tmp.path().join("out");
-    let o = mapzoo()
-        .args(["build", "--out"])
-        .arg(&out)
-        .arg(tmp.path().join("a/f.yaml"))
-        .arg(tmp.path().join("b/f.yaml"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("a/f.yaml") && stderr.contains("b/f.yaml"),
-        "{stderr}"
-    );
-    assert!(!out.exists());
-}
-
-#[test]
-fn a_name_that_is_not_a_folder_name_is_refused() {
-    let tmp = tempfile::tempdir().unwrap();
-    let yaml = write_map(tmp.path(), "t", 8);
-    let out = tmp.path().join("out");
-    std::fs::create_dir(&out).unwrap();
-    std::fs::write(out.join("keep.txt"), "user file").unwrap();
-    for name in ["", "../escape", ".hidden", "a/b"] {
-        let o = mapzoo()
-            .args(["build", "--force", "--out"])
-            .arg(&out)
-            .arg(&yaml)
-            .args(["--name", name])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_ne!(o.status.code(), Some(0), "--name {name:?}: {stderr}");
-        assert!(stderr.contains("track name"), "--name {name:?}: {stderr}");
-    }
-    assert!(out.join("keep.txt").is_file(), "the output folder survived");
-    assert!(!tmp.path().join("escape").exists());
-}
-
-#[test]
-fn a_missing_map_image_is_reported_with_its_yaml_field() {
-    let tmp = tempfile::tempdir().unwrap();
-    let yaml = write_map(tmp.path(), "t", 9);
-    std::fs::remove_file(tmp.path().join("t.png")).unwrap();
-    let out = tmp.path().join("out");
-    let o = mapzoo()
-        .args(["build", "--out"])
-        .arg(&out)
-        .arg(&yaml)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("t.yaml") && stderr.contains("field \"image\"") && stderr.contains("t.png"),
-        "{stderr}"
-    );
-    assert!(!out.join("t").exists());
-}
-
 /// `regen` swaps the set's files into the folder: its other files and subfolders stay where
 /// they are, untouched, and the JSON report names the kept files; no staging folder is left.
 #[test]
@@ -445,11 +342,6 @@ fn regen_keeps_the_folders_other_files_in_place() {
     );
     assert!(dir.join("photos").join("a.jpg").is_file());
     for d in [&dir, &out] {
-        let hidden: Vec<_> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with('.'))
-            .collect();
-        assert!(hidden.is_empty(), "{hidden:?}");
+        assert!(hidden(d).is_empty(), "{:?}", hidden(d));
     }
 }

@@ -1,26 +1,11 @@
 //! `mapzoo centerline`: writes a MapZoo centerline CSV that reads back, honours
 //! --start and --reverse, and reports bad input naming the file, writing nothing.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
 use mapzoo_format::waypoint;
 use mapzoo_synth::{generate, GapSpec, SynthOptions};
+use std::path::Path;
 
-fn mapzoo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-        .args(args)
-        .output()
-        .expect("run mapzoo")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use crate::support::{names, run, text};
 
 /// Writes a synthetic map `dir/t.png` + `dir/t.yaml`; returns (yaml path, lap length).
 fn map_in(dir: &Path, opts: SynthOptions) -> (String, f64) {
@@ -45,8 +30,8 @@ fn writes_a_centerline_that_reads_back() {
     let dir = tempfile::tempdir().unwrap();
     let (yaml, lap) = map_in(dir.path(), small());
     let out = dir.path().join("t_centerline.csv");
-    let run = mapzoo(&["centerline", &yaml, "--out", out.to_str().unwrap()]);
-    assert!(run.status.success(), "{}", text(&run));
+    let o = run(&["centerline", &yaml, "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with(
         "id; s_m; d_m; x_m; y_m; d_right; d_left; psi_rad; kappa_radpm; vx_mps; ax_mps2\n"
@@ -72,7 +57,7 @@ fn start_and_reverse() {
     let fwd = dir.path().join("fwd.csv");
     let rev = dir.path().join("rev.csv");
     // The synthetic lap starts at (0, 0) heading +x; start half a metre off to the side.
-    let run = mapzoo(&[
+    let o = run(&[
         "centerline",
         &yaml,
         "-o",
@@ -80,8 +65,8 @@ fn start_and_reverse() {
         "--start",
         "0.2,-0.5,0",
     ]);
-    assert!(run.status.success(), "{}", text(&run));
-    let run = mapzoo(&[
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&[
         "centerline",
         &yaml,
         "--out",
@@ -90,7 +75,7 @@ fn start_and_reverse() {
         "0.2,-0.5,0",
         "--reverse",
     ]);
-    assert!(run.status.success(), "{}", text(&run));
+    assert!(o.status.success(), "{}", text(&o));
     let (f, r) = (
         waypoint::read_csv(&fwd).unwrap(),
         waypoint::read_csv(&rev).unwrap(),
@@ -119,9 +104,9 @@ fn errors_name_the_file_and_write_nothing() {
     let out_s = out.to_str().unwrap();
 
     let missing = dir.path().join("missing.yaml");
-    let run = mapzoo(&["centerline", missing.to_str().unwrap(), "--out", out_s]);
-    assert_eq!(run.status.code(), Some(2));
-    assert!(text(&run).contains("missing.yaml"), "{}", text(&run));
+    let o = run(&["centerline", missing.to_str().unwrap(), "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("missing.yaml"), "{}", text(&o));
 
     let leaky = SynthOptions {
         seed: 41,
@@ -132,21 +117,21 @@ fn errors_name_the_file_and_write_nothing() {
         ..SynthOptions::default()
     };
     let (yaml, _) = map_in(dir.path(), leaky);
-    let run = mapzoo(&["centerline", &yaml, "--out", out_s]);
-    assert_eq!(run.status.code(), Some(2));
-    let msg = text(&run);
+    let o = run(&["centerline", &yaml, "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2));
+    let msg = text(&o);
     assert!(
         msg.contains("t.png") && msg.contains("leaks") && msg.contains("pixel (col"),
         "{msg}"
     );
 
-    let run = mapzoo(&["centerline", &yaml, "--out", out_s, "--free-rule", "bright"]);
-    assert_eq!(run.status.code(), Some(2));
-    assert!(text(&run).contains("map-server"), "{}", text(&run));
+    let o = run(&["centerline", &yaml, "--out", out_s, "--free-rule", "bright"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("map-server"), "{}", text(&o));
 
-    let run = mapzoo(&["centerline", &yaml, "--out", out_s, "--start", "1,2"]);
-    assert_eq!(run.status.code(), Some(2));
-    assert!(text(&run).contains("x,y,yaw"), "{}", text(&run));
+    let o = run(&["centerline", &yaml, "--out", out_s, "--start", "1,2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("x,y,yaw"), "{}", text(&o));
 
     assert!(!out.exists(), "nothing written on failure");
 }
@@ -162,7 +147,7 @@ fn config_file_sets_the_extraction_parameters() {
     )
     .unwrap();
     let out = dir.path().join("c.csv");
-    let run = mapzoo(&[
+    let o = run(&[
         "centerline",
         &yaml,
         "--out",
@@ -170,7 +155,7 @@ fn config_file_sets_the_extraction_parameters() {
         "--config",
         toml.to_str().unwrap(),
     ]);
-    assert!(run.status.success(), "{}", text(&run));
+    assert!(o.status.success(), "{}", text(&o));
     let w = waypoint::read_csv(&out).unwrap();
     let n = w.len() as f64;
     assert!(
@@ -180,7 +165,7 @@ fn config_file_sets_the_extraction_parameters() {
     assert!((w[1].s_m - w[0].s_m - 0.25).abs() < 1e-6);
 
     std::fs::write(&toml, "[extract]\nspacing_m = -1\n").unwrap();
-    let run = mapzoo(&[
+    let o = run(&[
         "centerline",
         &yaml,
         "--out",
@@ -188,8 +173,8 @@ fn config_file_sets_the_extraction_parameters() {
         "--config",
         toml.to_str().unwrap(),
     ]);
-    assert_eq!(run.status.code(), Some(2));
-    assert!(text(&run).contains("spacing_m"), "{}", text(&run));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("spacing_m"), "{}", text(&o));
     // The failed run left the earlier file as it was.
     assert_eq!(waypoint::read_csv(&out).unwrap(), w);
 }
@@ -202,13 +187,8 @@ fn a_failed_write_leaves_no_partial_file() {
     let blocked = dir.path().join("blocked.csv");
     std::fs::create_dir(&blocked).unwrap();
     std::fs::write(blocked.join("keep"), "x").unwrap();
-    let run = mapzoo(&["centerline", &yaml, "--out", blocked.to_str().unwrap()]);
-    assert_eq!(run.status.code(), Some(2));
-    assert!(text(&run).contains("blocked.csv"), "{}", text(&run));
-    let mut names: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["blocked.csv", "t.png", "t.yaml"]);
+    let o = run(&["centerline", &yaml, "--out", blocked.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("blocked.csv"), "{}", text(&o));
+    assert_eq!(names(dir.path()), ["blocked.csv", "t.png", "t.yaml"]);
 }

@@ -2,11 +2,10 @@
 //! the library's rendering, a gallery that leaves out unreadable folders,
 //! and clear errors for bad arguments.
 
-#[path = "../crates/mapzoo-render/tests/support/mod.rs"]
-mod support;
+#[path = "../../crates/mapzoo-render/tests/support/mod.rs"]
+mod render_support;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use mapzoo_format::global::LineKind;
 use mapzoo_format::sectors::{OtSectors, SpeedScaling};
@@ -14,30 +13,13 @@ use mapzoo_format::{map, waypoint, FreeRule, MapMeta};
 use mapzoo_render::{encode_png, load_track, render_gallery, render_track};
 use mapzoo_render::{GalleryOptions, RenderOptions};
 
-fn mapzoo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mapzoo"))
-        .args(args)
-        .output()
-        .expect("run mapzoo")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 temp path")
-}
+use crate::support::{names, run, s, text};
 
 /// Writes the generated ellipse track as a MapZoo folder `dir/<name>`.
 fn write_set(dir: &Path, name: &str) -> std::path::PathBuf {
     let folder = dir.join(name);
     std::fs::create_dir_all(&folder).unwrap();
-    let t = support::track(400, false);
+    let t = render_support::track(400, false);
     let png = format!("{name}.png");
     map::write_gray_png(&folder.join(&png), t.map.width, t.map.height, &t.map.gray).unwrap();
     MapMeta {
@@ -76,7 +58,7 @@ fn one_track_picture_matches_the_library() {
     let tmp = tempfile::tempdir().unwrap();
     let set = write_set(tmp.path(), "oval");
     let png = tmp.path().join("oval.png");
-    let out = mapzoo(&["render", s(&set), "-o", s(&png), "--size", "400"]);
+    let out = run(&["render", s(&set), "-o", s(&png), "--size", "400"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("oval.png"), "{}", text(&out));
     let track = load_track(&set, FreeRule::MapServer).unwrap();
@@ -106,7 +88,7 @@ fn gallery_leaves_out_unreadable_folders_and_says_so() {
     let empty = tmp.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let png = tmp.path().join("g.png");
-    let out = mapzoo(&[
+    let out = run(&[
         "render",
         "--gallery",
         s(&a),
@@ -133,7 +115,7 @@ fn gallery_leaves_out_unreadable_folders_and_says_so() {
     };
     let image = render_gallery(&tracks, &options).unwrap();
     assert_eq!(std::fs::read(&png).unwrap(), encode_png(&image).unwrap());
-    let out = mapzoo(&["render", "--gallery", s(&a), "-o", s(&png)]);
+    let out = run(&["render", "--gallery", s(&a), "-o", s(&png)]);
     assert!(out.status.success(), "{}", text(&out));
 }
 
@@ -142,16 +124,16 @@ fn bad_arguments_are_usage_errors() {
     let tmp = tempfile::tempdir().unwrap();
     let a = write_set(tmp.path(), "a");
     let png = tmp.path().join("x.png");
-    let out = mapzoo(&["render", s(&a), s(&a), "-o", s(&png)]);
+    let out = run(&["render", s(&a), s(&a), "-o", s(&png)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("--gallery"), "{}", text(&out));
-    let out = mapzoo(&["render", s(&a), "-o", s(&png), "--size", "10"]);
+    let out = run(&["render", s(&a), "-o", s(&png), "--size", "10"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("out of range"), "{}", text(&out));
-    let out = mapzoo(&["render", s(&tmp.path().join("nowhere")), "-o", s(&png)]);
+    let out = run(&["render", s(&tmp.path().join("nowhere")), "-o", s(&png)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("nowhere"), "{}", text(&out));
-    let out = mapzoo(&[
+    let out = run(&[
         "render",
         s(&a),
         "-o",
@@ -160,7 +142,7 @@ fn bad_arguments_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("could not write"), "{}", text(&out));
     std::fs::write(a.join("a_racing_line.csv"), "id; s_m\n0; 1\n").unwrap();
-    let out = mapzoo(&["render", s(&a), "-o", s(&png)]);
+    let out = run(&["render", s(&a), "-o", s(&png)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("a_racing_line.csv"), "{}", text(&out));
     assert!(!png.exists(), "no picture written on error");
@@ -200,7 +182,7 @@ fn tum_centerlines_load_with_or_without_their_header() {
             !track.walls.right.is_empty() && !track.walls.left.is_empty(),
             "bounds from the TUM widths"
         );
-        let out = mapzoo(&["render", s(&set), "-o", s(&png), "--size", "300"]);
+        let out = run(&["render", s(&set), "-o", s(&png), "--size", "300"]);
         assert!(out.status.success(), "{}", text(&out));
         pictures.push(std::fs::read(&png).unwrap());
     }
@@ -215,7 +197,7 @@ fn output_is_replaced_whole_or_not_at_all() {
     std::fs::create_dir(&pics).unwrap();
     let png = pics.join("p.png");
     std::fs::write(&png, b"old").unwrap();
-    let out = mapzoo(&["render", s(&set), "-o", s(&png), "--size", "200"]);
+    let out = run(&["render", s(&set), "-o", s(&png), "--size", "200"]);
     assert!(out.status.success(), "{}", text(&out));
     let (w, _, _) = map::read_gray_png(&png).expect("a whole PNG replaced the old file");
     assert!(w >= 200);
@@ -223,15 +205,10 @@ fn output_is_replaced_whole_or_not_at_all() {
     let blocked = pics.join("blocked.png");
     std::fs::create_dir(&blocked).unwrap();
     std::fs::write(blocked.join("keep"), b"x").unwrap();
-    let out = mapzoo(&["render", s(&set), "-o", s(&blocked), "--size", "200"]);
+    let out = run(&["render", s(&set), "-o", s(&blocked), "--size", "200"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("blocked.png"), "{}", text(&out));
-    let mut names: Vec<String> = std::fs::read_dir(&pics)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["blocked.png", "p.png"]);
+    assert_eq!(names(&pics), ["blocked.png", "p.png"]);
 }
 
 #[test]
@@ -251,7 +228,7 @@ fn race_stack_f_renders_with_its_json_and_sectors() {
     assert_eq!(track.overtaking_sectors[1].start, 409);
     let tmp = tempfile::tempdir().unwrap();
     let png = tmp.path().join("f.png");
-    let out = mapzoo(&["render", s(&dir), "-o", s(&png), "--size", "600"]);
+    let out = run(&["render", s(&dir), "-o", s(&png), "--size", "600"]);
     assert!(out.status.success(), "{}", text(&out));
     // Where no other layer covers it, the IQP line shows each waypoint's
     // speed: SP dots, ticks and the arrow hide some, most must read back.

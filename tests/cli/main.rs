@@ -1,0 +1,12 @@
+//! The `mapzoo` binary as a user runs it: one test binary, one module per
+//! command, the helpers they share (`support`) and one test per fixed bug
+//! (`regression`).
+
+mod build;
+mod centerline;
+mod generate;
+mod raceline;
+mod regression;
+mod render;
+mod support;
+mod validate;

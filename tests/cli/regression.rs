@@ -1,0 +1,485 @@
+//! One test per fixed bug, named after what broke; each doc names the commit
+//! that fixed it. A test here fails if its bug comes back.
+
+use std::path::Path;
+
+use mapzoo_format::SpeedScaling;
+use mapzoo_synth::tracks::{centerline_along, oval, wobbly_oval};
+
+use crate::support::{
+    hidden, mapzoo, reference_data_or_skip, stderr, stdout, text, write_centerline, write_map,
+};
+use crate::validate;
+
+/// The FAIL lines of a command's output.
+fn fail_lines(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.trim_start().starts_with("FAIL"))
+        .collect()
+}
+
+/// Every file of a folder (not recursing) with its bytes, sorted by name.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.path().is_file())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Builds the generated map `seed` as set `t` under `dir/sets`; returns the set folder.
+fn built_set(dir: &Path, seed: u64) -> std::path::PathBuf {
+    let yaml = write_map(dir, "t", seed);
+    let out = dir.join("sets");
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    out.join("t")
+}
+
+/// 45aab2e, caf6290: a map YAML whose PNG is missing failed with a bare "No such
+/// file" on the PNG path, not saying that the YAML's `image` field names it.
+#[test]
+fn a_missing_map_image_is_reported_with_its_yaml_field() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 9);
+    std::fs::remove_file(tmp.path().join("t.png")).unwrap();
+    let out = tmp.path().join("out");
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(&out)
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("t.yaml") && stderr.contains("field \"image\"") && stderr.contains("t.png"),
+        "{stderr}"
+    );
+    assert!(!out.join("t").exists());
+}
+
+/// 45aab2e: `build` printed the summary table's header with no row under it
+/// when every map failed.
+#[test]
+fn build_prints_no_empty_table_when_every_map_failed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 9);
+    std::fs::write(tmp.path().join("t.png"), b"\x89PNG\r\n\x1a\nnot really").unwrap();
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let said = stdout(&o);
+    assert!(!said.contains("IQP lap s"), "an empty table: {said}");
+    assert!(said.contains("0 built, 1 failed"), "{said}");
+}
+
+/// a2268a2, 33d5d90: `build` read a colour map through its rounded gray value,
+/// so a free pixel whose exact channel mean is just inside `free_thresh`
+/// (205.33 of 255, rounded 205, just outside) was taken for unknown space and
+/// the map had no track; `build` now classifies the exact mean as map_server
+/// and `centerline` do, and the colour map builds the same set as its gray twin.
+#[test]
+fn a_colour_map_is_classified_from_its_exact_channel_mean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gray_yaml = write_map(tmp.path(), "t", 5);
+    let (w, h, gray) = mapzoo_format::map::read_gray_png(&tmp.path().join("t.png")).unwrap();
+    let colour = tmp.path().join("colour");
+    std::fs::create_dir(&colour).unwrap();
+    std::fs::copy(&gray_yaml, colour.join("t.yaml")).unwrap();
+    let rgb = image::RgbImage::from_fn(w as u32, h as u32, |x, y| {
+        match gray[y as usize * w + x as usize] {
+            254 => image::Rgb([205, 205, 206]),
+            g => image::Rgb([g, g, g]),
+        }
+    });
+    rgb.save(colour.join("t.png")).unwrap();
+    let mut sets = Vec::new();
+    for (yaml, out) in [
+        (gray_yaml, "gray_out"),
+        (colour.join("t.yaml"), "colour_out"),
+    ] {
+        let out = tmp.path().join(out);
+        let o = mapzoo()
+            .arg("build")
+            .arg(&yaml)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}: {}", yaml.display(), text(&o));
+        sets.push(out.join("t"));
+    }
+    for file in [
+        "t_centerline.csv",
+        "t_racing_line.csv",
+        "global_waypoints.json",
+    ] {
+        assert!(
+            std::fs::read(sets[0].join(file)).unwrap()
+                == std::fs::read(sets[1].join(file)).unwrap(),
+            "{file} differs between the gray map and its colour twin"
+        );
+    }
+}
+
+/// e7432f1: `check` printed the comparison table's header with no row under it
+/// when every folder failed.
+#[test]
+fn check_prints_no_empty_table_when_every_folder_failed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = mapzoo().arg("check").arg(&empty).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        !stdout(&o).contains("IQP pub"),
+        "an empty table: {}",
+        text(&o)
+    );
+    assert_eq!(fail_lines(&stderr(&o)).len(), 1, "{}", text(&o));
+}
+
+/// bb9cefe: `build`, `regen` and `check` prefixed each FAIL line with the map or
+/// folder path although the error names it already, so the path showed twice.
+#[test]
+fn failure_lines_name_the_file_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 9);
+    std::fs::remove_file(tmp.path().join("t.png")).unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    let said = stderr(&o);
+    let lines = fail_lines(&said);
+    assert_eq!(lines.len(), 1, "{said}");
+    assert_eq!(lines[0].matches("t.yaml").count(), 1, "{said}");
+    let folder = empty.to_str().unwrap();
+    for command in ["regen", "check"] {
+        let o = mapzoo().arg(command).arg(&empty).output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{command}: {}", text(&o));
+        let said = stderr(&o);
+        let lines = fail_lines(&said);
+        assert_eq!(lines.len(), 1, "{command}: {said}");
+        assert_eq!(lines[0].matches(folder).count(), 1, "{command}: {said}");
+    }
+}
+
+/// edc1849: `regen .` inside a set folder, or a path ending in `.` or `..`,
+/// failed: the folder was worked on by the path as given, not by its real path.
+#[test]
+fn regen_accepts_dot_and_trailing_components() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = built_set(tmp.path(), 1);
+    let o = mapzoo()
+        .args(["regen", "."])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "regen .: {}", text(&o));
+    for path in [dir.join("."), dir.join("../t"), dir.join("../t/.")] {
+        let o = mapzoo().arg("regen").arg(&path).output().unwrap();
+        assert!(o.status.success(), "regen {}: {}", path.display(), text(&o));
+    }
+    assert!(dir.join("t_racing_line.csv").is_file());
+    assert!(hidden(&dir).is_empty() && hidden(dir.parent().unwrap()).is_empty());
+}
+
+/// 325fa59: an IQP with no feasible shift (the line turns tighter than
+/// `curvlim` where the safety width leaves no room) only reported the solver's
+/// status, not where on the track and by how much.
+#[test]
+fn an_infeasible_iqp_names_where_the_line_turns_too_tight() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("oval_centerline.csv");
+    write_centerline(&input, &oval(1.2));
+    let cfg = tmp.path().join("tight.toml");
+    std::fs::write(&cfg, "[raceline]\ncurvlim = 0.01\n").unwrap();
+    let out = tmp.path().join("out");
+    let o = mapzoo()
+        .arg("raceline")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .arg("--config")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert_ne!(o.status.code(), Some(0), "{}", text(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("curvlim") && err.contains("s = ") && err.contains("lateral room"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing may be written");
+}
+
+/// 5a59b3c: the SP of a uniform-width ellipse puts most shifts on their bound;
+/// Clarabel stalled there at the tight tolerances and the command failed
+/// instead of retrying at the solver's defaults.
+#[test]
+fn a_qp_that_stalls_at_tight_tolerances_is_retried() {
+    let tmp = tempfile::tempdir().unwrap();
+    let n = 4000;
+    let ellipse: Vec<[f64; 2]> = (0..n)
+        .map(|i| {
+            let th = i as f64 * 2.0 * std::f64::consts::PI / n as f64;
+            [6.0 * th.cos(), 1.3 * 6.0 * th.sin()]
+        })
+        .collect();
+    let input = tmp.path().join("ellipse_centerline.csv");
+    write_centerline(&input, &centerline_along(&ellipse, 0.1, 1.0));
+    let o = mapzoo()
+        .arg("raceline")
+        .arg(&input)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .args([
+            "--safety-width",
+            "0.5",
+            "--safety-width-sp",
+            "0.5",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let rec: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert!(
+        rec["sp_length_m"].as_f64().unwrap() < rec["iqp_length_m"].as_f64().unwrap(),
+        "{rec}"
+    );
+}
+
+/// ac530c5: two maps with one file stem built into one folder, the second
+/// replacing the first; they are now refused before any work.
+#[test]
+fn two_maps_with_one_name_are_refused_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    for sub in ["a", "b"] {
+        std::fs::create_dir(tmp.path().join(sub)).unwrap();
+        write_map(&tmp.path().join(sub), "f", 7);
+    }
+    let out = tmp.path().join("out");
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(&out)
+        .arg(tmp.path().join("a/f.yaml"))
+        .arg(tmp.path().join("b/f.yaml"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a/f.yaml") && stderr.contains("b/f.yaml"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+/// ac530c5: `--name` took any string as a folder name (empty, `..`, hidden,
+/// nested), so a set could land outside `--out` or replace it.
+#[test]
+fn a_name_that_is_not_a_folder_name_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 8);
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), "user file").unwrap();
+    for name in ["", "../escape", ".hidden", "a/b"] {
+        let o = mapzoo()
+            .args(["build", "--force", "--out"])
+            .arg(&out)
+            .arg(&yaml)
+            .args(["--name", name])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_ne!(o.status.code(), Some(0), "--name {name:?}: {stderr}");
+        assert!(stderr.contains("track name"), "--name {name:?}: {stderr}");
+    }
+    assert!(out.join("keep.txt").is_file(), "the output folder survived");
+    assert!(!tmp.path().join("escape").exists());
+}
+
+/// ac530c5: `regen` silently "repaired" hand-tuned sector files that were
+/// already wrong (overlapping sectors) when it remapped them to a racing line
+/// of another point count; it now reports them and leaves the set as it was.
+#[test]
+fn regen_reports_broken_sector_files_instead_of_repairing_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = built_set(tmp.path(), 14);
+    let speed_path = dir.join("speed_scaling.yaml");
+    let mut speed = SpeedScaling::read(&speed_path).unwrap();
+    let n = speed.sectors[0].end;
+    let mut second = speed.sectors[0].clone();
+    speed.sectors[0].end = n / 2;
+    second.start = n / 3; // overlaps the first sector
+    second.end = n;
+    speed.sectors.push(second);
+    speed.write(&speed_path).unwrap();
+    let before = files(&dir);
+    // A coarser racing line, so the sectors are remapped to a new point count
+    // (the remap is what used to mend the overlap).
+    let cfg = tmp.path().join("coarse.toml");
+    std::fs::write(&cfg, "[raceline]\nstepsize_interp_after_opt = 0.2\n").unwrap();
+    let o = mapzoo()
+        .arg("regen")
+        .arg(&dir)
+        .arg("--config")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(stderr(&o).contains("speed_scaling.yaml"), "{}", text(&o));
+    assert!(
+        files(&dir) == before,
+        "a failed regen leaves the set as it was"
+    );
+}
+
+/// cf12838: a `global_waypoints.json` cut inside a number or a key was
+/// reported as a syntax error at its end instead of as truncated.
+#[test]
+fn truncated_json_is_reported_as_truncated() {
+    validate::check(&validate::generated_set(), validate::truncated_json);
+    if let Some(data) = reference_data_or_skip("truncated_json_is_reported_as_truncated") {
+        validate::check(&validate::race_stack_copy(&data), validate::truncated_json);
+    }
+    let set = validate::generated_set();
+    let json = set.dir.join("global_waypoints.json");
+    let text = std::fs::read_to_string(&json).unwrap();
+    // Cuts across one waypoint: after every sign and decimal point (where the
+    // bug was: "0." reads as a syntax error), and every 8th byte besides.
+    let mid = text.len() / 2;
+    let at = mid + text[mid..].find("{\"id\": ").unwrap();
+    let end = at + text[at..].find('}').unwrap() + 3;
+    let not_truncated: Vec<&str> = (at..end)
+        .filter(|&cut| matches!(&text[cut - 1..cut], "." | "-") || cut % 8 == 0)
+        .filter(|&cut| {
+            std::fs::write(&json, &text[..cut]).unwrap();
+            let (code, out) = validate::validate(&set.dir);
+            code != 1
+                || !out.lines().any(|l| {
+                    l.trim_start().starts_with("FAIL")
+                        && l.contains("global_waypoints.json")
+                        && l.contains("truncated")
+                })
+        })
+        .map(|cut| &text[cut.saturating_sub(12)..cut])
+        .collect();
+    assert!(
+        not_truncated.is_empty(),
+        "cuts after these not reported as truncated: {not_truncated:?}"
+    );
+}
+
+/// cf12838: a MapZoo set without its racing line CSV failed with the reader's
+/// "No such file" instead of naming the CSV as missing from the set.
+#[test]
+fn missing_racing_line_csv_is_named_as_missing() {
+    validate::check(
+        &validate::generated_set(),
+        validate::missing_racing_line_csv,
+    );
+    if let Some(data) = reference_data_or_skip("missing_racing_line_csv_is_named_as_missing") {
+        validate::check(
+            &validate::mapzoo_copy(&data),
+            validate::missing_racing_line_csv,
+        );
+    }
+}
+
+/// a4ce579: `raceline` wrote its four files one by one, so a file that could
+/// not be written left a half-replaced set (and staging folders) behind. The
+/// set is now written into a new folder whole, and into an existing one keeping
+/// its other files, replacing none when one of them cannot be written.
+#[test]
+fn raceline_output_set_is_replaced_whole_or_not_at_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("oval_centerline.csv");
+    write_centerline(&input, &wobbly_oval(1.3));
+    let out = tmp.path().join("set");
+    let run = |input: &Path, out: &Path| {
+        mapzoo()
+            .arg("raceline")
+            .arg(input)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let o = run(&input, &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names = [
+        "oval_centerline.csv",
+        "oval_racing_line.csv",
+        "oval_sp.csv",
+        "global_waypoints.json",
+    ];
+    for n in names {
+        assert!(out.join(n).is_file(), "{n}");
+    }
+    assert!(hidden(tmp.path()).is_empty(), "{:?}", hidden(tmp.path()));
+
+    // an existing folder: old versions of the set, another file, and a folder where the SP
+    // file must go, so the third file cannot be written
+    for n in names {
+        std::fs::write(out.join(n), "old").unwrap();
+    }
+    std::fs::write(out.join("notes.txt"), "keep me").unwrap();
+    std::fs::remove_file(out.join("oval_sp.csv")).unwrap();
+    std::fs::create_dir(out.join("oval_sp.csv")).unwrap();
+    let o = run(&input, &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("oval_sp.csv"), "{}", stderr(&o));
+    for n in [
+        "oval_centerline.csv",
+        "oval_racing_line.csv",
+        "global_waypoints.json",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(n)).unwrap(),
+            "old",
+            "{n} was replaced"
+        );
+    }
+    assert!(hidden(&out).is_empty() && hidden(tmp.path()).is_empty());
+
+    std::fs::remove_dir(out.join("oval_sp.csv")).unwrap();
+    let o = run(&input, &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for n in names {
+        let text = std::fs::read_to_string(out.join(n)).unwrap();
+        assert_ne!(text, "old", "{n} not replaced");
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+    assert!(hidden(&out).is_empty(), "{:?}", hidden(&out));
+    assert!(hidden(tmp.path()).is_empty(), "{:?}", hidden(tmp.path()));
+}
