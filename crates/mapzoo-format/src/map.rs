@@ -53,21 +53,22 @@ pub struct MapMeta {
 impl MapMeta {
     /// Parses and validates map YAML text; `path` is used in messages only.
     pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
-        let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).map_err(|e| {
-            FormatError::invalid(path, format!("not valid YAML: {e}; fix the syntax"))
-        })?;
+        let value: serde_yaml_ng::Value =
+            serde_yaml_ng::from_str(text).map_err(|e| crate::error::yaml_syntax(path, &e))?;
         let map = value.as_mapping().ok_or_else(|| {
-            FormatError::invalid(path, "expected a YAML mapping with keys image, resolution, origin, negate, occupied_thresh, free_thresh")
+            FormatError::syntax(path, None, None, "expected a YAML mapping with keys image, resolution, origin, negate, occupied_thresh, free_thresh")
         })?;
         let get = |key: &str| map.get(serde_yaml_ng::Value::from(key));
         let missing = |key: &str| {
-            FormatError::invalid(path, format!("missing field \"{key}\"; a map-server YAML needs image, resolution, origin, negate, occupied_thresh, free_thresh"))
+            FormatError::missing_field(path, key, format!("missing field \"{key}\"; a map-server YAML needs image, resolution, origin, negate, occupied_thresh, free_thresh"))
         };
         let number = |key: &str| -> Result<f64> {
             let v = get(key).ok_or_else(|| missing(key))?;
             v.as_f64().ok_or_else(|| {
-                FormatError::invalid(
+                FormatError::bad_value(
                     path,
+                    key,
+                    None,
                     format!("field \"{key}\" must be a number (found {})", yaml_short(v)),
                 )
             })
@@ -75,8 +76,10 @@ impl MapMeta {
         let image = match get("image") {
             Some(serde_yaml_ng::Value::String(s)) if !s.is_empty() => s.clone(),
             Some(v) => {
-                return Err(FormatError::invalid(
+                return Err(FormatError::bad_value(
                     path,
+                    "image",
+                    None,
                     format!(
                         "field \"image\" must be a file name (found {})",
                         yaml_short(v)
@@ -91,8 +94,10 @@ impl MapMeta {
             .as_sequence()
             .filter(|s| s.len() == 3)
             .ok_or_else(|| {
-                FormatError::invalid(
+                FormatError::bad_value(
                     path,
+                    "origin",
+                    None,
                     format!(
                         "field \"origin\" must be a list of 3 numbers [x, y, yaw] (found {})",
                         yaml_short(origin_v)
@@ -102,8 +107,10 @@ impl MapMeta {
         let mut origin = [0.0; 3];
         for (i, v) in origin_seq.iter().enumerate() {
             origin[i] = v.as_f64().ok_or_else(|| {
-                FormatError::invalid(
+                FormatError::bad_value(
                     path,
+                    format!("origin[{i}]"),
+                    None,
                     format!(
                         "field \"origin\"[{i}] must be a number (found {})",
                         yaml_short(v)
@@ -117,8 +124,10 @@ impl MapMeta {
                 Some(0) => 0,
                 Some(1) => 1,
                 _ => {
-                    return Err(FormatError::invalid(
+                    return Err(FormatError::bad_value(
                         path,
+                        "negate",
+                        None,
                         format!("field \"negate\" must be 0 or 1 (found {})", yaml_short(v)),
                     ))
                 }
@@ -130,8 +139,10 @@ impl MapMeta {
             None | Some(serde_yaml_ng::Value::Null) => None,
             Some(serde_yaml_ng::Value::String(s)) => Some(s.clone()),
             Some(v) => {
-                return Err(FormatError::invalid(
+                return Err(FormatError::bad_value(
                     path,
+                    "mode",
+                    None,
                     format!(
                         "field \"mode\" must be trinary, scale or raw (found {})",
                         yaml_short(v)
@@ -155,8 +166,10 @@ impl MapMeta {
     /// Checks the value ranges of DESIGN §2.1.
     pub fn validate(&self, path: &Path) -> Result<()> {
         if !(self.resolution.is_finite() && self.resolution > 0.0) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "resolution",
+                None,
                 format!(
                     "field \"resolution\" must be > 0 (found {})",
                     self.resolution
@@ -164,8 +177,10 @@ impl MapMeta {
             ));
         }
         if let Some(i) = self.origin.iter().position(|v| !v.is_finite()) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                format!("origin[{i}]"),
+                None,
                 format!(
                     "field \"origin\"[{i}] must be finite (found {})",
                     self.origin[i]
@@ -174,15 +189,19 @@ impl MapMeta {
         }
         let (f, o) = (self.free_thresh, self.occupied_thresh);
         if !(0.0..=1.0).contains(&f) || !(0.0..=1.0).contains(&o) || f >= o {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "free_thresh",
+                None,
                 format!("fields \"free_thresh\" and \"occupied_thresh\" must satisfy 0 <= free_thresh < occupied_thresh <= 1 (found {f} and {o})"),
             ));
         }
         if let Some(mode) = &self.mode {
             if !matches!(mode.as_str(), "trinary" | "scale" | "raw") {
-                return Err(FormatError::invalid(
+                return Err(FormatError::bad_value(
                     path,
+                    "mode",
+                    None,
                     format!("field \"mode\" must be trinary, scale or raw (found {mode:?})"),
                 ));
             }
@@ -437,14 +456,14 @@ type ChannelSums = Vec<u16>;
 /// Decodes to rounded gray, plus the channel sums when the image is colour.
 fn decode_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u8>, Option<ChannelSums>)> {
     let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png).map_err(|e| {
-        FormatError::invalid(
+        FormatError::bad_image(
             path,
             format!("not a readable PNG image: {e}; re-export it as 8-bit gray PNG"),
         )
     })?;
     let (w, h) = (img.width() as usize, img.height() as usize);
     if w == 0 || h == 0 {
-        return Err(FormatError::invalid(path, "the image has no pixels"));
+        return Err(FormatError::bad_image(path, "the image has no pixels"));
     }
     use image::DynamicImage as D;
     let sum = |r: u32, g: u32, b: u32| (r + g + b) as u16;
@@ -533,11 +552,12 @@ pub fn write_gray_png(path: &Path, width: usize, height: usize, gray: &[u8]) -> 
 
 /// The PNG file bytes of 8-bit gray pixels (row-major, row 0 on top); `path` names the file in errors.
 pub fn encode_gray_png(path: &Path, width: usize, height: usize, gray: &[u8]) -> Result<Vec<u8>> {
-    let buf = image::GrayImage::from_raw(width as u32, height as u32, gray.to_vec())
-        .ok_or_else(|| FormatError::invalid(path, "pixel buffer does not match width × height"))?;
+    let buf = image::GrayImage::from_raw(width as u32, height as u32, gray.to_vec()).ok_or_else(
+        || FormatError::bad_image(path, "pixel buffer does not match width × height"),
+    )?;
     let mut bytes = std::io::Cursor::new(Vec::new());
     buf.write_to(&mut bytes, image::ImageFormat::Png)
-        .map_err(|e| FormatError::invalid(path, format!("could not encode PNG: {e}")))?;
+        .map_err(|e| FormatError::bad_image(path, format!("could not encode PNG: {e}")))?;
     Ok(bytes.into_inner())
 }
 

@@ -122,8 +122,9 @@ impl SpeedScaling {
         let mut sectors = Vec::new();
         let sections = doc.sections("Sector")?;
         if sections.is_empty() {
-            return Err(FormatError::invalid(
+            return Err(FormatError::missing_field(
                 path,
+                "Sector0",
                 "no sector entries; expected Sector0 (with start, end, scaling, only_FTG, no_FTG)",
             ));
         }
@@ -185,8 +186,10 @@ impl SpeedScaling {
     pub fn validate(&self, n: usize, path: &Path) -> Result<()> {
         check_count(self.declared_n_sectors, self.sectors.len(), path)?;
         if !(self.global_limit > 0.0 && self.global_limit <= 1.0) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "global_limit",
+                None,
                 format!(
                     "\"global_limit\" must be in (0, 1] (found {})",
                     self.global_limit
@@ -195,8 +198,10 @@ impl SpeedScaling {
         }
         for (i, s) in self.sectors.iter().enumerate() {
             if !(s.scaling > 0.0 && s.scaling <= 1.0) {
-                return Err(FormatError::invalid(
+                return Err(FormatError::bad_value(
                     path,
+                    format!("Sector{i}.scaling"),
+                    None,
                     format!(
                         "Sector{i}: \"scaling\" must be in (0, 1] (found {})",
                         s.scaling
@@ -270,8 +275,9 @@ impl OtSectors {
         let mut sectors = Vec::new();
         let sections = doc.sections("Overtaking_sector")?;
         if sections.is_empty() {
-            return Err(FormatError::invalid(
+            return Err(FormatError::missing_field(
                 path,
+                "Overtaking_sector0",
                 "no sector entries; expected Overtaking_sector0 (with start, end, ot_flag)",
             ));
         }
@@ -335,8 +341,10 @@ impl OtSectors {
     pub fn validate(&self, n: usize, path: &Path) -> Result<()> {
         check_count(self.declared_n_sectors, self.sectors.len(), path)?;
         if !(self.ot_sector_begin.is_finite() && self.yeet_factor.is_finite()) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "yeet_factor",
+                None,
                 "\"yeet_factor\" and \"ot_sector_begin\" must be finite numbers",
             ));
         }
@@ -367,13 +375,13 @@ impl OtSectors {
 
 fn check_count(declared: i64, found: usize, path: &Path) -> Result<()> {
     if declared != found as i64 {
-        return Err(FormatError::invalid(
+        return Err(FormatError::inconsistent(
             path,
             format!("\"n_sectors\" is {declared} but the file has {found} sector entries; make them agree"),
         ));
     }
     if found == 0 {
-        return Err(FormatError::invalid(path, "the file has no sectors"));
+        return Err(FormatError::inconsistent(path, "the file has no sectors"));
     }
     Ok(())
 }
@@ -381,8 +389,8 @@ fn check_count(declared: i64, found: usize, path: &Path) -> Result<()> {
 /// Bounds and contiguity of DESIGN §2.4, as a `FormatError` on `path`.
 fn check_ranges(ranges: &[(i64, i64)], prefix: &str, n: usize, path: &Path) -> Result<()> {
     check_bounds(ranges, prefix, n)
-        .and_then(|()| check_contiguous(ranges, prefix, Some(n)))
-        .map_err(|what| FormatError::invalid(path, what))
+        .map_err(|what| FormatError::bad_value(path, format!("{prefix} start/end"), None, what))?;
+    check_contiguous(ranges, prefix, Some(n)).map_err(|what| FormatError::inconsistent(path, what))
 }
 
 /// Every start and end lies within `0..=n` (`n` = the racing line's point count).
@@ -553,12 +561,13 @@ impl<'a> Doc<'a> {
     /// Parses the file; a ROS 2 parameter file (`<node>: ros__parameters: {...}`, the node
     /// normally `node`, any name accepted) is unwrapped and remembered as [`Flavor::Ros2`].
     fn parse(text: &str, path: &'a Path, node: &str) -> Result<Self> {
-        let value: Value = serde_yaml_ng::from_str(text).map_err(|e| {
-            FormatError::invalid(path, format!("not valid YAML: {e}; fix the syntax"))
-        })?;
+        let value: Value =
+            serde_yaml_ng::from_str(text).map_err(|e| crate::error::yaml_syntax(path, &e))?;
         let Value::Mapping(map) = value else {
-            return Err(FormatError::invalid(
+            return Err(FormatError::syntax(
                 path,
+                None,
+                None,
                 "expected a YAML mapping with n_sectors and one entry per sector",
             ));
         };
@@ -568,8 +577,10 @@ impl<'a> Doc<'a> {
                 path,
                 flavor: Flavor::Ros2,
             }),
-            Some(None) => Err(FormatError::invalid(
+            Some(None) => Err(FormatError::bad_value(
                 path,
+                ROS_PARAMETERS,
+                None,
                 format!("a ROS 2 parameter file: \"{ROS_PARAMETERS}\" under the node name (normally \"{node}\") must be a mapping with n_sectors and one entry per sector"),
             )),
             None => Ok(Doc {
@@ -581,9 +592,9 @@ impl<'a> Doc<'a> {
     }
 
     fn get(&self, key: &str) -> Result<&Value> {
-        self.map
-            .get(Value::from(key))
-            .ok_or_else(|| FormatError::invalid(self.path, format!("missing field \"{key}\"")))
+        self.map.get(Value::from(key)).ok_or_else(|| {
+            FormatError::missing_field(self.path, key, format!("missing field \"{key}\""))
+        })
     }
 
     fn number(&self, key: &str) -> Result<f64> {
@@ -606,8 +617,10 @@ impl<'a> Doc<'a> {
                 continue;
             };
             let m = v.as_mapping().ok_or_else(|| {
-                FormatError::invalid(
+                FormatError::bad_value(
                     self.path,
+                    name,
+                    None,
                     format!("\"{name}\" must be a mapping with start and end"),
                 )
             })?;
@@ -616,8 +629,9 @@ impl<'a> Doc<'a> {
         found.sort_by_key(|(i, _, _)| *i);
         for (want, (idx, name, _)) in found.iter().enumerate() {
             if *idx != want as u64 {
-                return Err(FormatError::invalid(
+                return Err(FormatError::missing_field(
                     self.path,
+                    format!("{prefix}{want}"),
                     format!("sector entries must be numbered {prefix}0, {prefix}1, … without gaps; found \"{name}\" where \"{prefix}{want}\" was expected"),
                 ));
             }
@@ -669,8 +683,9 @@ struct Fields<'a> {
 impl Fields<'_> {
     fn get(&self, key: &str) -> Result<&Value> {
         self.map.get(Value::from(key)).ok_or_else(|| {
-            FormatError::invalid(
+            FormatError::missing_field(
                 self.doc.path,
+                format!("{}.{key}", self.name),
                 format!("{}: missing field \"{key}\"", self.name),
             )
         })
@@ -695,8 +710,10 @@ impl Fields<'_> {
     fn boolean(&self, key: &str) -> Result<bool> {
         let v = self.get(key)?;
         v.as_bool().ok_or_else(|| {
-            FormatError::invalid(
+            FormatError::bad_value(
                 self.doc.path,
+                format!("{}.{key}", self.name),
+                None,
                 format!(
                     "{}.{key} must be true or false (found {})",
                     self.name,
@@ -719,8 +736,10 @@ impl Fields<'_> {
 
 fn as_number(v: &Value, key: &str, path: &Path) -> Result<f64> {
     v.as_f64().filter(|x| x.is_finite()).ok_or_else(|| {
-        FormatError::invalid(
+        FormatError::bad_value(
             path,
+            key,
+            None,
             format!(
                 "\"{key}\" must be a finite number (found {})",
                 yaml_short(v)
@@ -731,8 +750,10 @@ fn as_number(v: &Value, key: &str, path: &Path) -> Result<f64> {
 
 fn as_int(v: &Value, key: &str, path: &Path) -> Result<i64> {
     v.as_i64().ok_or_else(|| {
-        FormatError::invalid(
+        FormatError::bad_value(
             path,
+            key,
+            None,
             format!("\"{key}\" must be an integer (found {})", yaml_short(v)),
         )
     })

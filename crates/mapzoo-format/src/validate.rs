@@ -112,15 +112,6 @@ impl Sheet {
     }
 }
 
-/// What is wrong, without the path (the check line names the file already).
-pub fn reason(e: &FormatError) -> String {
-    match e {
-        FormatError::Io { source, .. } => source.to_string(),
-        FormatError::Invalid { what, .. } => what.clone(),
-        FormatError::Exists { .. } => "exists".to_string(),
-    }
-}
-
 /// Runs the whole checklist on `dir`.
 pub fn validate_dir(dir: &Path) -> Report {
     let mut sheet = Sheet { checks: Vec::new() };
@@ -130,7 +121,7 @@ pub fn validate_dir(dir: &Path) -> Report {
             sheet.fail(
                 &dir.display().to_string(),
                 "folder readable",
-                format!("{}; give a track folder", reason(&e)),
+                format!("{}; give a track folder", e.reason()),
             );
             return finish(dir, Layout::RaceStack, sheet);
         }
@@ -292,7 +283,7 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
                 Some((w, h, gray))
             }
             Err(e) => {
-                sheet.fail(img_name, PNG, reason(&e));
+                sheet.fail(img_name, PNG, e.reason());
                 None
             }
         },
@@ -412,7 +403,7 @@ fn check_csv(
             r
         }
         Err(e) => {
-            sheet.fail(&name, COLS, reason(&e));
+            sheet.fail(&name, COLS, e.reason());
             for c in later {
                 sheet.skip(&name, c, "the CSV did not read");
             }
@@ -507,7 +498,7 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
             g
         }
         Err(e) => {
-            let why = reason(&e);
+            let why = e.reason();
             if why.starts_with("missing key") {
                 sheet.pass(FILE, PARSE, "valid JSON");
                 sheet.fail(FILE, ENTRIES, why);
@@ -557,7 +548,7 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
 
     let mut bad = Vec::new();
     if let Err(e) = g.check_finite(&dir.join(FILE)) {
-        bad.push(reason(&e));
+        bad.push(e.reason());
     }
     for (key, arr) in g.waypoint_arrays() {
         if let Err(e) = ids_in_order(&arr.wpnts) {
@@ -708,7 +699,7 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &SetFolder, n: Option<u
                 p
             }
             Err(e) => {
-                sheet.fail(file, PARSE, reason(&e));
+                sheet.fail(file, PARSE, e.reason());
                 for c in later {
                     sheet.skip(file, c, "the file did not parse");
                 }
