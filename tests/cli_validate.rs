@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mapzoo_format::global::GlobalWaypoints;
-use mapzoo_format::map::{read_gray_png, world_to_pixel, write_gray_png};
-use mapzoo_format::sectors::{OtSectors, SpeedScaling};
 use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_format::waypoint;
+use mapzoo_format::{read_gray_png, world_to_pixel, write_gray_png};
+use mapzoo_format::{OtSectors, SpeedScaling};
+
 use mapzoo_format::MapMeta;
 
 fn mapzoo() -> Command {
@@ -74,8 +74,8 @@ fn race_stack_copy(data: &Path) -> Set {
 fn mapzoo_copy(data: &Path) -> Set {
     let set = race_stack_copy(data);
     let g = set.waypoints();
-    waypoint::write_csv(&set.file("_centerline.csv"), &g.centerline.wpnts).unwrap();
-    waypoint::write_csv(&set.file("_racing_line.csv"), &g.iqp.wpnts).unwrap();
+    mapzoo_format::write_waypoint_csv(&set.file("_centerline.csv"), &g.centerline.wpnts).unwrap();
+    mapzoo_format::write_waypoint_csv(&set.file("_racing_line.csv"), &g.iqp.wpnts).unwrap();
     set
 }
 
@@ -377,9 +377,9 @@ fn non_contiguous_id(set: &Set) -> Broken {
 
 fn s_m_not_increasing(set: &Set) -> Broken {
     let path = set.file("_centerline.csv");
-    let mut w = waypoint::read_csv(&path).unwrap();
+    let mut w = mapzoo_format::read_waypoint_csv(&path).unwrap();
     w[20].s_m = w[18].s_m;
-    waypoint::write_csv(&path, &w).unwrap();
+    mapzoo_format::write_waypoint_csv(&path, &w).unwrap();
     broken(
         set.fname("_centerline.csv"),
         &[&"s_m strictly increasing", &"id 20"],
@@ -388,9 +388,9 @@ fn s_m_not_increasing(set: &Set) -> Broken {
 
 fn racing_line_differs_from_json(set: &Set) -> Broken {
     let path = set.file("_racing_line.csv");
-    let mut w = waypoint::read_csv(&path).unwrap();
+    let mut w = mapzoo_format::read_waypoint_csv(&path).unwrap();
     w[300].x_m += 0.001;
-    waypoint::write_csv(&path, &w).unwrap();
+    mapzoo_format::write_waypoint_csv(&path, &w).unwrap();
     broken(
         set.fname("_racing_line.csv"),
         &[&"equals neither", &"id 300", &"x_m"],

@@ -12,7 +12,7 @@ use crate::global::GlobalWaypoints;
 use crate::map::{decode_gray_png, FreeRule, MapMeta, OccupancyMap};
 use crate::sectors::{check_bounds, check_contiguous, OtSectors, SpeedScaling};
 use crate::set::layout::{GLOBAL_WAYPOINTS, SECTOR_FILES, SPEED_SCALING};
-pub use crate::set::Layout;
+use crate::set::Layout;
 use crate::set::{MapYaml, SetFolder};
 use crate::waypoint::{self, Waypoint};
 
@@ -26,7 +26,7 @@ pub const TRAJECTORY_TOLERANCE: f64 = 1e-6;
 /// Outcome of one check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Status {
+pub enum CheckStatus {
     /// The check holds.
     Pass,
     /// The check fails; `detail` says where and why.
@@ -37,9 +37,9 @@ pub enum Status {
 
 /// One line of the checklist.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Check {
+pub struct ValidationCheck {
     /// Pass, fail or skip.
-    pub status: Status,
+    pub status: CheckStatus,
     /// The file checked, relative to the folder.
     pub file: String,
     /// What is checked, e.g. `resolution > 0`.
@@ -48,13 +48,13 @@ pub struct Check {
     pub detail: String,
 }
 
-impl Check {
+impl ValidationCheck {
     /// The text line `pass  f.yaml  resolution > 0: 0.05`.
     pub fn line(&self) -> String {
         let status = match self.status {
-            Status::Pass => "pass",
-            Status::Fail => "FAIL",
-            Status::Skip => "skip",
+            CheckStatus::Pass => "pass",
+            CheckStatus::Fail => "FAIL",
+            CheckStatus::Skip => "skip",
         };
         format!("{status}  {}  {}: {}", self.file, self.check, self.detail)
     }
@@ -62,7 +62,7 @@ impl Check {
 
 /// The checklist of one folder.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
+pub struct ValidationReport {
     /// The folder as given.
     pub dir: PathBuf,
     /// The layout it was checked as.
@@ -70,24 +70,24 @@ pub struct Report {
     /// Whether every check passed or was skipped.
     pub ok: bool,
     /// The checks, in checklist order.
-    pub checks: Vec<Check>,
+    pub checks: Vec<ValidationCheck>,
 }
 
-impl Report {
+impl ValidationReport {
     /// The failed checks.
-    pub fn failures(&self) -> impl Iterator<Item = &Check> {
-        self.checks.iter().filter(|c| c.status == Status::Fail)
+    pub fn failures(&self) -> impl Iterator<Item = &ValidationCheck> {
+        self.checks.iter().filter(|c| c.status == CheckStatus::Fail)
     }
 }
 
 /// Collects checks as they are made.
 struct Sheet {
-    checks: Vec<Check>,
+    checks: Vec<ValidationCheck>,
 }
 
 impl Sheet {
-    fn add(&mut self, status: Status, file: &str, check: &str, detail: impl Into<String>) {
-        self.checks.push(Check {
+    fn add(&mut self, status: CheckStatus, file: &str, check: &str, detail: impl Into<String>) {
+        self.checks.push(ValidationCheck {
             status,
             file: file.to_string(),
             check: check.to_string(),
@@ -95,13 +95,13 @@ impl Sheet {
         });
     }
     fn pass(&mut self, file: &str, check: &str, detail: impl Into<String>) {
-        self.add(Status::Pass, file, check, detail);
+        self.add(CheckStatus::Pass, file, check, detail);
     }
     fn fail(&mut self, file: &str, check: &str, detail: impl Into<String>) {
-        self.add(Status::Fail, file, check, detail);
+        self.add(CheckStatus::Fail, file, check, detail);
     }
     fn skip(&mut self, file: &str, check: &str, detail: impl Into<String>) {
-        self.add(Status::Skip, file, check, detail);
+        self.add(CheckStatus::Skip, file, check, detail);
     }
     /// Pass when `result` is Ok, else FAIL with its message.
     fn result(&mut self, file: &str, check: &str, result: std::result::Result<String, String>) {
@@ -113,7 +113,7 @@ impl Sheet {
 }
 
 /// Runs the whole checklist on `dir`.
-pub fn validate_dir(dir: &Path) -> Report {
+pub fn validate_dir(dir: &Path) -> ValidationReport {
     let mut sheet = Sheet { checks: Vec::new() };
     let listing = match SetFolder::open(dir) {
         Ok(l) => l,
@@ -185,9 +185,9 @@ pub fn validate_dir(dir: &Path) -> Report {
     finish(dir, layout, sheet)
 }
 
-fn finish(dir: &Path, layout: Layout, sheet: Sheet) -> Report {
-    let ok = sheet.checks.iter().all(|c| c.status != Status::Fail);
-    Report {
+fn finish(dir: &Path, layout: Layout, sheet: Sheet) -> ValidationReport {
+    let ok = sheet.checks.iter().all(|c| c.status != CheckStatus::Fail);
+    ValidationReport {
         dir: dir.to_path_buf(),
         layout,
         ok,
