@@ -106,7 +106,7 @@ impl SpeedScaling {
 
     /// The (start, end) index pairs of the sectors.
     pub fn ranges(&self) -> Vec<(i64, i64)> {
-        self.sectors.iter().map(|s| (s.start, s.end)).collect()
+        ranges(&self.sectors)
     }
 
     /// Reads `speed_scaling.yaml`.
@@ -119,30 +119,17 @@ impl SpeedScaling {
         let doc = Doc::parse(text, path, SPEED_NODE)?;
         let global_limit = doc.number("global_limit")?;
         let declared_n_sectors = doc.int("n_sectors")?;
-        let mut sectors = Vec::new();
-        let sections = doc.sections("Sector")?;
-        if sections.is_empty() {
-            return Err(FormatError::missing_field(
-                path,
-                "Sector0",
-                "no sector entries; expected Sector0 (with start, end, scaling, only_FTG, no_FTG)",
-            ));
-        }
-        for (name, m) in sections {
-            let f = Fields {
-                doc: &doc,
-                name: &name,
-                map: m,
-            };
-            sectors.push(SpeedSector {
+        const FIELDS: [&str; 5] = ["start", "end", "scaling", "only_FTG", "no_FTG"];
+        let sectors = doc.entries("Sector", &FIELDS, |f| {
+            Ok(SpeedSector {
                 start: f.int("start")?,
                 end: f.int("end")?,
                 scaling: f.number("scaling")?,
                 only_ftg: f.boolean("only_FTG")?,
                 no_ftg: f.boolean("no_FTG")?,
-                extra: f.extra(&["start", "end", "scaling", "only_FTG", "no_FTG"]),
-            });
-        }
+                extra: f.extra(&FIELDS),
+            })
+        })?;
         Ok(SpeedScaling {
             global_limit,
             declared_n_sectors,
@@ -216,22 +203,12 @@ impl SpeedScaling {
     /// Remaps the indices to a line of `n_new` points from one of `n_old`, by arc-length fraction
     /// (points are equally spaced, so index / n is the fraction).
     pub fn remap(&mut self, n_old: usize, n_new: usize) {
-        let mut ranges = self.ranges();
-        remap_ranges(&mut ranges, |i| fraction_map(i, n_old, n_new), n_new);
-        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
-            s.start = a;
-            s.end = b;
-        }
+        remap_sectors(&mut self.sectors, |i| fraction_map(i, n_old, n_new), n_new);
     }
 
     /// Remaps the indices by the arc length `s_m` of each point of the old and the new line.
     pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
-        let mut ranges = self.ranges();
-        remap_ranges(&mut ranges, |i| arc_map(i, old_s, new_s), new_s.len());
-        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
-            s.start = a;
-            s.end = b;
-        }
+        remap_sectors(&mut self.sectors, |i| arc_map(i, old_s, new_s), new_s.len());
     }
 }
 
@@ -257,7 +234,7 @@ impl OtSectors {
 
     /// The (start, end) index pairs of the sectors.
     pub fn ranges(&self) -> Vec<(i64, i64)> {
-        self.sectors.iter().map(|s| (s.start, s.end)).collect()
+        ranges(&self.sectors)
     }
 
     /// Reads `ot_sectors.yaml`.
@@ -272,28 +249,15 @@ impl OtSectors {
         let yeet_factor = doc.number("yeet_factor")?;
         let spline_len = doc.int("spline_len")?;
         let ot_sector_begin = doc.number("ot_sector_begin")?;
-        let mut sectors = Vec::new();
-        let sections = doc.sections("Overtaking_sector")?;
-        if sections.is_empty() {
-            return Err(FormatError::missing_field(
-                path,
-                "Overtaking_sector0",
-                "no sector entries; expected Overtaking_sector0 (with start, end, ot_flag)",
-            ));
-        }
-        for (name, m) in sections {
-            let f = Fields {
-                doc: &doc,
-                name: &name,
-                map: m,
-            };
-            sectors.push(OtSector {
+        const FIELDS: [&str; 3] = ["start", "end", "ot_flag"];
+        let sectors = doc.entries("Overtaking_sector", &FIELDS, |f| {
+            Ok(OtSector {
                 start: f.int("start")?,
                 end: f.int("end")?,
                 ot_flag: f.boolean("ot_flag")?,
-                extra: f.extra(&["start", "end", "ot_flag"]),
-            });
-        }
+                extra: f.extra(&FIELDS),
+            })
+        })?;
         Ok(OtSectors {
             yeet_factor,
             spline_len,
@@ -354,22 +318,50 @@ impl OtSectors {
 
     /// Remaps the indices to a line of `n_new` points from one of `n_old`, by arc-length fraction.
     pub fn remap(&mut self, n_old: usize, n_new: usize) {
-        let mut ranges = self.ranges();
-        remap_ranges(&mut ranges, |i| fraction_map(i, n_old, n_new), n_new);
-        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
-            s.start = a;
-            s.end = b;
-        }
+        remap_sectors(&mut self.sectors, |i| fraction_map(i, n_old, n_new), n_new);
     }
 
     /// Remaps the indices by the arc length `s_m` of each point of the old and the new line.
     pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
-        let mut ranges = self.ranges();
-        remap_ranges(&mut ranges, |i| arc_map(i, old_s, new_s), new_s.len());
-        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
-            s.start = a;
-            s.end = b;
-        }
+        remap_sectors(&mut self.sectors, |i| arc_map(i, old_s, new_s), new_s.len());
+    }
+}
+
+/// A sector of either file: the waypoint range `start..=end` it covers.
+trait Sector {
+    fn range(&self) -> (i64, i64);
+    fn set_range(&mut self, range: (i64, i64));
+}
+
+impl Sector for SpeedSector {
+    fn range(&self) -> (i64, i64) {
+        (self.start, self.end)
+    }
+    fn set_range(&mut self, (start, end): (i64, i64)) {
+        (self.start, self.end) = (start, end);
+    }
+}
+
+impl Sector for OtSector {
+    fn range(&self) -> (i64, i64) {
+        (self.start, self.end)
+    }
+    fn set_range(&mut self, (start, end): (i64, i64)) {
+        (self.start, self.end) = (start, end);
+    }
+}
+
+/// The (start, end) index pairs of `sectors`.
+fn ranges(sectors: &[impl Sector]) -> Vec<(i64, i64)> {
+    sectors.iter().map(Sector::range).collect()
+}
+
+/// Remaps the ranges of `sectors` by `map` to a line of `n_new` points (see [`remap_ranges`]).
+fn remap_sectors(sectors: &mut [impl Sector], map: impl Fn(i64) -> i64, n_new: usize) {
+    let mut new = ranges(sectors);
+    remap_ranges(&mut new, map, n_new);
+    for (s, r) in sectors.iter_mut().zip(new) {
+        s.set_range(r);
     }
 }
 
@@ -603,6 +595,37 @@ impl<'a> Doc<'a> {
 
     fn int(&self, key: &str) -> Result<i64> {
         as_int(self.get(key)?, key, self.path)
+    }
+
+    /// The `<prefix>N` entries in N order, each read by `read`; at least one must exist,
+    /// `fields` (its known keys) name what one holds in the message otherwise.
+    fn entries<T>(
+        &self,
+        prefix: &str,
+        fields: &[&str],
+        read: impl Fn(&Fields) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let sections = self.sections(prefix)?;
+        if sections.is_empty() {
+            return Err(FormatError::missing_field(
+                self.path,
+                format!("{prefix}0"),
+                format!(
+                    "no sector entries; expected {prefix}0 (with {})",
+                    fields.join(", ")
+                ),
+            ));
+        }
+        sections
+            .iter()
+            .map(|(name, map)| {
+                read(&Fields {
+                    doc: self,
+                    name,
+                    map,
+                })
+            })
+            .collect()
     }
 
     /// The `<prefix>N` sections in N order; N must run 0, 1, 2, … without gaps.

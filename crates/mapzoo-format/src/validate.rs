@@ -240,10 +240,32 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
             return None;
         }
     };
-    let get = |k: &str| value.get(k);
+    let image = check_map_image(sheet, dir, &path, name, &value);
+    let pixels = check_png(sheet, name, image.as_ref());
+    check_map_numbers(sheet, name, &value);
 
+    // The classified map, for the free-space check, only if everything above holds.
+    let meta = MapMeta::from_yaml_str(&text, &path).ok()?;
+    let (w, h, gray) = pixels?;
+    Some(OccupancyMap::from_gray(
+        w,
+        h,
+        gray,
+        &meta,
+        FreeRule::MapServer,
+    ))
+}
+
+/// The map YAML's `image` names a file of the folder: its name and path.
+fn check_map_image(
+    sheet: &mut Sheet,
+    dir: &Path,
+    path: &Path,
+    name: &str,
+    value: &serde_yaml_ng::Value,
+) -> Option<(String, PathBuf)> {
     const IMG: &str = "YAML image points to the PNG";
-    let image = match get("image") {
+    match value.get("image") {
         Some(serde_yaml_ng::Value::String(s)) if !s.is_empty() => {
             let p = path.parent().unwrap_or(dir).join(s);
             if p.is_file() {
@@ -270,10 +292,17 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
             sheet.fail(name, IMG, "missing field \"image\"");
             None
         }
-    };
+    }
+}
 
+/// The PNG named by the YAML decodes: its width, height and gray pixels.
+fn check_png(
+    sheet: &mut Sheet,
+    name: &str,
+    image: Option<&(String, PathBuf)>,
+) -> Option<(usize, usize, Vec<u8>)> {
     const PNG: &str = "PNG loads";
-    let pixels = match &image {
+    match image {
         Some((img_name, p)) => match std::fs::read(p)
             .map_err(|e| FormatError::io(p, e))
             .and_then(|b| decode_gray_png(&b, p))
@@ -291,7 +320,12 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
             sheet.skip(name, PNG, "no image to load");
             None
         }
-    };
+    }
+}
+
+/// Resolution, origin and thresholds of the map YAML, one line each.
+fn check_map_numbers(sheet: &mut Sheet, name: &str, value: &serde_yaml_ng::Value) {
+    let get = |k: &str| value.get(k);
 
     const RES: &str = "resolution > 0";
     match get("resolution").map(|v| v.as_f64()) {
@@ -343,17 +377,6 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
             "fields \"free_thresh\" and \"occupied_thresh\" must both be numbers",
         ),
     }
-
-    // The classified map, for the free-space check, only if everything above holds.
-    let meta = MapMeta::from_yaml_str(&text, &path).ok()?;
-    let (w, h, gray) = pixels?;
-    Some(OccupancyMap::from_gray(
-        w,
-        h,
-        gray,
-        &meta,
-        FreeRule::MapServer,
-    ))
 }
 
 /// Reads a waypoint CSV and checks ids, s_m, spacing (and widths for the racing line).
@@ -475,12 +498,14 @@ fn widths_positive(rows: &[Waypoint]) -> std::result::Result<String, String> {
     }
 }
 
+const FILE: &str = GLOBAL_WAYPOINTS;
+const ENTRIES: &str = "centerline, IQP, SP and track-bound entries";
+const FINITE: &str = "waypoints finite, ids 0..n-1";
+const COUNT: &str = "marker count = waypoint count";
+
+/// `global_waypoints.json` parses and holds every entry, finite, with matching marker counts.
 fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<GlobalWaypoints> {
-    const FILE: &str = GLOBAL_WAYPOINTS;
     const PARSE: &str = "JSON parses";
-    const ENTRIES: &str = "centerline, IQP, SP and track-bound entries";
-    const FINITE: &str = "waypoints finite, ids 0..n-1";
-    const COUNT: &str = "marker count = waypoint count";
     if !listing.has(FILE) {
         sheet.fail(
             FILE,
@@ -512,6 +537,14 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
             return None;
         }
     };
+    check_global_entries(sheet, &g);
+    check_global_finite(sheet, dir, &g);
+    check_global_counts(sheet, &g);
+    Some(g)
+}
+
+/// Every waypoint array, both track bounds and both lap times are present.
+fn check_global_entries(sheet: &mut Sheet, g: &GlobalWaypoints) {
     let mut empty = Vec::new();
     for (key, arr) in g.waypoint_arrays() {
         if arr.wpnts.is_empty() {
@@ -545,7 +578,10 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
     } else {
         sheet.fail(FILE, ENTRIES, empty.join("; "));
     }
+}
 
+/// Every value finite, ids 0..n-1 in each waypoint array.
+fn check_global_finite(sheet: &mut Sheet, dir: &Path, g: &GlobalWaypoints) {
     let mut bad = Vec::new();
     if let Err(e) = g.check_finite(&dir.join(FILE)) {
         bad.push(e.reason());
@@ -562,7 +598,10 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
     } else {
         sheet.fail(FILE, FINITE, bad.join("; "));
     }
+}
 
+/// Each marker array as long as its waypoint array.
+fn check_global_counts(sheet: &mut Sheet, g: &GlobalWaypoints) {
     let pairs = [
         (
             "centerline_markers",
@@ -603,7 +642,6 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
     } else {
         sheet.fail(FILE, COUNT, mismatches.join("; "));
     }
-    Some(g)
 }
 
 /// Which JSON trajectory the CSV equals, within [`TRAJECTORY_TOLERANCE`].
@@ -657,7 +695,6 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &SetFolder, n: Option<u
     const COUNT: &str = "n_sectors = number of sector entries";
     const RANGE: &str = "indices within 0..=n of the racing line";
     const ORDER: &str = "sectors contiguous and in order";
-    const SCALE: &str = "scaling in (0, 1]";
     for file in SECTOR_FILES {
         let speed = file == SPEED_SCALING;
         let mut later = vec![COUNT, RANGE, ORDER];
@@ -675,24 +712,7 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &SetFolder, n: Option<u
             }
             continue;
         }
-        let path = dir.join(file);
-        let parsed = if speed {
-            SpeedScaling::read(&path).map(|s| {
-                let ranges = s.ranges();
-                let scal: Vec<f64> = s.sectors.iter().map(|x| x.scaling).collect();
-                (
-                    s.declared_n_sectors,
-                    ranges,
-                    Some((s.global_limit, scal)),
-                    "Sector",
-                )
-            })
-        } else {
-            OtSectors::read(&path).map(|s| {
-                let ranges = s.ranges();
-                (s.declared_n_sectors, ranges, None, "Overtaking_sector")
-            })
-        };
+        let parsed = read_sector_file(&dir.join(file), speed);
         let (declared, ranges, scaling, prefix) = match parsed {
             Ok(p) => {
                 sheet.pass(file, PARSE, format!("{} sectors", p.1.len()));
@@ -745,22 +765,54 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &SetFolder, n: Option<u
             }
         }
         if let Some((limit, scal)) = scaling {
-            let bad_limit = !(limit > 0.0 && limit <= 1.0);
-            let bad = scal.iter().position(|s| !(*s > 0.0 && *s <= 1.0));
-            match (bad_limit, bad) {
-                (false, None) => sheet.pass(file, SCALE, format!("global_limit {limit}")),
-                (true, _) => sheet.fail(
-                    file,
-                    SCALE,
-                    format!("\"global_limit\" is {limit}, must be in (0, 1]"),
-                ),
-                (_, Some(i)) => sheet.fail(
-                    file,
-                    SCALE,
-                    format!("Sector{i}: \"scaling\" is {}, must be in (0, 1]", scal[i]),
-                ),
-            }
+            check_scaling(sheet, file, limit, &scal);
         }
+    }
+}
+
+/// The sector count, ranges, `(global_limit, scaling per sector)` for
+/// `speed_scaling.yaml`, and the entry prefix of a sector file.
+type SectorSummary = (i64, Vec<(i64, i64)>, Option<(f64, Vec<f64>)>, &'static str);
+
+/// Reads `speed_scaling.yaml` (`speed`) or `ot_sectors.yaml` at `path` as a [`SectorSummary`].
+fn read_sector_file(path: &Path, speed: bool) -> Result<SectorSummary, FormatError> {
+    if speed {
+        SpeedScaling::read(path).map(|s| {
+            let ranges = s.ranges();
+            let scal: Vec<f64> = s.sectors.iter().map(|x| x.scaling).collect();
+            (
+                s.declared_n_sectors,
+                ranges,
+                Some((s.global_limit, scal)),
+                "Sector",
+            )
+        })
+    } else {
+        OtSectors::read(path).map(|s| {
+            let ranges = s.ranges();
+            (s.declared_n_sectors, ranges, None, "Overtaking_sector")
+        })
+    }
+}
+
+const SCALE: &str = "scaling in (0, 1]";
+
+/// `global_limit` and every sector's `scaling` lie in (0, 1].
+fn check_scaling(sheet: &mut Sheet, file: &str, limit: f64, scal: &[f64]) {
+    let bad_limit = !(limit > 0.0 && limit <= 1.0);
+    let bad = scal.iter().position(|s| !(*s > 0.0 && *s <= 1.0));
+    match (bad_limit, bad) {
+        (false, None) => sheet.pass(file, SCALE, format!("global_limit {limit}")),
+        (true, _) => sheet.fail(
+            file,
+            SCALE,
+            format!("\"global_limit\" is {limit}, must be in (0, 1]"),
+        ),
+        (_, Some(i)) => sheet.fail(
+            file,
+            SCALE,
+            format!("Sector{i}: \"scaling\" is {}, must be in (0, 1]", scal[i]),
+        ),
     }
 }
 

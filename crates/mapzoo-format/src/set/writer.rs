@@ -297,15 +297,7 @@ fn resolve(out: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn entries(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
+    use crate::atomic::tests::entries;
 
     fn write(target: &Path, policy: WritePolicy, files: &[(&str, &str)]) -> Result<Written> {
         let mut staged = StagedSet::new(target, policy)?;
