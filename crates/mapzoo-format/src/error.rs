@@ -8,7 +8,11 @@
 use std::path::{Path, PathBuf};
 
 /// Everything that can go wrong reading or writing a file of the set.
+///
+/// Non-exhaustive: a new file flavour may bring a new kind, so a caller's
+/// `match` ends with a catch-all arm (the message is always in `Display`).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FormatError {
     /// The file could not be opened, read or written.
     #[error("{}: {source}", path.display())]
