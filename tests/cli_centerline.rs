@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use mapzoo_format::{read_waypoint_csv, Waypoint};
 use mapzoo_synth::{generate, GapSpec, SynthOptions};
 
 fn mapzoo(args: &[&str]) -> Output {
@@ -50,7 +51,7 @@ fn writes_a_centerline_that_reads_back() {
     assert!(text.starts_with(
         "id; s_m; d_m; x_m; y_m; d_right; d_left; psi_rad; kappa_radpm; vx_mps; ax_mps2\n"
     ));
-    let w = mapzoo_format::read_waypoint_csv(&out).expect("reads back");
+    let w = read_waypoint_csv(&out).expect("reads back");
     let n = w.len() as f64;
     assert!(
         (n * 0.1 - lap).abs() / lap < 0.03,
@@ -91,8 +92,8 @@ fn start_and_reverse() {
     ]);
     assert!(run.status.success(), "{}", text(&run));
     let (f, r) = (
-        mapzoo_format::read_waypoint_csv(&fwd).unwrap(),
-        mapzoo_format::read_waypoint_csv(&rev).unwrap(),
+        read_waypoint_csv(&fwd).unwrap(),
+        read_waypoint_csv(&rev).unwrap(),
     );
     assert_eq!(f.len(), r.len());
     // Waypoint 0 is the loop's point nearest the start, in both directions.
@@ -101,7 +102,7 @@ fn start_and_reverse() {
     assert!(f[0].psi_rad.cos() > 0.9, "forward heads +x");
     assert!(r[0].psi_rad.cos() < -0.9, "reverse heads -x");
     // Driving the other way swaps the walls.
-    let mean = |w: &[mapzoo_format::Waypoint], right: bool| {
+    let mean = |w: &[Waypoint], right: bool| {
         w.iter()
             .map(|p| if right { p.d_right } else { p.d_left })
             .sum::<f64>()
@@ -170,7 +171,7 @@ fn config_file_sets_the_extraction_parameters() {
         toml.to_str().unwrap(),
     ]);
     assert!(run.status.success(), "{}", text(&run));
-    let w = mapzoo_format::read_waypoint_csv(&out).unwrap();
+    let w = read_waypoint_csv(&out).unwrap();
     let n = w.len() as f64;
     assert!(
         (n * 0.25 - lap).abs() / lap < 0.03,
@@ -190,7 +191,7 @@ fn config_file_sets_the_extraction_parameters() {
     assert_eq!(run.status.code(), Some(2));
     assert!(text(&run).contains("spacing_m"), "{}", text(&run));
     // The failed run left the earlier file as it was.
-    assert_eq!(mapzoo_format::read_waypoint_csv(&out).unwrap(), w);
+    assert_eq!(read_waypoint_csv(&out).unwrap(), w);
 }
 
 #[test]

@@ -8,7 +8,9 @@ mod support;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use mapzoo_format::{FreeRule, MapMeta};
+use mapzoo_format::{
+    read_gray_png, read_waypoint_csv, write_gray_png, write_waypoint_csv, FreeRule, MapMeta,
+};
 use mapzoo_format::{OtSectors, SpeedScaling};
 use mapzoo_render::{encode_png, load_track, render_gallery, render_track};
 use mapzoo_render::{GalleryOptions, RenderOptions};
@@ -38,8 +40,7 @@ fn write_set(dir: &Path, name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&folder).unwrap();
     let t = support::track(400, false);
     let png = format!("{name}.png");
-    mapzoo_format::write_gray_png(&folder.join(&png), t.map.width, t.map.height, &t.map.gray)
-        .unwrap();
+    write_gray_png(&folder.join(&png), t.map.width, t.map.height, &t.map.gray).unwrap();
     MapMeta {
         image: png,
         resolution: t.map.resolution,
@@ -51,13 +52,12 @@ fn write_set(dir: &Path, name: &str) -> std::path::PathBuf {
     }
     .write(&folder.join(format!("{name}.yaml")))
     .unwrap();
-    mapzoo_format::write_waypoint_csv(
+    write_waypoint_csv(
         &folder.join(format!("{name}_centerline.csv")),
         &t.centerline,
     )
     .unwrap();
-    mapzoo_format::write_waypoint_csv(&folder.join(format!("{name}_racing_line.csv")), &t.iqp)
-        .unwrap();
+    write_waypoint_csv(&folder.join(format!("{name}_racing_line.csv")), &t.iqp).unwrap();
     let n = t.iqp.len();
     SpeedScaling::single(n, 0.7, 0.7)
         .write(&folder.join("speed_scaling.yaml"))
@@ -91,7 +91,7 @@ fn one_track_picture_matches_the_library() {
         std::fs::read(&png).unwrap(),
         encode_png(&picture.image).unwrap()
     );
-    let (w, _, _) = mapzoo_format::read_gray_png(&png).unwrap();
+    let (w, _, _) = read_gray_png(&png).unwrap();
     assert!(w >= 400, "map long side 400 px plus margins, got {w}");
 }
 
@@ -168,7 +168,7 @@ fn tum_centerlines_load_with_or_without_their_header() {
     let tmp = tempfile::tempdir().unwrap();
     let set = write_set(tmp.path(), "oval");
     let csv = set.join("oval_centerline.csv");
-    let mapzoo_line = mapzoo_format::read_waypoint_csv(&csv).unwrap();
+    let mapzoo_line = read_waypoint_csv(&csv).unwrap();
     let rows: String = mapzoo_line
         .iter()
         .map(|w| {
@@ -214,7 +214,7 @@ fn output_is_replaced_whole_or_not_at_all() {
     std::fs::write(&png, b"old").unwrap();
     let out = mapzoo(&["render", s(&set), "-o", s(&png), "--size", "200"]);
     assert!(out.status.success(), "{}", text(&out));
-    let (w, _, _) = mapzoo_format::read_gray_png(&png).expect("a whole PNG replaced the old file");
+    let (w, _, _) = read_gray_png(&png).expect("a whole PNG replaced the old file");
     assert!(w >= 200);
     // A non-empty folder in the way: the rename fails and no temp file stays.
     let blocked = pics.join("blocked.png");

@@ -9,10 +9,10 @@ use std::process::Command;
 
 use mapzoo_format::global::GlobalWaypoints;
 use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_format::{read_gray_png, world_to_pixel, write_gray_png};
-use mapzoo_format::{OtSectors, SpeedScaling};
-
 use mapzoo_format::MapMeta;
+use mapzoo_format::{read_gray_png, world_to_pixel, write_gray_png};
+use mapzoo_format::{read_waypoint_csv, write_waypoint_csv};
+use mapzoo_format::{OtSectors, SpeedScaling};
 
 fn mapzoo() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mapzoo"))
@@ -74,8 +74,8 @@ fn race_stack_copy(data: &Path) -> Set {
 fn mapzoo_copy(data: &Path) -> Set {
     let set = race_stack_copy(data);
     let g = set.waypoints();
-    mapzoo_format::write_waypoint_csv(&set.file("_centerline.csv"), &g.centerline.wpnts).unwrap();
-    mapzoo_format::write_waypoint_csv(&set.file("_racing_line.csv"), &g.iqp.wpnts).unwrap();
+    write_waypoint_csv(&set.file("_centerline.csv"), &g.centerline.wpnts).unwrap();
+    write_waypoint_csv(&set.file("_racing_line.csv"), &g.iqp.wpnts).unwrap();
     set
 }
 
@@ -377,9 +377,9 @@ fn non_contiguous_id(set: &Set) -> Broken {
 
 fn s_m_not_increasing(set: &Set) -> Broken {
     let path = set.file("_centerline.csv");
-    let mut w = mapzoo_format::read_waypoint_csv(&path).unwrap();
+    let mut w = read_waypoint_csv(&path).unwrap();
     w[20].s_m = w[18].s_m;
-    mapzoo_format::write_waypoint_csv(&path, &w).unwrap();
+    write_waypoint_csv(&path, &w).unwrap();
     broken(
         set.fname("_centerline.csv"),
         &[&"s_m strictly increasing", &"id 20"],
@@ -388,9 +388,9 @@ fn s_m_not_increasing(set: &Set) -> Broken {
 
 fn racing_line_differs_from_json(set: &Set) -> Broken {
     let path = set.file("_racing_line.csv");
-    let mut w = mapzoo_format::read_waypoint_csv(&path).unwrap();
+    let mut w = read_waypoint_csv(&path).unwrap();
     w[300].x_m += 0.001;
-    mapzoo_format::write_waypoint_csv(&path, &w).unwrap();
+    write_waypoint_csv(&path, &w).unwrap();
     broken(
         set.fname("_racing_line.csv"),
         &[&"equals neither", &"id 300", &"x_m"],

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use mapzoo_extract::StartPose;
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::validate_dir;
-use mapzoo_format::{FreeRule, GlobalWaypoints, OtSectors, SpeedScaling};
+use mapzoo_format::{read_waypoint_csv, FreeRule, GlobalWaypoints, OtSectors, SpeedScaling};
 use mapzoo_pipeline::{build, regen, write_set, BuildRequest, Config, Overrides, Profile};
 use mapzoo_synth::{self as synth, SynthOptions};
 use serde_json::Value;
@@ -104,8 +104,7 @@ fn mapzoo_rebuilt_maps_are_within_published_tolerances() {
     let mut failures = Vec::new();
     for track in ["Austin", "IMS", "berlin", "overtake_map"] {
         let dir = data.join("mapzoo").join(track);
-        let centerline =
-            mapzoo_format::read_waypoint_csv(&dir.join(format!("{track}_centerline.csv"))).unwrap();
+        let centerline = read_waypoint_csv(&dir.join(format!("{track}_centerline.csv"))).unwrap();
         let req = BuildRequest {
             yaml: dir.join(format!("{track}.yaml")),
             name: None,

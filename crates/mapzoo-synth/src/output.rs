@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use mapzoo_format::{FormatError, FreeRule, MapMeta, OccupancyMap};
+use mapzoo_format::{
+    pixel_to_world, world_to_pixel, write_gray_png, FormatError, FreeRule, MapMeta, OccupancyMap,
+};
 
 use crate::truth::GroundTruth;
 
@@ -33,12 +35,12 @@ impl SynthMap {
 
     /// Fractional pixel (col, row) of world point (x, y) (DESIGN §2.1 convention).
     pub fn world_to_pixel(&self, x: f64, y: f64) -> (f64, f64) {
-        mapzoo_format::world_to_pixel(self.meta.origin, self.meta.resolution, self.height, x, y)
+        world_to_pixel(self.meta.origin, self.meta.resolution, self.height, x, y)
     }
 
     /// World (x, y) of pixel (col, row), metres.
     pub fn pixel_to_world(&self, col: f64, row: f64) -> (f64, f64) {
-        mapzoo_format::pixel_to_world(
+        pixel_to_world(
             self.meta.origin,
             self.meta.resolution,
             self.height,
@@ -64,7 +66,7 @@ impl SynthMap {
             image: format!("{name}.png"),
             ..self.meta.clone()
         };
-        mapzoo_format::write_gray_png(&png, self.width, self.height, &self.gray)?;
+        write_gray_png(&png, self.width, self.height, &self.gray)?;
         meta.write(&yaml)?;
         Ok([png, yaml])
     }
