@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use mapzoo_extract::{extract, StartPose};
-use mapzoo_format::{waypoint, OccupancyMap};
+use mapzoo_format::{write_waypoint_csv, OccupancyMap};
 
 use super::common::{parse_start, ConfigArgs};
 
@@ -36,7 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let image = meta.image_path(&args.map);
     let ex = extract(&map, &config.extract, args.start, args.reverse)
         .with_context(|| format!("{}", image.display()))?;
-    waypoint::write_csv(&args.out, &ex.centerline)?;
+    write_waypoint_csv(&args.out, &ex.centerline)?;
     let length = ex.centerline.len() as f64 * config.extract.spacing_m;
     eprintln!(
         "{}: {} waypoints, {length:.1} m",

@@ -84,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_table(&reports);
     }
     if let Some(path) = &args.markdown {
-        mapzoo_format::atomic::write_file(path, markdown(&reports, args.lap_tol).as_bytes())?;
+        mapzoo_format::write_file_atomic(path, markdown(&reports, args.lap_tol).as_bytes())?;
     }
     let all_pass = errors == 0 && reports.iter().all(|r| r.pass);
     Ok(if all_pass {

@@ -1,12 +1,12 @@
 //! `mapzoo validate DIR...`: the dataset's checklist, one line per check
-//! (the checks live in `mapzoo_format::validate`; this only prints).
+//! (the checks live in `mapzoo_format::validate_dir`; this only prints).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use mapzoo_format::validate::{validate_dir, Layout, Status};
+use mapzoo_format::{validate_dir, CheckStatus as Status, Layout};
 
 /// Arguments of `mapzoo validate`.
 #[derive(clap::Args)]

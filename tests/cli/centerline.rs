@@ -1,7 +1,7 @@
 //! `mapzoo centerline`: writes a MapZoo centerline CSV that reads back, honours
 //! --start and --reverse, and reports bad input naming the file, writing nothing.
 
-use mapzoo_format::waypoint;
+use mapzoo_format::{read_waypoint_csv, Waypoint};
 use mapzoo_synth::{generate, GapSpec, SynthOptions};
 use std::path::Path;
 
@@ -36,7 +36,7 @@ fn writes_a_centerline_that_reads_back() {
     assert!(text.starts_with(
         "id; s_m; d_m; x_m; y_m; d_right; d_left; psi_rad; kappa_radpm; vx_mps; ax_mps2\n"
     ));
-    let w = waypoint::read_csv(&out).expect("reads back");
+    let w = read_waypoint_csv(&out).expect("reads back");
     let n = w.len() as f64;
     assert!(
         (n * 0.1 - lap).abs() / lap < 0.03,
@@ -77,8 +77,8 @@ fn start_and_reverse() {
     ]);
     assert!(o.status.success(), "{}", text(&o));
     let (f, r) = (
-        waypoint::read_csv(&fwd).unwrap(),
-        waypoint::read_csv(&rev).unwrap(),
+        read_waypoint_csv(&fwd).unwrap(),
+        read_waypoint_csv(&rev).unwrap(),
     );
     assert_eq!(f.len(), r.len());
     // Waypoint 0 is the loop's point nearest the start, in both directions.
@@ -87,7 +87,7 @@ fn start_and_reverse() {
     assert!(f[0].psi_rad.cos() > 0.9, "forward heads +x");
     assert!(r[0].psi_rad.cos() < -0.9, "reverse heads -x");
     // Driving the other way swaps the walls.
-    let mean = |w: &[waypoint::Waypoint], right: bool| {
+    let mean = |w: &[Waypoint], right: bool| {
         w.iter()
             .map(|p| if right { p.d_right } else { p.d_left })
             .sum::<f64>()
@@ -156,7 +156,7 @@ fn config_file_sets_the_extraction_parameters() {
         toml.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o));
-    let w = waypoint::read_csv(&out).unwrap();
+    let w = read_waypoint_csv(&out).unwrap();
     let n = w.len() as f64;
     assert!(
         (n * 0.25 - lap).abs() / lap < 0.03,
@@ -176,7 +176,7 @@ fn config_file_sets_the_extraction_parameters() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("spacing_m"), "{}", text(&o));
     // The failed run left the earlier file as it was.
-    assert_eq!(waypoint::read_csv(&out).unwrap(), w);
+    assert_eq!(read_waypoint_csv(&out).unwrap(), w);
 }
 
 #[test]

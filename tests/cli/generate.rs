@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Output;
 
-use mapzoo_format::{map, MapMeta};
+use mapzoo_format::{read_gray_png, MapMeta};
 
 use crate::support::{run, text};
 
@@ -39,7 +39,7 @@ fn writes_png_and_yaml_that_read_back() {
     let meta = MapMeta::read(&dir.join("t.yaml")).expect("YAML reads back");
     assert_eq!(meta.image, "t.png");
     assert_eq!(meta.resolution, 0.1);
-    let (w, h, gray) = map::read_gray_png(&dir.join("t.png")).expect("PNG reads back");
+    let (w, h, gray) = read_gray_png(&dir.join("t.png")).expect("PNG reads back");
     assert_eq!(gray.len(), w * h);
     assert!(gray.contains(&254) && gray.contains(&0));
     // Only the two files, no temporary folder left behind.

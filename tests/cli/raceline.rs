@@ -4,11 +4,10 @@
 //! than the safety width, unknown config keys): exit 2, a message naming the
 //! file and the cause, and nothing written.
 
+use mapzoo_format::{read_waypoint_csv, waypoints_to_csv_string, GlobalWaypoints};
 use std::path::Path;
 use std::process::Output;
 
-use mapzoo_format::global::GlobalWaypoints;
-use mapzoo_format::waypoint;
 use mapzoo_synth::tracks::wobbly_oval;
 
 use crate::support::{mapzoo, reference_data_or_skip, stderr};
@@ -76,14 +75,11 @@ fn race_stack_f_reproduced_through_the_cli() {
         }
     }
     assert_eq!(ours.right_bound().len(), published.right_bound().len());
-    let iqp = waypoint::read_csv(&out.join("f_racing_line.csv")).unwrap();
+    let iqp = read_waypoint_csv(&out.join("f_racing_line.csv")).unwrap();
     assert_eq!(iqp.len(), 766);
+    assert_eq!(read_waypoint_csv(&out.join("f_sp.csv")).unwrap().len(), 717);
     assert_eq!(
-        waypoint::read_csv(&out.join("f_sp.csv")).unwrap().len(),
-        717
-    );
-    assert_eq!(
-        waypoint::read_csv(&out.join("f_centerline.csv"))
+        read_waypoint_csv(&out.join("f_centerline.csv"))
             .unwrap()
             .len(),
         864
@@ -94,7 +90,7 @@ fn race_stack_f_reproduced_through_the_cli() {
 fn mapzoo_csv_centerline_gives_closed_lines_and_walls() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
+    std::fs::write(&input, waypoints_to_csv_string(&wobbly_oval(1.3))).unwrap();
     let out = tmp.path().join("set");
     let v = record(&run(&[
         input.to_str().unwrap(),
@@ -136,7 +132,7 @@ fn tum_centerline_is_accepted() {
         "--json",
     ]));
     let csv_in = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&csv_in, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
+    std::fs::write(&csv_in, waypoints_to_csv_string(&wobbly_oval(1.3))).unwrap();
     let csv = record(&run(&[
         csv_in.to_str().unwrap(),
         "--out",
@@ -146,7 +142,7 @@ fn tum_centerline_is_accepted() {
     // same geometry, same answer, whichever format carried it
     assert_eq!(tum["iqp_lap_s"], csv["iqp_lap_s"]);
     assert_eq!(tum["sp_lap_s"], csv["sp_lap_s"]);
-    let cl = waypoint::read_csv(&out.join("ovaltum_centerline.csv")).unwrap();
+    let cl = read_waypoint_csv(&out.join("ovaltum_centerline.csv")).unwrap();
     assert!(cl[10].psi_rad.is_finite() && cl[10].kappa_radpm.abs() > 0.0);
 }
 
@@ -154,7 +150,7 @@ fn tum_centerline_is_accepted() {
 fn config_file_overrides_the_profile() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
+    std::fs::write(&input, waypoints_to_csv_string(&wobbly_oval(1.3))).unwrap();
     let cfg = tmp.path().join("pipeline.toml");
     std::fs::write(&cfg, "[raceline]\nv_max = 6.0\n").unwrap();
     let v = record(&run(&[
@@ -201,7 +197,7 @@ fn config_file_overrides_the_profile() {
 fn config_file_is_checked_whole_and_its_profile_is_used() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("oval_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(1.3))).unwrap();
+    std::fs::write(&input, waypoints_to_csv_string(&wobbly_oval(1.3))).unwrap();
     let cfg = tmp.path().join("typo.toml");
     for (text, key) in [
         ("[racline]\nv_max = 6.0\n", "racline"),
@@ -273,7 +269,7 @@ fn nan_in_centerline_is_an_error_naming_the_file() {
     let mut cl = wobbly_oval(1.3);
     cl[17].y_m = f64::NAN;
     let input = tmp.path().join("bad_centerline.csv");
-    let text = waypoint::to_csv_string(&cl);
+    let text = waypoints_to_csv_string(&cl);
     std::fs::write(&input, text).unwrap();
     let out = tmp.path().join("out");
     let o = run(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
@@ -287,7 +283,7 @@ fn nan_in_centerline_is_an_error_naming_the_file() {
 fn track_narrower_than_safety_width_says_where() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("narrow_centerline.csv");
-    std::fs::write(&input, waypoint::to_csv_string(&wobbly_oval(0.5))).unwrap();
+    std::fs::write(&input, waypoints_to_csv_string(&wobbly_oval(0.5))).unwrap();
     let out = tmp.path().join("out");
     let o = run(&[
         input.to_str().unwrap(),

@@ -101,7 +101,7 @@ fn build_prints_no_empty_table_when_every_map_failed() {
 fn a_colour_map_is_classified_from_its_exact_channel_mean() {
     let tmp = tempfile::tempdir().unwrap();
     let gray_yaml = write_map(tmp.path(), "t", 5);
-    let (w, h, gray) = mapzoo_format::map::read_gray_png(&tmp.path().join("t.png")).unwrap();
+    let (w, h, gray) = mapzoo_format::read_gray_png(&tmp.path().join("t.png")).unwrap();
     let colour = tmp.path().join("colour");
     std::fs::create_dir(&colour).unwrap();
     std::fs::copy(&gray_yaml, colour.join("t.yaml")).unwrap();

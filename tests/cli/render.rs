@@ -5,11 +5,13 @@
 #[path = "../../crates/mapzoo-render/tests/support/mod.rs"]
 mod render_support;
 
+use mapzoo_format::{
+    read_gray_png, read_waypoint_csv, write_gray_png, write_waypoint_csv, FreeRule, MapMeta,
+    OtSectors, SpeedScaling,
+};
 use std::path::Path;
 
 use mapzoo_format::global::LineKind;
-use mapzoo_format::sectors::{OtSectors, SpeedScaling};
-use mapzoo_format::{map, waypoint, FreeRule, MapMeta};
 use mapzoo_render::{encode_png, load_track, render_gallery, render_track};
 use mapzoo_render::{GalleryOptions, RenderOptions};
 
@@ -21,7 +23,7 @@ fn write_set(dir: &Path, name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&folder).unwrap();
     let t = render_support::track(400, false);
     let png = format!("{name}.png");
-    map::write_gray_png(&folder.join(&png), t.map.width, t.map.height, &t.map.gray).unwrap();
+    write_gray_png(&folder.join(&png), t.map.width, t.map.height, &t.map.gray).unwrap();
     MapMeta {
         image: png,
         resolution: t.map.resolution,
@@ -33,12 +35,12 @@ fn write_set(dir: &Path, name: &str) -> std::path::PathBuf {
     }
     .write(&folder.join(format!("{name}.yaml")))
     .unwrap();
-    waypoint::write_csv(
+    write_waypoint_csv(
         &folder.join(format!("{name}_centerline.csv")),
         &t.centerline,
     )
     .unwrap();
-    waypoint::write_csv(
+    write_waypoint_csv(
         &folder.join(format!("{name}_racing_line.csv")),
         t.waypoints(LineKind::Iqp),
     )
@@ -76,7 +78,7 @@ fn one_track_picture_matches_the_library() {
         std::fs::read(&png).unwrap(),
         encode_png(&picture.image).unwrap()
     );
-    let (w, _, _) = map::read_gray_png(&png).unwrap();
+    let (w, _, _) = read_gray_png(&png).unwrap();
     assert!(w >= 400, "map long side 400 px plus margins, got {w}");
 }
 
@@ -153,7 +155,7 @@ fn tum_centerlines_load_with_or_without_their_header() {
     let tmp = tempfile::tempdir().unwrap();
     let set = write_set(tmp.path(), "oval");
     let csv = set.join("oval_centerline.csv");
-    let mapzoo_line = waypoint::read_csv(&csv).unwrap();
+    let mapzoo_line = read_waypoint_csv(&csv).unwrap();
     let rows: String = mapzoo_line
         .iter()
         .map(|w| {
@@ -199,7 +201,7 @@ fn output_is_replaced_whole_or_not_at_all() {
     std::fs::write(&png, b"old").unwrap();
     let out = run(&["render", s(&set), "-o", s(&png), "--size", "200"]);
     assert!(out.status.success(), "{}", text(&out));
-    let (w, _, _) = map::read_gray_png(&png).expect("a whole PNG replaced the old file");
+    let (w, _, _) = read_gray_png(&png).expect("a whole PNG replaced the old file");
     assert!(w >= 200);
     // A non-empty folder in the way: the rename fails and no temp file stays.
     let blocked = pics.join("blocked.png");

@@ -57,7 +57,7 @@ pub fn write_map(dir: &Path, name: &str, seed: u64) -> PathBuf {
 
 /// Writes `line` as a MapZoo centerline CSV at `path`.
 pub fn write_centerline(path: &Path, line: &[Waypoint]) {
-    std::fs::write(path, mapzoo_format::waypoint::to_csv_string(line)).unwrap();
+    std::fs::write(path, mapzoo_format::waypoints_to_csv_string(line)).unwrap();
 }
 
 /// Copies the files of `from` into a new folder `to`; returns `to`.

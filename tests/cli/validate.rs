@@ -5,13 +5,13 @@
 //! defect serves both the reference copies and the generated set (the
 //! breakers of fixed bugs run from `regression`).
 
+use mapzoo_format::GlobalWaypoints;
 use std::path::{Path, PathBuf};
 
-use mapzoo_format::global::GlobalWaypoints;
-use mapzoo_format::map::{read_gray_png, world_to_pixel, write_gray_png};
-use mapzoo_format::sectors::{OtSectors, SpeedScaling};
-use mapzoo_format::waypoint;
 use mapzoo_format::MapMeta;
+use mapzoo_format::{read_gray_png, world_to_pixel, write_gray_png};
+use mapzoo_format::{read_waypoint_csv, write_waypoint_csv};
+use mapzoo_format::{OtSectors, SpeedScaling};
 
 use crate::support::{copy_folder, mapzoo, reference_data_or_skip};
 
@@ -66,8 +66,8 @@ pub(crate) fn race_stack_copy(data: &Path) -> Set {
 pub(crate) fn mapzoo_copy(data: &Path) -> Set {
     let set = race_stack_copy(data);
     let g = set.waypoints();
-    waypoint::write_csv(&set.file("_centerline.csv"), &g.centerline.wpnts).unwrap();
-    waypoint::write_csv(&set.file("_racing_line.csv"), &g.iqp.wpnts).unwrap();
+    write_waypoint_csv(&set.file("_centerline.csv"), &g.centerline.wpnts).unwrap();
+    write_waypoint_csv(&set.file("_racing_line.csv"), &g.iqp.wpnts).unwrap();
     set
 }
 
@@ -369,9 +369,9 @@ fn non_contiguous_id(set: &Set) -> Broken {
 
 fn s_m_not_increasing(set: &Set) -> Broken {
     let path = set.file("_centerline.csv");
-    let mut w = waypoint::read_csv(&path).unwrap();
+    let mut w = read_waypoint_csv(&path).unwrap();
     w[20].s_m = w[18].s_m;
-    waypoint::write_csv(&path, &w).unwrap();
+    write_waypoint_csv(&path, &w).unwrap();
     broken(
         set.fname("_centerline.csv"),
         &[&"s_m strictly increasing", &"id 20"],
@@ -380,9 +380,9 @@ fn s_m_not_increasing(set: &Set) -> Broken {
 
 fn racing_line_differs_from_json(set: &Set) -> Broken {
     let path = set.file("_racing_line.csv");
-    let mut w = waypoint::read_csv(&path).unwrap();
+    let mut w = read_waypoint_csv(&path).unwrap();
     w[300].x_m += 0.001;
-    waypoint::write_csv(&path, &w).unwrap();
+    write_waypoint_csv(&path, &w).unwrap();
     broken(
         set.fname("_racing_line.csv"),
         &[&"equals neither", &"id 300", &"x_m"],

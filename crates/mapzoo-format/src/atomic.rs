@@ -40,7 +40,7 @@ pub fn write_file_with(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
 fn create_temp(path: &Path) -> Result<(PathBuf, std::fs::File)> {
     let name = path
         .file_name()
-        .ok_or_else(|| FormatError::invalid(path, "not a file path (no file name)"))?
+        .ok_or_else(|| FormatError::bad_path(path, "not a file path (no file name)"))?
         .to_string_lossy()
         .into_owned();
     let dir = match path.parent() {
@@ -63,10 +63,11 @@ fn create_temp(path: &Path) -> Result<(PathBuf, std::fs::File)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn entries(dir: &Path) -> Vec<String> {
+    /// The names in `dir`, sorted.
+    pub(crate) fn entries(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -53,92 +53,19 @@ pub struct MapMeta {
 impl MapMeta {
     /// Parses and validates map YAML text; `path` is used in messages only.
     pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
-        let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).map_err(|e| {
-            FormatError::invalid(path, format!("not valid YAML: {e}; fix the syntax"))
-        })?;
+        let value: serde_yaml_ng::Value =
+            serde_yaml_ng::from_str(text).map_err(|e| crate::error::yaml_syntax(path, &e))?;
         let map = value.as_mapping().ok_or_else(|| {
-            FormatError::invalid(path, "expected a YAML mapping with keys image, resolution, origin, negate, occupied_thresh, free_thresh")
+            FormatError::syntax(path, None, None, "expected a YAML mapping with keys image, resolution, origin, negate, occupied_thresh, free_thresh")
         })?;
-        let get = |key: &str| map.get(serde_yaml_ng::Value::from(key));
-        let missing = |key: &str| {
-            FormatError::invalid(path, format!("missing field \"{key}\"; a map-server YAML needs image, resolution, origin, negate, occupied_thresh, free_thresh"))
-        };
-        let number = |key: &str| -> Result<f64> {
-            let v = get(key).ok_or_else(|| missing(key))?;
-            v.as_f64().ok_or_else(|| {
-                FormatError::invalid(
-                    path,
-                    format!("field \"{key}\" must be a number (found {})", yaml_short(v)),
-                )
-            })
-        };
-        let image = match get("image") {
-            Some(serde_yaml_ng::Value::String(s)) if !s.is_empty() => s.clone(),
-            Some(v) => {
-                return Err(FormatError::invalid(
-                    path,
-                    format!(
-                        "field \"image\" must be a file name (found {})",
-                        yaml_short(v)
-                    ),
-                ))
-            }
-            None => return Err(missing("image")),
-        };
-        let resolution = number("resolution")?;
-        let origin_v = get("origin").ok_or_else(|| missing("origin"))?;
-        let origin_seq = origin_v
-            .as_sequence()
-            .filter(|s| s.len() == 3)
-            .ok_or_else(|| {
-                FormatError::invalid(
-                    path,
-                    format!(
-                        "field \"origin\" must be a list of 3 numbers [x, y, yaw] (found {})",
-                        yaml_short(origin_v)
-                    ),
-                )
-            })?;
-        let mut origin = [0.0; 3];
-        for (i, v) in origin_seq.iter().enumerate() {
-            origin[i] = v.as_f64().ok_or_else(|| {
-                FormatError::invalid(
-                    path,
-                    format!(
-                        "field \"origin\"[{i}] must be a number (found {})",
-                        yaml_short(v)
-                    ),
-                )
-            })?;
-        }
-        let negate = match get("negate") {
-            None => 0,
-            Some(v) => match v.as_i64() {
-                Some(0) => 0,
-                Some(1) => 1,
-                _ => {
-                    return Err(FormatError::invalid(
-                        path,
-                        format!("field \"negate\" must be 0 or 1 (found {})", yaml_short(v)),
-                    ))
-                }
-            },
-        };
-        let occupied_thresh = number("occupied_thresh")?;
-        let free_thresh = number("free_thresh")?;
-        let mode = match get("mode") {
-            None | Some(serde_yaml_ng::Value::Null) => None,
-            Some(serde_yaml_ng::Value::String(s)) => Some(s.clone()),
-            Some(v) => {
-                return Err(FormatError::invalid(
-                    path,
-                    format!(
-                        "field \"mode\" must be trinary, scale or raw (found {})",
-                        yaml_short(v)
-                    ),
-                ))
-            }
-        };
+        let f = MapFields { map, path };
+        let image = f.image()?;
+        let resolution = f.number("resolution")?;
+        let origin = f.origin()?;
+        let negate = f.negate()?;
+        let occupied_thresh = f.number("occupied_thresh")?;
+        let free_thresh = f.number("free_thresh")?;
+        let mode = f.mode()?;
         let meta = MapMeta {
             image,
             resolution,
@@ -155,8 +82,10 @@ impl MapMeta {
     /// Checks the value ranges of DESIGN §2.1.
     pub fn validate(&self, path: &Path) -> Result<()> {
         if !(self.resolution.is_finite() && self.resolution > 0.0) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "resolution",
+                None,
                 format!(
                     "field \"resolution\" must be > 0 (found {})",
                     self.resolution
@@ -164,8 +93,10 @@ impl MapMeta {
             ));
         }
         if let Some(i) = self.origin.iter().position(|v| !v.is_finite()) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                format!("origin[{i}]"),
+                None,
                 format!(
                     "field \"origin\"[{i}] must be finite (found {})",
                     self.origin[i]
@@ -174,15 +105,19 @@ impl MapMeta {
         }
         let (f, o) = (self.free_thresh, self.occupied_thresh);
         if !(0.0..=1.0).contains(&f) || !(0.0..=1.0).contains(&o) || f >= o {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "free_thresh",
+                None,
                 format!("fields \"free_thresh\" and \"occupied_thresh\" must satisfy 0 <= free_thresh < occupied_thresh <= 1 (found {f} and {o})"),
             ));
         }
         if let Some(mode) = &self.mode {
             if !matches!(mode.as_str(), "trinary" | "scale" | "raw") {
-                return Err(FormatError::invalid(
+                return Err(FormatError::bad_value(
                     path,
+                    "mode",
+                    None,
                     format!("field \"mode\" must be trinary, scale or raw (found {mode:?})"),
                 ));
             }
@@ -241,6 +176,108 @@ impl MapMeta {
 fn yaml_float(v: f64) -> String {
     // Python's repr, as PyYAML writes the floats of the published files.
     crate::pyfmt::float_repr(v)
+}
+
+/// The keys of a map-server YAML mapping, read with errors that name the file and the field.
+struct MapFields<'a> {
+    map: &'a serde_yaml_ng::Mapping,
+    path: &'a Path,
+}
+
+impl MapFields<'_> {
+    fn get(&self, key: &str) -> Option<&serde_yaml_ng::Value> {
+        self.map.get(serde_yaml_ng::Value::from(key))
+    }
+
+    fn required(&self, key: &str) -> Result<&serde_yaml_ng::Value> {
+        self.get(key).ok_or_else(|| {
+            FormatError::missing_field(self.path, key, format!("missing field \"{key}\"; a map-server YAML needs image, resolution, origin, negate, occupied_thresh, free_thresh"))
+        })
+    }
+
+    fn bad(&self, field: impl Into<String>, what: String) -> FormatError {
+        FormatError::bad_value(self.path, field, None, what)
+    }
+
+    fn number(&self, key: &str) -> Result<f64> {
+        let v = self.required(key)?;
+        v.as_f64().ok_or_else(|| {
+            self.bad(
+                key,
+                format!("field \"{key}\" must be a number (found {})", yaml_short(v)),
+            )
+        })
+    }
+
+    fn image(&self) -> Result<String> {
+        match self.required("image")? {
+            serde_yaml_ng::Value::String(s) if !s.is_empty() => Ok(s.clone()),
+            v => Err(self.bad(
+                "image",
+                format!(
+                    "field \"image\" must be a file name (found {})",
+                    yaml_short(v)
+                ),
+            )),
+        }
+    }
+
+    fn origin(&self) -> Result<[f64; 3]> {
+        let origin_v = self.required("origin")?;
+        let origin_seq = origin_v
+            .as_sequence()
+            .filter(|s| s.len() == 3)
+            .ok_or_else(|| {
+                self.bad(
+                    "origin",
+                    format!(
+                        "field \"origin\" must be a list of 3 numbers [x, y, yaw] (found {})",
+                        yaml_short(origin_v)
+                    ),
+                )
+            })?;
+        let mut origin = [0.0; 3];
+        for (i, v) in origin_seq.iter().enumerate() {
+            origin[i] = v.as_f64().ok_or_else(|| {
+                self.bad(
+                    format!("origin[{i}]"),
+                    format!(
+                        "field \"origin\"[{i}] must be a number (found {})",
+                        yaml_short(v)
+                    ),
+                )
+            })?;
+        }
+        Ok(origin)
+    }
+
+    fn negate(&self) -> Result<u8> {
+        match self.get("negate") {
+            None => Ok(0),
+            Some(v) => match v.as_i64() {
+                Some(0) => Ok(0),
+                Some(1) => Ok(1),
+                _ => Err(self.bad(
+                    "negate",
+                    format!("field \"negate\" must be 0 or 1 (found {})", yaml_short(v)),
+                )),
+            },
+        }
+    }
+
+    fn mode(&self) -> Result<Option<String>> {
+        match self.get("mode") {
+            None | Some(serde_yaml_ng::Value::Null) => Ok(None),
+            Some(serde_yaml_ng::Value::String(s)) => Ok(Some(s.clone())),
+            Some(v) => Err(self.bad(
+                "mode",
+                format!(
+                    "field \"mode\" must be trinary, scale or raw (found {})",
+                    yaml_short(v)
+                ),
+            )),
+        }
+    }
 }
 
 fn yaml_short(v: &serde_yaml_ng::Value) -> String {
@@ -437,82 +474,53 @@ type ChannelSums = Vec<u16>;
 /// Decodes to rounded gray, plus the channel sums when the image is colour.
 fn decode_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u8>, Option<ChannelSums>)> {
     let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png).map_err(|e| {
-        FormatError::invalid(
+        FormatError::bad_image(
             path,
             format!("not a readable PNG image: {e}; re-export it as 8-bit gray PNG"),
         )
     })?;
     let (w, h) = (img.width() as usize, img.height() as usize);
     if w == 0 || h == 0 {
-        return Err(FormatError::invalid(path, "the image has no pixels"));
+        return Err(FormatError::bad_image(path, "the image has no pixels"));
     }
     use image::DynamicImage as D;
-    let sum = |r: u32, g: u32, b: u32| (r + g + b) as u16;
-    let sums: Option<ChannelSums> = match &img {
-        D::ImageRgb8(b) => Some(
-            b.pixels()
-                .map(|p| sum(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32))
-                .collect(),
-        ),
-        D::ImageRgba8(b) => Some(
-            b.pixels()
-                .map(|p| sum(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32))
-                .collect(),
-        ),
-        D::ImageRgb16(b) => Some(
-            b.pixels()
-                .map(|p| {
-                    let c = |v: u16| scale16(v) as u32;
-                    sum(c(p.0[0]), c(p.0[1]), c(p.0[2]))
-                })
-                .collect(),
-        ),
-        D::ImageRgba16(b) => Some(
-            b.pixels()
-                .map(|p| {
-                    let c = |v: u16| scale16(v) as u32;
-                    sum(c(p.0[0]), c(p.0[1]), c(p.0[2]))
-                })
-                .collect(),
-        ),
-        _ => None,
-    };
-    let gray: Vec<u8> = match img {
-        D::ImageLuma8(b) => b.into_raw(),
-        D::ImageLumaA8(b) => b.pixels().map(|p| p.0[0]).collect(),
-        D::ImageLuma16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
-        D::ImageLumaA16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
-        D::ImageRgb8(b) => b
-            .pixels()
-            .map(|p| avg3(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32))
-            .collect(),
-        D::ImageRgba8(b) => b
-            .pixels()
-            .map(|p| avg3(p.0[0] as u32, p.0[1] as u32, p.0[2] as u32))
-            .collect(),
-        D::ImageRgb16(b) => b
-            .pixels()
-            .map(|p| {
-                avg3(
-                    scale16(p.0[0]) as u32,
-                    scale16(p.0[1]) as u32,
-                    scale16(p.0[2]) as u32,
-                )
-            })
-            .collect(),
-        D::ImageRgba16(b) => b
-            .pixels()
-            .map(|p| {
-                avg3(
-                    scale16(p.0[0]) as u32,
-                    scale16(p.0[1]) as u32,
-                    scale16(p.0[2]) as u32,
-                )
-            })
-            .collect(),
-        other => other.to_luma8().into_raw(),
+    let sums = colour_pixels(&img, |[r, g, b]| (r + g + b) as u16);
+    let gray: Vec<u8> = match colour_pixels(&img, |[r, g, b]| avg3(r, g, b)) {
+        Some(gray) => gray,
+        None => match img {
+            D::ImageLuma8(b) => b.into_raw(),
+            D::ImageLumaA8(b) => b.pixels().map(|p| p.0[0]).collect(),
+            D::ImageLuma16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
+            D::ImageLumaA16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
+            other => other.to_luma8().into_raw(),
+        },
     };
     Ok((w, h, gray, sums))
+}
+
+/// `f` of the red, green and blue levels (each 0..255; 16-bit scaled) of every
+/// pixel of a colour image, row-major; `None` for a gray image.
+fn colour_pixels<T>(img: &image::DynamicImage, f: impl Fn([u32; 3]) -> T) -> Option<Vec<T>> {
+    use image::DynamicImage as D;
+    let wide = |v: u16| scale16(v) as u32;
+    match img {
+        D::ImageRgb8(b) => Some(rgb_levels(b, u32::from).map(f).collect()),
+        D::ImageRgba8(b) => Some(rgb_levels(b, u32::from).map(f).collect()),
+        D::ImageRgb16(b) => Some(rgb_levels(b, wide).map(f).collect()),
+        D::ImageRgba16(b) => Some(rgb_levels(b, wide).map(f).collect()),
+        _ => None,
+    }
+}
+
+/// The first three channels of each pixel of `b` as 8-bit levels by `level`.
+fn rgb_levels<'a, P: image::Pixel + 'a>(
+    b: &'a image::ImageBuffer<P, Vec<P::Subpixel>>,
+    level: impl Fn(P::Subpixel) -> u32 + 'a,
+) -> impl Iterator<Item = [u32; 3]> + 'a {
+    b.pixels().map(move |p| {
+        let c = p.channels();
+        [level(c[0]), level(c[1]), level(c[2])]
+    })
 }
 
 fn scale16(v: u16) -> u8 {
@@ -533,11 +541,12 @@ pub fn write_gray_png(path: &Path, width: usize, height: usize, gray: &[u8]) -> 
 
 /// The PNG file bytes of 8-bit gray pixels (row-major, row 0 on top); `path` names the file in errors.
 pub fn encode_gray_png(path: &Path, width: usize, height: usize, gray: &[u8]) -> Result<Vec<u8>> {
-    let buf = image::GrayImage::from_raw(width as u32, height as u32, gray.to_vec())
-        .ok_or_else(|| FormatError::invalid(path, "pixel buffer does not match width × height"))?;
+    let buf = image::GrayImage::from_raw(width as u32, height as u32, gray.to_vec()).ok_or_else(
+        || FormatError::bad_image(path, "pixel buffer does not match width × height"),
+    )?;
     let mut bytes = std::io::Cursor::new(Vec::new());
     buf.write_to(&mut bytes, image::ImageFormat::Png)
-        .map_err(|e| FormatError::invalid(path, format!("could not encode PNG: {e}")))?;
+        .map_err(|e| FormatError::bad_image(path, format!("could not encode PNG: {e}")))?;
     Ok(bytes.into_inner())
 }
 

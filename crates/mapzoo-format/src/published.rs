@@ -44,15 +44,18 @@ pub fn published_from_str(text: &str, path: &Path) -> Result<Vec<PublishedRow>> 
         .from_reader(text.as_bytes());
     let header = reader.headers().map_err(|e| csv_error(&e, path))?.clone();
     if header.iter().all(str::is_empty) {
-        return Err(FormatError::invalid(
+        return Err(FormatError::syntax(
             path,
+            Some(1),
+            None,
             "line 1: empty; expected the header of MapZoo's published.csv (track,iqp_lap_s,iqp_vmax,sp_lap_s,sp_vmax,...)",
         ));
     }
     let col = |name: &str| header.iter().position(|h| h == name);
     let track_col = col("track").ok_or_else(|| {
-        FormatError::invalid(
+        FormatError::missing_field(
             path,
+            "track",
             format!(
                 "line 1: no \"track\" column (found {}); expected the header of MapZoo's published.csv",
                 header.iter().collect::<Vec<_>>().join(",")
@@ -70,8 +73,10 @@ pub fn published_from_str(text: &str, path: &Path) -> Result<Vec<PublishedRow>> 
         }
         let track = record.get(track_col).unwrap_or("").to_string();
         if track.is_empty() {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "track",
+                Some(line as usize),
                 format!(
                     "line {line}, column {} \"track\": empty; every row needs a track name",
                     track_col + 1
@@ -79,7 +84,7 @@ pub fn published_from_str(text: &str, path: &Path) -> Result<Vec<PublishedRow>> 
             ));
         }
         if let Some(first) = seen.insert(track.clone(), line) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::inconsistent(
                 path,
                 format!("line {line}: track {track:?} already listed on line {first}; keep one row per track"),
             ));
@@ -106,26 +111,33 @@ pub fn published_from_str(text: &str, path: &Path) -> Result<Vec<PublishedRow>> 
 
 /// A csv crate error as a format error naming the line (and the column count).
 fn csv_error(e: &csv::Error, path: &Path) -> FormatError {
+    let line = |pos: &Option<csv::Position>| pos.as_ref().map_or(0, csv::Position::line);
     match e.kind() {
         csv::ErrorKind::UnequalLengths {
             pos,
             expected_len,
             len,
-        } => FormatError::invalid(
+        } => FormatError::syntax(
             path,
+            Some(line(pos) as usize),
+            None,
             format!(
                 "line {}: {len} columns, but the header has {expected_len}; check for a missing or extra comma (quote cells that contain one)",
-                pos.as_ref().map_or(0, csv::Position::line)
+                line(pos)
             ),
         ),
-        csv::ErrorKind::Utf8 { pos, .. } => FormatError::invalid(
+        csv::ErrorKind::Utf8 { pos, .. } => FormatError::syntax(
             path,
-            format!(
-                "line {}: not UTF-8 text",
-                pos.as_ref().map_or(0, csv::Position::line)
-            ),
+            Some(line(pos) as usize),
+            None,
+            format!("line {}: not UTF-8 text", line(pos)),
         ),
-        _ => FormatError::invalid(path, format!("not a readable CSV: {e}")),
+        _ => FormatError::syntax(
+            path,
+            e.position().map(|p| p.line() as usize),
+            None,
+            format!("not a readable CSV: {e}"),
+        ),
     }
 }
 

@@ -100,11 +100,8 @@ impl serde_json::ser::Formatter for PyJsonFormatter {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            writer.write_all(b", ")
-        }
+        // Keys are separated as array items are: `, ` on one line.
+        self.begin_array_value(writer, first)
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {

@@ -106,7 +106,7 @@ impl SpeedScaling {
 
     /// The (start, end) index pairs of the sectors.
     pub fn ranges(&self) -> Vec<(i64, i64)> {
-        self.sectors.iter().map(|s| (s.start, s.end)).collect()
+        ranges(&self.sectors)
     }
 
     /// Reads `speed_scaling.yaml`.
@@ -119,29 +119,17 @@ impl SpeedScaling {
         let doc = Doc::parse(text, path, SPEED_NODE)?;
         let global_limit = doc.number("global_limit")?;
         let declared_n_sectors = doc.int("n_sectors")?;
-        let mut sectors = Vec::new();
-        let sections = doc.sections("Sector")?;
-        if sections.is_empty() {
-            return Err(FormatError::invalid(
-                path,
-                "no sector entries; expected Sector0 (with start, end, scaling, only_FTG, no_FTG)",
-            ));
-        }
-        for (name, m) in sections {
-            let f = Fields {
-                doc: &doc,
-                name: &name,
-                map: m,
-            };
-            sectors.push(SpeedSector {
+        const FIELDS: [&str; 5] = ["start", "end", "scaling", "only_FTG", "no_FTG"];
+        let sectors = doc.entries("Sector", &FIELDS, |f| {
+            Ok(SpeedSector {
                 start: f.int("start")?,
                 end: f.int("end")?,
                 scaling: f.number("scaling")?,
                 only_ftg: f.boolean("only_FTG")?,
                 no_ftg: f.boolean("no_FTG")?,
-                extra: f.extra(&["start", "end", "scaling", "only_FTG", "no_FTG"]),
-            });
-        }
+                extra: f.extra(&FIELDS),
+            })
+        })?;
         Ok(SpeedScaling {
             global_limit,
             declared_n_sectors,
@@ -185,8 +173,10 @@ impl SpeedScaling {
     pub fn validate(&self, n: usize, path: &Path) -> Result<()> {
         check_count(self.declared_n_sectors, self.sectors.len(), path)?;
         if !(self.global_limit > 0.0 && self.global_limit <= 1.0) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "global_limit",
+                None,
                 format!(
                     "\"global_limit\" must be in (0, 1] (found {})",
                     self.global_limit
@@ -195,8 +185,10 @@ impl SpeedScaling {
         }
         for (i, s) in self.sectors.iter().enumerate() {
             if !(s.scaling > 0.0 && s.scaling <= 1.0) {
-                return Err(FormatError::invalid(
+                return Err(FormatError::bad_value(
                     path,
+                    format!("Sector{i}.scaling"),
+                    None,
                     format!(
                         "Sector{i}: \"scaling\" must be in (0, 1] (found {})",
                         s.scaling
@@ -211,22 +203,12 @@ impl SpeedScaling {
     /// Remaps the indices to a line of `n_new` points from one of `n_old`, by arc-length fraction
     /// (points are equally spaced, so index / n is the fraction).
     pub fn remap(&mut self, n_old: usize, n_new: usize) {
-        let mut ranges = self.ranges();
-        remap_ranges(&mut ranges, |i| fraction_map(i, n_old, n_new), n_new);
-        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
-            s.start = a;
-            s.end = b;
-        }
+        remap_sectors(&mut self.sectors, |i| fraction_map(i, n_old, n_new), n_new);
     }
 
     /// Remaps the indices by the arc length `s_m` of each point of the old and the new line.
     pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
-        let mut ranges = self.ranges();
-        remap_ranges(&mut ranges, |i| arc_map(i, old_s, new_s), new_s.len());
-        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
-            s.start = a;
-            s.end = b;
-        }
+        remap_sectors(&mut self.sectors, |i| arc_map(i, old_s, new_s), new_s.len());
     }
 }
 
@@ -252,7 +234,7 @@ impl OtSectors {
 
     /// The (start, end) index pairs of the sectors.
     pub fn ranges(&self) -> Vec<(i64, i64)> {
-        self.sectors.iter().map(|s| (s.start, s.end)).collect()
+        ranges(&self.sectors)
     }
 
     /// Reads `ot_sectors.yaml`.
@@ -267,27 +249,15 @@ impl OtSectors {
         let yeet_factor = doc.number("yeet_factor")?;
         let spline_len = doc.int("spline_len")?;
         let ot_sector_begin = doc.number("ot_sector_begin")?;
-        let mut sectors = Vec::new();
-        let sections = doc.sections("Overtaking_sector")?;
-        if sections.is_empty() {
-            return Err(FormatError::invalid(
-                path,
-                "no sector entries; expected Overtaking_sector0 (with start, end, ot_flag)",
-            ));
-        }
-        for (name, m) in sections {
-            let f = Fields {
-                doc: &doc,
-                name: &name,
-                map: m,
-            };
-            sectors.push(OtSector {
+        const FIELDS: [&str; 3] = ["start", "end", "ot_flag"];
+        let sectors = doc.entries("Overtaking_sector", &FIELDS, |f| {
+            Ok(OtSector {
                 start: f.int("start")?,
                 end: f.int("end")?,
                 ot_flag: f.boolean("ot_flag")?,
-                extra: f.extra(&["start", "end", "ot_flag"]),
-            });
-        }
+                extra: f.extra(&FIELDS),
+            })
+        })?;
         Ok(OtSectors {
             yeet_factor,
             spline_len,
@@ -335,8 +305,10 @@ impl OtSectors {
     pub fn validate(&self, n: usize, path: &Path) -> Result<()> {
         check_count(self.declared_n_sectors, self.sectors.len(), path)?;
         if !(self.ot_sector_begin.is_finite() && self.yeet_factor.is_finite()) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "yeet_factor",
+                None,
                 "\"yeet_factor\" and \"ot_sector_begin\" must be finite numbers",
             ));
         }
@@ -346,34 +318,62 @@ impl OtSectors {
 
     /// Remaps the indices to a line of `n_new` points from one of `n_old`, by arc-length fraction.
     pub fn remap(&mut self, n_old: usize, n_new: usize) {
-        let mut ranges = self.ranges();
-        remap_ranges(&mut ranges, |i| fraction_map(i, n_old, n_new), n_new);
-        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
-            s.start = a;
-            s.end = b;
-        }
+        remap_sectors(&mut self.sectors, |i| fraction_map(i, n_old, n_new), n_new);
     }
 
     /// Remaps the indices by the arc length `s_m` of each point of the old and the new line.
     pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
-        let mut ranges = self.ranges();
-        remap_ranges(&mut ranges, |i| arc_map(i, old_s, new_s), new_s.len());
-        for (s, (a, b)) in self.sectors.iter_mut().zip(ranges) {
-            s.start = a;
-            s.end = b;
-        }
+        remap_sectors(&mut self.sectors, |i| arc_map(i, old_s, new_s), new_s.len());
+    }
+}
+
+/// A sector of either file: the waypoint range `start..=end` it covers.
+trait Sector {
+    fn range(&self) -> (i64, i64);
+    fn set_range(&mut self, range: (i64, i64));
+}
+
+impl Sector for SpeedSector {
+    fn range(&self) -> (i64, i64) {
+        (self.start, self.end)
+    }
+    fn set_range(&mut self, (start, end): (i64, i64)) {
+        (self.start, self.end) = (start, end);
+    }
+}
+
+impl Sector for OtSector {
+    fn range(&self) -> (i64, i64) {
+        (self.start, self.end)
+    }
+    fn set_range(&mut self, (start, end): (i64, i64)) {
+        (self.start, self.end) = (start, end);
+    }
+}
+
+/// The (start, end) index pairs of `sectors`.
+fn ranges(sectors: &[impl Sector]) -> Vec<(i64, i64)> {
+    sectors.iter().map(Sector::range).collect()
+}
+
+/// Remaps the ranges of `sectors` by `map` to a line of `n_new` points (see [`remap_ranges`]).
+fn remap_sectors(sectors: &mut [impl Sector], map: impl Fn(i64) -> i64, n_new: usize) {
+    let mut new = ranges(sectors);
+    remap_ranges(&mut new, map, n_new);
+    for (s, r) in sectors.iter_mut().zip(new) {
+        s.set_range(r);
     }
 }
 
 fn check_count(declared: i64, found: usize, path: &Path) -> Result<()> {
     if declared != found as i64 {
-        return Err(FormatError::invalid(
+        return Err(FormatError::inconsistent(
             path,
             format!("\"n_sectors\" is {declared} but the file has {found} sector entries; make them agree"),
         ));
     }
     if found == 0 {
-        return Err(FormatError::invalid(path, "the file has no sectors"));
+        return Err(FormatError::inconsistent(path, "the file has no sectors"));
     }
     Ok(())
 }
@@ -381,8 +381,8 @@ fn check_count(declared: i64, found: usize, path: &Path) -> Result<()> {
 /// Bounds and contiguity of DESIGN §2.4, as a `FormatError` on `path`.
 fn check_ranges(ranges: &[(i64, i64)], prefix: &str, n: usize, path: &Path) -> Result<()> {
     check_bounds(ranges, prefix, n)
-        .and_then(|()| check_contiguous(ranges, prefix, Some(n)))
-        .map_err(|what| FormatError::invalid(path, what))
+        .map_err(|what| FormatError::bad_value(path, format!("{prefix} start/end"), None, what))?;
+    check_contiguous(ranges, prefix, Some(n)).map_err(|what| FormatError::inconsistent(path, what))
 }
 
 /// Every start and end lies within `0..=n` (`n` = the racing line's point count).
@@ -553,12 +553,13 @@ impl<'a> Doc<'a> {
     /// Parses the file; a ROS 2 parameter file (`<node>: ros__parameters: {...}`, the node
     /// normally `node`, any name accepted) is unwrapped and remembered as [`Flavor::Ros2`].
     fn parse(text: &str, path: &'a Path, node: &str) -> Result<Self> {
-        let value: Value = serde_yaml_ng::from_str(text).map_err(|e| {
-            FormatError::invalid(path, format!("not valid YAML: {e}; fix the syntax"))
-        })?;
+        let value: Value =
+            serde_yaml_ng::from_str(text).map_err(|e| crate::error::yaml_syntax(path, &e))?;
         let Value::Mapping(map) = value else {
-            return Err(FormatError::invalid(
+            return Err(FormatError::syntax(
                 path,
+                None,
+                None,
                 "expected a YAML mapping with n_sectors and one entry per sector",
             ));
         };
@@ -568,8 +569,10 @@ impl<'a> Doc<'a> {
                 path,
                 flavor: Flavor::Ros2,
             }),
-            Some(None) => Err(FormatError::invalid(
+            Some(None) => Err(FormatError::bad_value(
                 path,
+                ROS_PARAMETERS,
+                None,
                 format!("a ROS 2 parameter file: \"{ROS_PARAMETERS}\" under the node name (normally \"{node}\") must be a mapping with n_sectors and one entry per sector"),
             )),
             None => Ok(Doc {
@@ -581,9 +584,9 @@ impl<'a> Doc<'a> {
     }
 
     fn get(&self, key: &str) -> Result<&Value> {
-        self.map
-            .get(Value::from(key))
-            .ok_or_else(|| FormatError::invalid(self.path, format!("missing field \"{key}\"")))
+        self.map.get(Value::from(key)).ok_or_else(|| {
+            FormatError::missing_field(self.path, key, format!("missing field \"{key}\""))
+        })
     }
 
     fn number(&self, key: &str) -> Result<f64> {
@@ -592,6 +595,37 @@ impl<'a> Doc<'a> {
 
     fn int(&self, key: &str) -> Result<i64> {
         as_int(self.get(key)?, key, self.path)
+    }
+
+    /// The `<prefix>N` entries in N order, each read by `read`; at least one must exist,
+    /// `fields` (its known keys) name what one holds in the message otherwise.
+    fn entries<T>(
+        &self,
+        prefix: &str,
+        fields: &[&str],
+        read: impl Fn(&Fields) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let sections = self.sections(prefix)?;
+        if sections.is_empty() {
+            return Err(FormatError::missing_field(
+                self.path,
+                format!("{prefix}0"),
+                format!(
+                    "no sector entries; expected {prefix}0 (with {})",
+                    fields.join(", ")
+                ),
+            ));
+        }
+        sections
+            .iter()
+            .map(|(name, map)| {
+                read(&Fields {
+                    doc: self,
+                    name,
+                    map,
+                })
+            })
+            .collect()
     }
 
     /// The `<prefix>N` sections in N order; N must run 0, 1, 2, … without gaps.
@@ -606,8 +640,10 @@ impl<'a> Doc<'a> {
                 continue;
             };
             let m = v.as_mapping().ok_or_else(|| {
-                FormatError::invalid(
+                FormatError::bad_value(
                     self.path,
+                    name,
+                    None,
                     format!("\"{name}\" must be a mapping with start and end"),
                 )
             })?;
@@ -616,8 +652,9 @@ impl<'a> Doc<'a> {
         found.sort_by_key(|(i, _, _)| *i);
         for (want, (idx, name, _)) in found.iter().enumerate() {
             if *idx != want as u64 {
-                return Err(FormatError::invalid(
+                return Err(FormatError::missing_field(
                     self.path,
+                    format!("{prefix}{want}"),
                     format!("sector entries must be numbered {prefix}0, {prefix}1, … without gaps; found \"{name}\" where \"{prefix}{want}\" was expected"),
                 ));
             }
@@ -669,8 +706,9 @@ struct Fields<'a> {
 impl Fields<'_> {
     fn get(&self, key: &str) -> Result<&Value> {
         self.map.get(Value::from(key)).ok_or_else(|| {
-            FormatError::invalid(
+            FormatError::missing_field(
                 self.doc.path,
+                format!("{}.{key}", self.name),
                 format!("{}: missing field \"{key}\"", self.name),
             )
         })
@@ -695,8 +733,10 @@ impl Fields<'_> {
     fn boolean(&self, key: &str) -> Result<bool> {
         let v = self.get(key)?;
         v.as_bool().ok_or_else(|| {
-            FormatError::invalid(
+            FormatError::bad_value(
                 self.doc.path,
+                format!("{}.{key}", self.name),
+                None,
                 format!(
                     "{}.{key} must be true or false (found {})",
                     self.name,
@@ -719,8 +759,10 @@ impl Fields<'_> {
 
 fn as_number(v: &Value, key: &str, path: &Path) -> Result<f64> {
     v.as_f64().filter(|x| x.is_finite()).ok_or_else(|| {
-        FormatError::invalid(
+        FormatError::bad_value(
             path,
+            key,
+            None,
             format!(
                 "\"{key}\" must be a finite number (found {})",
                 yaml_short(v)
@@ -731,8 +773,10 @@ fn as_number(v: &Value, key: &str, path: &Path) -> Result<f64> {
 
 fn as_int(v: &Value, key: &str, path: &Path) -> Result<i64> {
     v.as_i64().ok_or_else(|| {
-        FormatError::invalid(
+        FormatError::bad_value(
             path,
+            key,
+            None,
             format!("\"{key}\" must be an integer (found {})", yaml_short(v)),
         )
     })

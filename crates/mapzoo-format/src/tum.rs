@@ -207,8 +207,10 @@ fn parse_rows<const N: usize>(
         }
         let cells: Vec<&str> = line.split(sep).map(str::trim).collect();
         if cells.len() != N {
-            return Err(FormatError::invalid(
+            return Err(FormatError::syntax(
                 path,
+                Some(line_no),
+                None,
                 format!(
                     "line {line_no}: {} columns, expected {N} separated by `{sep}` ({})",
                     cells.len(),
@@ -223,8 +225,10 @@ fn parse_rows<const N: usize>(
         out.push(row);
     }
     if out.is_empty() {
-        return Err(FormatError::invalid(
+        return Err(FormatError::syntax(
             path,
+            None,
+            None,
             format!(
                 "no data rows; expected lines of {}",
                 columns.join(&format!("{sep} "))

@@ -12,7 +12,7 @@ use crate::global::GlobalWaypoints;
 use crate::map::{decode_gray_png, FreeRule, MapMeta, OccupancyMap};
 use crate::sectors::{check_bounds, check_contiguous, OtSectors, SpeedScaling};
 use crate::set::layout::{GLOBAL_WAYPOINTS, SECTOR_FILES, SPEED_SCALING};
-pub use crate::set::Layout;
+use crate::set::Layout;
 use crate::set::{MapYaml, SetFolder};
 use crate::waypoint::{self, Waypoint};
 
@@ -26,7 +26,7 @@ pub const TRAJECTORY_TOLERANCE: f64 = 1e-6;
 /// Outcome of one check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Status {
+pub enum CheckStatus {
     /// The check holds.
     Pass,
     /// The check fails; `detail` says where and why.
@@ -37,9 +37,9 @@ pub enum Status {
 
 /// One line of the checklist.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Check {
+pub struct ValidationCheck {
     /// Pass, fail or skip.
-    pub status: Status,
+    pub status: CheckStatus,
     /// The file checked, relative to the folder.
     pub file: String,
     /// What is checked, e.g. `resolution > 0`.
@@ -48,13 +48,13 @@ pub struct Check {
     pub detail: String,
 }
 
-impl Check {
+impl ValidationCheck {
     /// The text line `pass  f.yaml  resolution > 0: 0.05`.
     pub fn line(&self) -> String {
         let status = match self.status {
-            Status::Pass => "pass",
-            Status::Fail => "FAIL",
-            Status::Skip => "skip",
+            CheckStatus::Pass => "pass",
+            CheckStatus::Fail => "FAIL",
+            CheckStatus::Skip => "skip",
         };
         format!("{status}  {}  {}: {}", self.file, self.check, self.detail)
     }
@@ -62,7 +62,7 @@ impl Check {
 
 /// The checklist of one folder.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
+pub struct ValidationReport {
     /// The folder as given.
     pub dir: PathBuf,
     /// The layout it was checked as.
@@ -70,24 +70,24 @@ pub struct Report {
     /// Whether every check passed or was skipped.
     pub ok: bool,
     /// The checks, in checklist order.
-    pub checks: Vec<Check>,
+    pub checks: Vec<ValidationCheck>,
 }
 
-impl Report {
+impl ValidationReport {
     /// The failed checks.
-    pub fn failures(&self) -> impl Iterator<Item = &Check> {
-        self.checks.iter().filter(|c| c.status == Status::Fail)
+    pub fn failures(&self) -> impl Iterator<Item = &ValidationCheck> {
+        self.checks.iter().filter(|c| c.status == CheckStatus::Fail)
     }
 }
 
 /// Collects checks as they are made.
 struct Sheet {
-    checks: Vec<Check>,
+    checks: Vec<ValidationCheck>,
 }
 
 impl Sheet {
-    fn add(&mut self, status: Status, file: &str, check: &str, detail: impl Into<String>) {
-        self.checks.push(Check {
+    fn add(&mut self, status: CheckStatus, file: &str, check: &str, detail: impl Into<String>) {
+        self.checks.push(ValidationCheck {
             status,
             file: file.to_string(),
             check: check.to_string(),
@@ -95,13 +95,13 @@ impl Sheet {
         });
     }
     fn pass(&mut self, file: &str, check: &str, detail: impl Into<String>) {
-        self.add(Status::Pass, file, check, detail);
+        self.add(CheckStatus::Pass, file, check, detail);
     }
     fn fail(&mut self, file: &str, check: &str, detail: impl Into<String>) {
-        self.add(Status::Fail, file, check, detail);
+        self.add(CheckStatus::Fail, file, check, detail);
     }
     fn skip(&mut self, file: &str, check: &str, detail: impl Into<String>) {
-        self.add(Status::Skip, file, check, detail);
+        self.add(CheckStatus::Skip, file, check, detail);
     }
     /// Pass when `result` is Ok, else FAIL with its message.
     fn result(&mut self, file: &str, check: &str, result: std::result::Result<String, String>) {
@@ -112,17 +112,8 @@ impl Sheet {
     }
 }
 
-/// What is wrong, without the path (the check line names the file already).
-pub fn reason(e: &FormatError) -> String {
-    match e {
-        FormatError::Io { source, .. } => source.to_string(),
-        FormatError::Invalid { what, .. } => what.clone(),
-        FormatError::Exists { .. } => "exists".to_string(),
-    }
-}
-
 /// Runs the whole checklist on `dir`.
-pub fn validate_dir(dir: &Path) -> Report {
+pub fn validate_dir(dir: &Path) -> ValidationReport {
     let mut sheet = Sheet { checks: Vec::new() };
     let listing = match SetFolder::open(dir) {
         Ok(l) => l,
@@ -130,7 +121,7 @@ pub fn validate_dir(dir: &Path) -> Report {
             sheet.fail(
                 &dir.display().to_string(),
                 "folder readable",
-                format!("{}; give a track folder", reason(&e)),
+                format!("{}; give a track folder", e.reason()),
             );
             return finish(dir, Layout::RaceStack, sheet);
         }
@@ -194,9 +185,9 @@ pub fn validate_dir(dir: &Path) -> Report {
     finish(dir, layout, sheet)
 }
 
-fn finish(dir: &Path, layout: Layout, sheet: Sheet) -> Report {
-    let ok = sheet.checks.iter().all(|c| c.status != Status::Fail);
-    Report {
+fn finish(dir: &Path, layout: Layout, sheet: Sheet) -> ValidationReport {
+    let ok = sheet.checks.iter().all(|c| c.status != CheckStatus::Fail);
+    ValidationReport {
         dir: dir.to_path_buf(),
         layout,
         ok,
@@ -249,10 +240,32 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
             return None;
         }
     };
-    let get = |k: &str| value.get(k);
+    let image = check_map_image(sheet, dir, &path, name, &value);
+    let pixels = check_png(sheet, name, image.as_ref());
+    check_map_numbers(sheet, name, &value);
 
+    // The classified map, for the free-space check, only if everything above holds.
+    let meta = MapMeta::from_yaml_str(&text, &path).ok()?;
+    let (w, h, gray) = pixels?;
+    Some(OccupancyMap::from_gray(
+        w,
+        h,
+        gray,
+        &meta,
+        FreeRule::MapServer,
+    ))
+}
+
+/// The map YAML's `image` names a file of the folder: its name and path.
+fn check_map_image(
+    sheet: &mut Sheet,
+    dir: &Path,
+    path: &Path,
+    name: &str,
+    value: &serde_yaml_ng::Value,
+) -> Option<(String, PathBuf)> {
     const IMG: &str = "YAML image points to the PNG";
-    let image = match get("image") {
+    match value.get("image") {
         Some(serde_yaml_ng::Value::String(s)) if !s.is_empty() => {
             let p = path.parent().unwrap_or(dir).join(s);
             if p.is_file() {
@@ -279,10 +292,17 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
             sheet.fail(name, IMG, "missing field \"image\"");
             None
         }
-    };
+    }
+}
 
+/// The PNG named by the YAML decodes: its width, height and gray pixels.
+fn check_png(
+    sheet: &mut Sheet,
+    name: &str,
+    image: Option<&(String, PathBuf)>,
+) -> Option<(usize, usize, Vec<u8>)> {
     const PNG: &str = "PNG loads";
-    let pixels = match &image {
+    match image {
         Some((img_name, p)) => match std::fs::read(p)
             .map_err(|e| FormatError::io(p, e))
             .and_then(|b| decode_gray_png(&b, p))
@@ -292,7 +312,7 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
                 Some((w, h, gray))
             }
             Err(e) => {
-                sheet.fail(img_name, PNG, reason(&e));
+                sheet.fail(img_name, PNG, e.reason());
                 None
             }
         },
@@ -300,7 +320,12 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
             sheet.skip(name, PNG, "no image to load");
             None
         }
-    };
+    }
+}
+
+/// Resolution, origin and thresholds of the map YAML, one line each.
+fn check_map_numbers(sheet: &mut Sheet, name: &str, value: &serde_yaml_ng::Value) {
+    let get = |k: &str| value.get(k);
 
     const RES: &str = "resolution > 0";
     match get("resolution").map(|v| v.as_f64()) {
@@ -352,17 +377,6 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
             "fields \"free_thresh\" and \"occupied_thresh\" must both be numbers",
         ),
     }
-
-    // The classified map, for the free-space check, only if everything above holds.
-    let meta = MapMeta::from_yaml_str(&text, &path).ok()?;
-    let (w, h, gray) = pixels?;
-    Some(OccupancyMap::from_gray(
-        w,
-        h,
-        gray,
-        &meta,
-        FreeRule::MapServer,
-    ))
 }
 
 /// Reads a waypoint CSV and checks ids, s_m, spacing (and widths for the racing line).
@@ -412,7 +426,7 @@ fn check_csv(
             r
         }
         Err(e) => {
-            sheet.fail(&name, COLS, reason(&e));
+            sheet.fail(&name, COLS, e.reason());
             for c in later {
                 sheet.skip(&name, c, "the CSV did not read");
             }
@@ -484,12 +498,14 @@ fn widths_positive(rows: &[Waypoint]) -> std::result::Result<String, String> {
     }
 }
 
+const FILE: &str = GLOBAL_WAYPOINTS;
+const ENTRIES: &str = "centerline, IQP, SP and track-bound entries";
+const FINITE: &str = "waypoints finite, ids 0..n-1";
+const COUNT: &str = "marker count = waypoint count";
+
+/// `global_waypoints.json` parses and holds every entry, finite, with matching marker counts.
 fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<GlobalWaypoints> {
-    const FILE: &str = GLOBAL_WAYPOINTS;
     const PARSE: &str = "JSON parses";
-    const ENTRIES: &str = "centerline, IQP, SP and track-bound entries";
-    const FINITE: &str = "waypoints finite, ids 0..n-1";
-    const COUNT: &str = "marker count = waypoint count";
     if !listing.has(FILE) {
         sheet.fail(
             FILE,
@@ -507,7 +523,7 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
             g
         }
         Err(e) => {
-            let why = reason(&e);
+            let why = e.reason();
             if why.starts_with("missing key") {
                 sheet.pass(FILE, PARSE, "valid JSON");
                 sheet.fail(FILE, ENTRIES, why);
@@ -521,6 +537,14 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
             return None;
         }
     };
+    check_global_entries(sheet, &g);
+    check_global_finite(sheet, dir, &g);
+    check_global_counts(sheet, &g);
+    Some(g)
+}
+
+/// Every waypoint array, both track bounds and both lap times are present.
+fn check_global_entries(sheet: &mut Sheet, g: &GlobalWaypoints) {
     let mut empty = Vec::new();
     for (key, arr) in g.waypoint_arrays() {
         if arr.wpnts.is_empty() {
@@ -554,10 +578,13 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
     } else {
         sheet.fail(FILE, ENTRIES, empty.join("; "));
     }
+}
 
+/// Every value finite, ids 0..n-1 in each waypoint array.
+fn check_global_finite(sheet: &mut Sheet, dir: &Path, g: &GlobalWaypoints) {
     let mut bad = Vec::new();
     if let Err(e) = g.check_finite(&dir.join(FILE)) {
-        bad.push(reason(&e));
+        bad.push(e.reason());
     }
     for (key, arr) in g.waypoint_arrays() {
         if let Err(e) = ids_in_order(&arr.wpnts) {
@@ -571,7 +598,10 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
     } else {
         sheet.fail(FILE, FINITE, bad.join("; "));
     }
+}
 
+/// Each marker array as long as its waypoint array.
+fn check_global_counts(sheet: &mut Sheet, g: &GlobalWaypoints) {
     let pairs = [
         (
             "centerline_markers",
@@ -612,7 +642,6 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
     } else {
         sheet.fail(FILE, COUNT, mismatches.join("; "));
     }
-    Some(g)
 }
 
 /// Which JSON trajectory the CSV equals, within [`TRAJECTORY_TOLERANCE`].
@@ -666,7 +695,6 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &SetFolder, n: Option<u
     const COUNT: &str = "n_sectors = number of sector entries";
     const RANGE: &str = "indices within 0..=n of the racing line";
     const ORDER: &str = "sectors contiguous and in order";
-    const SCALE: &str = "scaling in (0, 1]";
     for file in SECTOR_FILES {
         let speed = file == SPEED_SCALING;
         let mut later = vec![COUNT, RANGE, ORDER];
@@ -684,31 +712,14 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &SetFolder, n: Option<u
             }
             continue;
         }
-        let path = dir.join(file);
-        let parsed = if speed {
-            SpeedScaling::read(&path).map(|s| {
-                let ranges = s.ranges();
-                let scal: Vec<f64> = s.sectors.iter().map(|x| x.scaling).collect();
-                (
-                    s.declared_n_sectors,
-                    ranges,
-                    Some((s.global_limit, scal)),
-                    "Sector",
-                )
-            })
-        } else {
-            OtSectors::read(&path).map(|s| {
-                let ranges = s.ranges();
-                (s.declared_n_sectors, ranges, None, "Overtaking_sector")
-            })
-        };
+        let parsed = read_sector_file(&dir.join(file), speed);
         let (declared, ranges, scaling, prefix) = match parsed {
             Ok(p) => {
                 sheet.pass(file, PARSE, format!("{} sectors", p.1.len()));
                 p
             }
             Err(e) => {
-                sheet.fail(file, PARSE, reason(&e));
+                sheet.fail(file, PARSE, e.reason());
                 for c in later {
                     sheet.skip(file, c, "the file did not parse");
                 }
@@ -754,22 +765,54 @@ fn check_sectors(sheet: &mut Sheet, dir: &Path, listing: &SetFolder, n: Option<u
             }
         }
         if let Some((limit, scal)) = scaling {
-            let bad_limit = !(limit > 0.0 && limit <= 1.0);
-            let bad = scal.iter().position(|s| !(*s > 0.0 && *s <= 1.0));
-            match (bad_limit, bad) {
-                (false, None) => sheet.pass(file, SCALE, format!("global_limit {limit}")),
-                (true, _) => sheet.fail(
-                    file,
-                    SCALE,
-                    format!("\"global_limit\" is {limit}, must be in (0, 1]"),
-                ),
-                (_, Some(i)) => sheet.fail(
-                    file,
-                    SCALE,
-                    format!("Sector{i}: \"scaling\" is {}, must be in (0, 1]", scal[i]),
-                ),
-            }
+            check_scaling(sheet, file, limit, &scal);
         }
+    }
+}
+
+/// The sector count, ranges, `(global_limit, scaling per sector)` for
+/// `speed_scaling.yaml`, and the entry prefix of a sector file.
+type SectorSummary = (i64, Vec<(i64, i64)>, Option<(f64, Vec<f64>)>, &'static str);
+
+/// Reads `speed_scaling.yaml` (`speed`) or `ot_sectors.yaml` at `path` as a [`SectorSummary`].
+fn read_sector_file(path: &Path, speed: bool) -> Result<SectorSummary, FormatError> {
+    if speed {
+        SpeedScaling::read(path).map(|s| {
+            let ranges = s.ranges();
+            let scal: Vec<f64> = s.sectors.iter().map(|x| x.scaling).collect();
+            (
+                s.declared_n_sectors,
+                ranges,
+                Some((s.global_limit, scal)),
+                "Sector",
+            )
+        })
+    } else {
+        OtSectors::read(path).map(|s| {
+            let ranges = s.ranges();
+            (s.declared_n_sectors, ranges, None, "Overtaking_sector")
+        })
+    }
+}
+
+const SCALE: &str = "scaling in (0, 1]";
+
+/// `global_limit` and every sector's `scaling` lie in (0, 1].
+fn check_scaling(sheet: &mut Sheet, file: &str, limit: f64, scal: &[f64]) {
+    let bad_limit = !(limit > 0.0 && limit <= 1.0);
+    let bad = scal.iter().position(|s| !(*s > 0.0 && *s <= 1.0));
+    match (bad_limit, bad) {
+        (false, None) => sheet.pass(file, SCALE, format!("global_limit {limit}")),
+        (true, _) => sheet.fail(
+            file,
+            SCALE,
+            format!("\"global_limit\" is {limit}, must be in (0, 1]"),
+        ),
+        (_, Some(i)) => sheet.fail(
+            file,
+            SCALE,
+            format!("Sector{i}: \"scaling\" is {}, must be in (0, 1]", scal[i]),
+        ),
     }
 }
 

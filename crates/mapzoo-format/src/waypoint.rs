@@ -108,8 +108,10 @@ pub fn from_csv_str(text: &str, path: &Path) -> Result<Vec<Waypoint>> {
         .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
         .filter(|(_, l)| !l.trim().is_empty());
     let (header_no, header) = lines.next().ok_or_else(|| {
-        FormatError::invalid(
+        FormatError::syntax(
             path,
+            None,
+            None,
             format!(
                 "the file is empty; expected the header `{CSV_HEADER}` and one row per waypoint"
             ),
@@ -121,8 +123,10 @@ pub fn from_csv_str(text: &str, path: &Path) -> Result<Vec<Waypoint>> {
         out.push(parse_row(line, no, path)?);
     }
     if out.is_empty() {
-        return Err(FormatError::invalid(
+        return Err(FormatError::syntax(
             path,
+            None,
+            None,
             "the file has a header but no waypoint rows",
         ));
     }
@@ -135,22 +139,27 @@ fn check_header(header: &str, line_no: usize, path: &Path) -> Result<()> {
         match names.get(i) {
             Some(got) if got == want => {}
             Some(got) => {
-                return Err(FormatError::invalid(
+                return Err(FormatError::bad_value(
                     path,
+                    *want,
+                    Some(line_no),
                     format!("line {line_no}: header column {} is {got:?}, expected {want:?}; the header must be `{CSV_HEADER}`", i + 1),
                 ))
             }
             None => {
-                return Err(FormatError::invalid(
+                return Err(FormatError::missing_field(
                     path,
+                    *want,
                     format!("line {line_no}: header has {} columns, column {} {want:?} is missing; the header must be `{CSV_HEADER}`", names.len(), i + 1),
                 ))
             }
         }
     }
     if names.len() > CSV_COLUMNS.len() {
-        return Err(FormatError::invalid(
+        return Err(FormatError::syntax(
             path,
+            Some(line_no),
+            Some(CSV_COLUMNS.len() + 1),
             format!(
                 "line {line_no}: header has {} columns, expected 11 (extra {:?}); the header must be `{CSV_HEADER}`",
                 names.len(),
@@ -164,8 +173,10 @@ fn check_header(header: &str, line_no: usize, path: &Path) -> Result<()> {
 fn parse_row(line: &str, line_no: usize, path: &Path) -> Result<Waypoint> {
     let cells: Vec<&str> = line.split(';').map(str::trim).collect();
     if cells.len() != CSV_COLUMNS.len() {
-        return Err(FormatError::invalid(
+        return Err(FormatError::syntax(
             path,
+            Some(line_no),
+            None,
             format!(
                 "line {line_no}: {} columns, expected 11 separated by `;` ({CSV_HEADER})",
                 cells.len()
@@ -173,8 +184,10 @@ fn parse_row(line: &str, line_no: usize, path: &Path) -> Result<Waypoint> {
         ));
     }
     let id = cells[0].parse::<i64>().map_err(|_| {
-        FormatError::invalid(
+        FormatError::bad_value(
             path,
+            "id",
+            Some(line_no),
             format!(
                 "line {line_no}, column 1 \"id\": expected an integer, found {:?}",
                 short(cells[0])
@@ -197,8 +210,10 @@ pub(crate) fn parse_finite(
     path: &Path,
 ) -> Result<f64> {
     let value = cell.parse::<f64>().map_err(|_| {
-        FormatError::invalid(
+        FormatError::bad_value(
             path,
+            col_name,
+            Some(line_no),
             format!(
                 "line {line_no}, column {col_no} \"{col_name}\": expected a number, found {:?}",
                 short(cell)
@@ -206,8 +221,10 @@ pub(crate) fn parse_finite(
         )
     })?;
     if !value.is_finite() {
-        return Err(FormatError::invalid(
+        return Err(FormatError::bad_value(
             path,
+            col_name,
+            Some(line_no),
             format!("line {line_no}, column {col_no} \"{col_name}\": value {cell} is not finite; every value must be a real number"),
         ));
     }
@@ -226,8 +243,10 @@ pub(crate) fn short(s: &str) -> String {
 pub(crate) fn read_text(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, e))?;
     String::from_utf8(bytes).map_err(|e| {
-        FormatError::invalid(
+        FormatError::syntax(
             path,
+            None,
+            None,
             format!(
                 "not UTF-8 text (invalid byte at offset {})",
                 e.utf8_error().valid_up_to()
@@ -264,8 +283,10 @@ pub fn write_csv(path: &Path, waypoints: &[Waypoint]) -> Result<()> {
 pub fn check_finite(waypoints: &[Waypoint], path: &Path) -> Result<()> {
     for (i, w) in waypoints.iter().enumerate() {
         if let Some(k) = w.values().iter().position(|v| !v.is_finite()) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                CSV_COLUMNS[k + 1],
+                None,
                 format!(
                     "waypoint {i} (id {}): \"{}\" is {}, not a finite number",
                     w.id,

@@ -36,11 +36,11 @@ pub struct Figures {
 }
 
 /// MapZoo's published figures (`published.csv`) of one track.
-pub use mapzoo_format::published::PublishedRow;
+pub use mapzoo_format::PublishedRow;
 
 /// Reads MapZoo's `published.csv`.
 pub fn read_published_csv(path: &Path) -> Result<Vec<PublishedRow>, PipelineError> {
-    Ok(mapzoo_format::published::read_published_csv(path)?)
+    Ok(mapzoo_format::read_published_csv(path)?)
 }
 
 fn published_figures(row: &PublishedRow) -> Figures {

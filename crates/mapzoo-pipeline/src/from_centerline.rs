@@ -16,7 +16,7 @@ use crate::error::PipelineError;
 /// A centerline ready for the racing-line stages, with the walls if its file had them.
 #[derive(Debug, Clone)]
 pub struct CenterlineTrack {
-    /// Track name (see [`mapzoo_format::set::input::input_track_name`]).
+    /// Track name (see [`mapzoo_format::set::input_track_name`]).
     pub track: String,
     /// The centerline waypoints; a TUM input's heading and curvature filled in.
     pub centerline: Vec<Waypoint>,

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use mapzoo_extract::StartPose;
 use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_format::validate::validate_dir;
-use mapzoo_format::{waypoint, FreeRule, GlobalWaypoints, OtSectors, SpeedScaling};
+use mapzoo_format::validate_dir;
+use mapzoo_format::{read_waypoint_csv, FreeRule, GlobalWaypoints, OtSectors, SpeedScaling};
 use mapzoo_pipeline::{build, regen, write_set, BuildRequest, Config, Overrides, Profile};
 use mapzoo_raceline::LineKind;
 use mapzoo_synth::{self as synth, SynthOptions};
@@ -105,7 +105,7 @@ fn mapzoo_rebuilt_maps_are_within_published_tolerances() {
     let mut failures = Vec::new();
     for track in ["Austin", "IMS", "berlin", "overtake_map"] {
         let dir = data.join("mapzoo").join(track);
-        let centerline = waypoint::read_csv(&dir.join(format!("{track}_centerline.csv"))).unwrap();
+        let centerline = read_waypoint_csv(&dir.join(format!("{track}_centerline.csv"))).unwrap();
         let req = BuildRequest {
             yaml: dir.join(format!("{track}.yaml")),
             name: None,
@@ -244,7 +244,7 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
     speed.global_limit = 0.8;
     let cuts = [0, n_old / 3, 2 * n_old / 3, n_old];
     speed.sectors = (0..3)
-        .map(|k| mapzoo_format::sectors::SpeedSector {
+        .map(|k| mapzoo_format::SpeedSector {
             start: cuts[k],
             end: cuts[k + 1],
             scaling: [0.6, 0.9, 0.75][k],
@@ -257,13 +257,13 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
     let mut ot = OtSectors::read(&ot_path).unwrap();
     let ot_template = ot.sectors[0].clone();
     ot.sectors = vec![
-        mapzoo_format::sectors::OtSector {
+        mapzoo_format::OtSector {
             start: 0,
             end: n_old / 2,
             ot_flag: false,
             ..ot_template.clone()
         },
-        mapzoo_format::sectors::OtSector {
+        mapzoo_format::OtSector {
             start: n_old / 2,
             end: n_old,
             ot_flag: true,
@@ -274,11 +274,10 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
 
     // Paint a wall bump into the track where the IQP line runs, as one would in GIMP.
     let png_path = dir.join("t.png");
-    let (w, h, mut gray) = mapzoo_format::map::read_gray_png(&png_path).unwrap();
+    let (w, h, mut gray) = mapzoo_format::read_gray_png(&png_path).unwrap();
     let meta = mapzoo_format::MapMeta::read(&dir.join("t.yaml")).unwrap();
     let at = set.lines[LineKind::Iqp].waypoints[set.lines[LineKind::Iqp].waypoints.len() / 4];
-    let (pc, pr) =
-        mapzoo_format::map::world_to_pixel(meta.origin, meta.resolution, h, at.x_m, at.y_m);
+    let (pc, pr) = mapzoo_format::world_to_pixel(meta.origin, meta.resolution, h, at.x_m, at.y_m);
     // The disc reaches from the nearer wall over the line: centre on the wall side.
     let (nx, ny) = (-(at.psi_rad.sin()), at.psi_rad.cos()); // left normal
     let toward_left = at.d_left < at.d_right;
@@ -287,7 +286,7 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
     let radius = wall_gap + 0.3;
     let (cx, cy) = (at.x_m + side * nx * wall_gap, at.y_m + side * ny * wall_gap);
     let r_px = radius / meta.resolution;
-    let (cc, cr) = mapzoo_format::map::world_to_pixel(meta.origin, meta.resolution, h, cx, cy);
+    let (cc, cr) = mapzoo_format::world_to_pixel(meta.origin, meta.resolution, h, cx, cy);
     for row in 0..h {
         for col in 0..w {
             let d = ((col as f64 - cc).powi(2) + (row as f64 - cr).powi(2)).sqrt();
@@ -301,7 +300,7 @@ fn regen_after_painting_an_obstacle_avoids_it_and_keeps_the_sectors() {
         0,
         "the old line runs through the paint"
     );
-    mapzoo_format::map::write_gray_png(&png_path, w, h, &gray).unwrap();
+    mapzoo_format::write_gray_png(&png_path, w, h, &gray).unwrap();
 
     let report = regen(&dir, &config, false).unwrap();
     let g = GlobalWaypoints::read(&dir.join("global_waypoints.json")).unwrap();

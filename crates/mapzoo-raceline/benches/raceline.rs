@@ -24,7 +24,7 @@ fn tracks() -> Vec<(&'static str, Vec<Waypoint>, Option<Walls>, RacelineParams)>
         left: gw.left_bound(),
     };
     let austin =
-        mapzoo_format::waypoint::read_csv(&data.join("mapzoo/Austin/Austin_centerline.csv"))
+        mapzoo_format::read_waypoint_csv(&data.join("mapzoo/Austin/Austin_centerline.csv"))
             .expect("Austin");
     vec![
         (

@@ -18,7 +18,7 @@ fn main() {
         };
         (gw.centerline.wpnts.clone(), Some(w))
     } else {
-        (mapzoo_format::waypoint::read_csv(path).expect("csv"), None)
+        (mapzoo_format::read_waypoint_csv(path).expect("csv"), None)
     };
     for _ in 0..reps {
         let r = compute(&cl, walls.as_ref(), &params).expect("compute");

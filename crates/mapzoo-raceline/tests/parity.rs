@@ -56,7 +56,7 @@ fn published_csv(data: &Path, track: &str) -> Published {
 
 fn mapzoo_centerline(data: &Path, track: &str) -> (PathBuf, Vec<Waypoint>) {
     let path = data.join(format!("mapzoo/{track}/{track}_centerline.csv"));
-    let cl = mapzoo_format::waypoint::read_csv(&path).expect("centerline csv");
+    let cl = mapzoo_format::read_waypoint_csv(&path).expect("centerline csv");
     (path, cl)
 }
 
@@ -245,7 +245,7 @@ fn austin_iqp_line_follows_published_racing_line() {
     };
     let (_, cl) = mapzoo_centerline(&data, "Austin");
     let published =
-        mapzoo_format::waypoint::read_csv(&data.join("mapzoo/Austin/Austin_racing_line.csv"))
+        mapzoo_format::read_waypoint_csv(&data.join("mapzoo/Austin/Austin_racing_line.csv"))
             .expect("racing line");
     let r = compute(&cl, None, &RacelineParams::mapzoo()).expect("compute");
     assert_eq!(r[LineKind::Iqp].waypoints.len(), published.len());

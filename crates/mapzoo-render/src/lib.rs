@@ -47,7 +47,7 @@ pub fn save_png(image: &image::RgbImage, path: &std::path::Path) -> Result<(), R
         reason,
     };
     let bytes = encode_png(image).map_err(|e| write_error(e.to_string()))?;
-    mapzoo_format::atomic::write_file(path, &bytes).map_err(|e| match e {
+    mapzoo_format::write_file_atomic(path, &bytes).map_err(|e| match e {
         mapzoo_format::FormatError::Io { source, .. } => write_error(source.to_string()),
         other => write_error(other.to_string()),
     })

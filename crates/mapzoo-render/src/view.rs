@@ -2,7 +2,7 @@
 //! image pixels (true scale, no stretch) and the world ↔ image transform
 //! built on the map's own pixel convention (DESIGN §2.1).
 
-use mapzoo_format::map::world_to_pixel;
+use mapzoo_format::world_to_pixel;
 use mapzoo_format::OccupancyMap;
 
 use crate::canvas::{Canvas, Px};

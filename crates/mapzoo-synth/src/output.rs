@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use mapzoo_format::{map, FormatError, FreeRule, MapMeta, OccupancyMap};
+use mapzoo_format::{
+    pixel_to_world, world_to_pixel, write_gray_png, FormatError, FreeRule, MapMeta, OccupancyMap,
+};
 
 use crate::truth::GroundTruth;
 
@@ -33,12 +35,12 @@ impl SynthMap {
 
     /// Fractional pixel (col, row) of world point (x, y) (DESIGN §2.1 convention).
     pub fn world_to_pixel(&self, x: f64, y: f64) -> (f64, f64) {
-        map::world_to_pixel(self.meta.origin, self.meta.resolution, self.height, x, y)
+        world_to_pixel(self.meta.origin, self.meta.resolution, self.height, x, y)
     }
 
     /// World (x, y) of pixel (col, row), metres.
     pub fn pixel_to_world(&self, col: f64, row: f64) -> (f64, f64) {
-        map::pixel_to_world(
+        pixel_to_world(
             self.meta.origin,
             self.meta.resolution,
             self.height,
@@ -54,7 +56,7 @@ impl SynthMap {
 
     /// Writes `dir/<name>.png` and `dir/<name>.yaml` (image field `<name>.png`); returns both paths.
     ///
-    /// Each file goes through [`mapzoo_format::atomic`] (a temporary sibling
+    /// Each file goes through [`mapzoo_format::write_file_atomic`] (a temporary sibling
     /// renamed over the target), the YAML last, so a reader never sees half a
     /// file and a map whose PNG failed has no YAML. `dir` must exist.
     pub fn write(&self, dir: &Path, name: &str) -> Result<[PathBuf; 2], FormatError> {
@@ -64,7 +66,7 @@ impl SynthMap {
             image: format!("{name}.png"),
             ..self.meta.clone()
         };
-        map::write_gray_png(&png, self.width, self.height, &self.gray)?;
+        write_gray_png(&png, self.width, self.height, &self.gray)?;
         meta.write(&yaml)?;
         Ok([png, yaml])
     }

@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use mapzoo_extract::{extract, ExtractParams, Extraction, StartPose};
-use mapzoo_format::map::{read_gray_png, OccupancyMap};
 use mapzoo_format::testdata::reference_data_or_skip;
+use mapzoo_format::{read_gray_png, OccupancyMap};
 use mapzoo_format::{FreeRule, GlobalWaypoints, MapMeta, Waypoint};
 use mapzoo_geom::{closed_length, Norm};
 
@@ -232,7 +232,7 @@ fn f1tenth_maps() {
         let yaml = dir.join(format!("{track}_map.yaml"));
         let (_, map) = OccupancyMap::load(&yaml, FreeRule::MapServer).expect("map");
         let published =
-            mapzoo_format::tum::read_centerline(&dir.join(format!("{track}_centerline.csv")))
+            mapzoo_format::read_tum_centerline(&dir.join(format!("{track}_centerline.csv")))
                 .expect("centerline");
         let pub_xy: Vec<[f64; 2]> = published.iter().map(|p| [p.x_m, p.y_m]).collect();
         let (a, b) = (pub_xy[0], pub_xy[1]);
@@ -298,7 +298,7 @@ fn mapzoo_rebuilt_maps() {
         let (_, map) = OccupancyMap::load(&dir.join(format!("{track}.yaml")), FreeRule::MapServer)
             .expect("map");
         let published =
-            mapzoo_format::waypoint::read_csv(&dir.join(format!("{track}_centerline.csv")))
+            mapzoo_format::read_waypoint_csv(&dir.join(format!("{track}_centerline.csv")))
                 .expect("published centerline");
         let ex = extract_from_published_start(track, &map, &published);
         check_invariants(track, &ex, 0.1);

@@ -41,7 +41,7 @@ impl CenterlineInput {
     /// Reads `path`: a `.json` as global_waypoints.json, anything else as a MapZoo or TUM CSV.
     pub fn read(path: &Path) -> Result<Self> {
         if !path.is_file() {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_path(
                 path,
                 "no such file; give a MapZoo centerline CSV, a TUM centerline CSV or a global_waypoints.json",
             ));

@@ -4,28 +4,28 @@
 //!
 //! - [`layout`]: the file names of a MapZoo set and of a Race Stack map
 //!   folder, and which [`Layout`] a folder has.
-//! - [`folder`]: [`SetFolder`], what a folder holds (listed once), and the
-//!   reading rules every command shares (JSON first, then the CSVs).
-//! - [`files`]: [`TrackFiles`], the files of a set in memory, typed, and their
-//!   encoding to bytes.
-//! - [`writer`]: [`StagedSet`] and [`WritePolicy`]: files are staged in a
-//!   hidden folder and reach the target together (create, replace or merge).
-//! - [`input`]: [`CenterlineInput`], the one file a racing-line run starts
-//!   from (MapZoo CSV, TUM CSV or global_waypoints.json).
+//! - [`SetFolder`]: what a folder holds (listed once), and the reading rules
+//!   every command shares (JSON first, then the CSVs).
+//! - [`TrackFiles`]: the files of a set in memory, typed, and their encoding
+//!   to bytes.
+//! - [`StagedSet`] and [`WritePolicy`]: files are staged in a hidden folder
+//!   and reach the target together (create, replace or merge).
+//! - [`CenterlineInput`]: the one file a racing-line run starts from (MapZoo
+//!   CSV, TUM CSV or global_waypoints.json).
 //!
 //! A new file flavour (the ROS 2 JSON and sector files) is a new [`Layout`]
 //! told apart in [`SetFolder::layout`] and encoded in [`TrackFiles::encode`];
 //! a new export format is one more field of [`TrackFiles`] with its name in
 //! [`layout`].
 
-pub mod files;
-pub mod folder;
-pub mod input;
+mod files;
+mod folder;
+mod input;
 pub mod layout;
-pub mod writer;
+mod writer;
 
 pub use files::{CentMap, MapFile, TrackFiles};
 pub use folder::{folder_track_name, MapYaml, SetFolder};
-pub use input::{CenterlineInput, InputFormat};
+pub use input::{input_track_name, CenterlineInput, InputFormat};
 pub use layout::{Layout, SetNames};
 pub use writer::{StagedSet, WritePolicy, Written};

@@ -76,7 +76,7 @@ impl StagedSet {
             return Err(FormatError::Exists { path: given });
         }
         if policy == WritePolicy::Merge && target.exists() && !target.is_dir() {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_path(
                 &given,
                 "exists and is not a folder; name a folder to write the set into",
             ));
@@ -119,14 +119,14 @@ impl StagedSet {
             && !name.contains(['/', '\\'])
             && !name.chars().any(char::is_control);
         if !plain {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_path(
                 self.target.join(name),
                 "not a plain file name of a set (no path, no leading '.')",
             ));
         }
         let dest = self.resolved.join(name);
         if self.in_place && dest.is_dir() {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_path(
                 dest,
                 "is a folder, so the file cannot be written; remove or rename it",
             ));
@@ -287,7 +287,7 @@ fn resolve(out: &Path) -> Result<PathBuf> {
             Ok(p) => p.join(name),
             Err(_) => abs.clone(),
         }),
-        _ => Err(FormatError::invalid(
+        _ => Err(FormatError::bad_path(
             out,
             "not usable as an output folder; name a folder",
         )),
@@ -297,15 +297,7 @@ fn resolve(out: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn entries(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
+    use crate::atomic::tests::entries;
 
     fn write(target: &Path, policy: WritePolicy, files: &[(&str, &str)]) -> Result<Written> {
         let mut staged = StagedSet::new(target, policy)?;

@@ -42,7 +42,7 @@ fn same_seed_and_options_give_byte_identical_files() {
         (meta.occupied_thresh, meta.free_thresh, meta.negate),
         (0.65, 0.196, 0)
     );
-    let (w, h, gray) = mapzoo_format::map::read_gray_png(&files[0][0]).unwrap();
+    let (w, h, gray) = mapzoo_format::read_gray_png(&files[0][0]).unwrap();
     let map = generate(&o).unwrap();
     assert_eq!((w, h), (map.width, map.height));
     assert!(gray == map.gray);

@@ -3,18 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
-use mapzoo_format::global::GlobalWaypoints;
-use mapzoo_format::map::{decode_gray_png, MapMeta};
-use mapzoo_format::sectors::{OtSectors, SpeedScaling};
 use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_format::{tum, validate, waypoint};
+use mapzoo_format::{
+    decode_gray_png, tum_centerline_from_str, tum_raceline_from_str, validate_dir,
+    waypoints_from_csv_str, GlobalWaypoints, MapMeta, OtSectors, SpeedScaling,
+};
 use proptest::prelude::*;
 
 /// Every text reader on `text`: (reader name, whether it returned Err).
 fn text_readers(text: &str) -> Vec<(&'static str, bool)> {
     let p = Path::new("input");
     vec![
-        ("waypoint csv", waypoint::from_csv_str(text, p).is_err()),
+        ("waypoint csv", waypoints_from_csv_str(text, p).is_err()),
         (
             "global json",
             GlobalWaypoints::from_json_str(text, p).is_err(),
@@ -25,8 +25,8 @@ fn text_readers(text: &str) -> Vec<(&'static str, bool)> {
         ),
         ("ot_sectors", OtSectors::from_yaml_str(text, p).is_err()),
         ("map yaml", MapMeta::from_yaml_str(text, p).is_err()),
-        ("tum centerline", tum::centerline_from_str(text, p).is_err()),
-        ("tum raceline", tum::raceline_from_str(text, p).is_err()),
+        ("tum centerline", tum_centerline_from_str(text, p).is_err()),
+        ("tum raceline", tum_raceline_from_str(text, p).is_err()),
     ]
 }
 
@@ -156,6 +156,24 @@ proptest! {
     }
 }
 
+/// The case proptest once shrank `damaged_pngs_are_errors` to (its seed is kept in
+/// `tests/proptest-regressions/no_panic.txt`): `at = Index(83954108307843220),
+/// flip = 64, cut = false`, an early byte of the critical chunks flipped.
+#[test]
+fn png_with_an_early_critical_byte_flipped_is_an_error() {
+    let Some(d) = reference_data_or_skip("png_with_an_early_critical_byte_flipped_is_an_error")
+    else {
+        return;
+    };
+    let path = d.join("racestack/circle/circle.png");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let critical = critical_chunk_bytes(&bytes);
+    // `prop::sample::Index::index`: a fixed-point fraction of the length.
+    let i = critical[((critical.len() as u128 * 83_954_108_307_843_220u128) >> 64) as usize];
+    bytes[i] ^= 64;
+    assert!(decode_gray_png(&bytes, &path).is_err(), "byte {i} flipped");
+}
+
 /// Offsets of every byte (length, type, data, CRC) of the IHDR and IDAT chunks.
 fn critical_chunk_bytes(png: &[u8]) -> Vec<usize> {
     let mut out = Vec::new();
@@ -184,7 +202,7 @@ proptest! {
         for (n, b) in names.iter().zip(&files) {
             std::fs::write(dir.join(n), b).unwrap();
         }
-        let report = validate::validate_dir(&dir);
+        let report = validate_dir(&dir);
         prop_assert!(!report.ok);
     }
 }
