@@ -682,8 +682,9 @@ impl GlobalWaypoints {
             }
         }
         let need = |key: &str| {
-            FormatError::invalid(
+            FormatError::missing_field(
                 path,
+                key,
                 format!(
                     "missing key \"{key}\"; a Race Stack global_waypoints.json has {}",
                     KEYS.join(", ")
@@ -749,16 +750,20 @@ impl GlobalWaypoints {
     /// Errors on the first non-finite number, naming the key, index and field.
     pub fn check_finite(&self, path: &Path) -> Result<()> {
         if let Some(v) = self.est_lap_time.filter(|v| !v.is_finite()) {
-            return Err(FormatError::invalid(
+            return Err(FormatError::bad_value(
                 path,
+                "est_lap_time",
+                None,
                 format!("\"est_lap_time\" is {v}, not a finite number"),
             ));
         }
         for (key, arr) in self.waypoint_arrays() {
             for (i, w) in arr.wpnts.iter().enumerate() {
                 if let Some(k) = w.values().iter().position(|v| !v.is_finite()) {
-                    return Err(FormatError::invalid(
+                    return Err(FormatError::bad_value(
                         path,
+                        key,
+                        None,
                         format!(
                             "\"{key}\" waypoint {i}: \"{}\" is {}, not a finite number",
                             CSV_COLUMNS[k + 1],
@@ -782,8 +787,10 @@ impl GlobalWaypoints {
                     .flat_map(|q| [q.x, q.y, q.z])
                     .chain(m.colors.iter().flat_map(|q| [q.r, q.g, q.b, q.a]));
                 if all.iter().copied().chain(inner).any(|v| !v.is_finite()) {
-                    return Err(FormatError::invalid(
+                    return Err(FormatError::bad_value(
                         path,
+                        key,
+                        None,
                         format!(
                             "\"{key}\" marker {i}: a pose, scale or colour value is not finite"
                         ),
@@ -891,8 +898,14 @@ struct RawWpntArray {
 }
 
 fn parse_part<T: for<'de> Deserialize<'de>>(raw: &str, key: &str, path: &Path) -> Result<T> {
-    serde_json::from_str(raw)
-        .map_err(|e| FormatError::invalid(path, format!("key \"{key}\": {}", strip_position(&e))))
+    serde_json::from_str(raw).map_err(|e| {
+        FormatError::bad_value(
+            path,
+            key,
+            None,
+            format!("key \"{key}\": {}", strip_position(&e)),
+        )
+    })
 }
 
 fn parse_markers(raw: &str, key: &str, path: &Path) -> Result<MarkerArray> {
@@ -900,8 +913,10 @@ fn parse_markers(raw: &str, key: &str, path: &Path) -> Result<MarkerArray> {
     let mut markers = Vec::with_capacity(arr.markers.len());
     for (i, m) in arr.markers.iter().enumerate() {
         markers.push(serde_json::from_str(m.get()).map_err(|e| {
-            FormatError::invalid(
+            FormatError::bad_value(
                 path,
+                key,
+                None,
                 format!("key \"{key}\", marker {i}: {}", strip_position(&e)),
             )
         })?);
@@ -914,8 +929,10 @@ fn parse_wpnts(raw: &str, key: &str, path: &Path) -> Result<WpntArray> {
     let mut wpnts = Vec::with_capacity(arr.wpnts.len());
     for (i, w) in arr.wpnts.iter().enumerate() {
         wpnts.push(serde_json::from_str(w.get()).map_err(|e| {
-            FormatError::invalid(
+            FormatError::bad_value(
                 path,
+                key,
+                None,
                 format!("key \"{key}\", waypoint {i}: {}", strip_position(&e)),
             )
         })?);
@@ -988,7 +1005,7 @@ fn json_syntax_error(text: &str, e: &serde_json::Error, path: &Path) -> FormatEr
             }
         }
     }
-    FormatError::invalid(path, what)
+    FormatError::syntax(path, Some(e.line()), Some(e.column()), what)
 }
 
 fn line_col_to_offset(text: &str, line: usize, col: usize) -> usize {
