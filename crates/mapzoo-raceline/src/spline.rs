@@ -11,6 +11,7 @@
 //! derivatives z_i = P_i''(0), solved in O(N) instead of TUM's dense 4N×4N solve.
 
 use mapzoo_geom::angle::normalize_psi;
+use mapzoo_geom::numpy::linspace;
 use mapzoo_geom::{closed_segment_lengths, Norm};
 
 use crate::error::OptimizeError;
@@ -181,6 +182,12 @@ impl ClosedSpline {
         })
     }
 
+    /// The closed spline through `points` with TUM's distance scaling ([`distance_scaling`]),
+    /// as TUM fits a reference line the first time.
+    pub fn through_scaled(points: &[[f64; 2]]) -> Result<Self, OptimizeError> {
+        Self::through(points, Some(&distance_scaling(points)))
+    }
+
     /// Number of segments (= number of points).
     pub fn len(&self) -> usize {
         self.coeffs_x.len()
@@ -216,7 +223,7 @@ impl ClosedSpline {
 
     /// Segment lengths, each as a 14-chord polyline (TUM `calc_spline_lengths`), metres.
     pub fn lengths(&self) -> Vec<f64> {
-        let ts = crate::numeric::linspace(0.0, 1.0, 15);
+        let ts = linspace(0.0, 1.0, 15);
         (0..self.len())
             .map(|i| {
                 let mut prev = self.point(i, ts[0]);
@@ -255,7 +262,7 @@ impl ClosedSpline {
         }
         let total = acc;
         let n_interp = (total / step).ceil() as usize + 1;
-        let dists = crate::numeric::linspace(0.0, total, n_interp);
+        let dists = linspace(0.0, total, n_interp);
         let mut out = Sampled {
             points: Vec::with_capacity(n_interp),
             segment: Vec::with_capacity(n_interp),
