@@ -42,7 +42,7 @@ impl BuildRequest {
 
 /// Checks that `name` can name a track folder and its files: not empty, no
 /// path separator, not `.` or `..`, no leading dot (hidden, and our staging prefix).
-pub fn check_track_name(name: &str) -> Result<(), PipelineError> {
+pub(crate) fn check_track_name(name: &str) -> Result<(), PipelineError> {
     let bad = name.is_empty()
         || name.starts_with('.')
         || name.contains(['/', '\\'])
@@ -102,7 +102,7 @@ impl TrackSet {
 }
 
 /// Fresh sector files over a racing line of `n` points (one sector each, DESIGN §2.4).
-pub fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, OtSectors) {
+pub(crate) fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, OtSectors) {
     let mut speed = SpeedScaling::single(n, d.global_limit, d.scaling);
     for s in &mut speed.sectors {
         s.only_ftg = d.only_ftg;
