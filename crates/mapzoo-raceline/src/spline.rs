@@ -75,10 +75,9 @@ pub fn solve_cyclic_tridiagonal(
 ) -> Result<Vec<f64>, OptimizeError> {
     let n = diag.len();
     if n < 3 {
-        return Err(OptimizeError::Numerical {
-            stage: Stage::Spline,
-            message: format!("cyclic system needs at least 3 unknowns, got {n}"),
-        });
+        return Err(spline_error(format!(
+            "cyclic system needs at least 3 unknowns, got {n}"
+        )));
     }
     let alpha = sup[n - 1];
     let beta = sub[0];
@@ -94,35 +93,39 @@ pub fn solve_cyclic_tridiagonal(
     let fact = (x[0] + beta * x[n - 1] / gamma) / (1.0 + z[0] + beta * z[n - 1] / gamma);
     let out: Vec<f64> = x.iter().zip(&z).map(|(xi, zi)| xi - fact * zi).collect();
     if out.iter().any(|v| !v.is_finite()) {
-        return Err(OptimizeError::Numerical {
-            stage: Stage::Spline,
-            message: "singular spline system (coincident points?)".into(),
-        });
+        return Err(spline_error("singular spline system (coincident points?)"));
     }
     Ok(out)
 }
 
+/// A failed spline solve.
+fn spline_error(message: impl Into<String>) -> OptimizeError {
+    OptimizeError::Numerical {
+        stage: Stage::Spline,
+        message: message.into(),
+    }
+}
+
 /// Thomas algorithm for the open tridiagonal part (sub[0] and sup[n−1] ignored).
-fn thomas(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Result<Vec<f64>, OptimizeError> {
+pub(crate) fn thomas(
+    sub: &[f64],
+    diag: &[f64],
+    sup: &[f64],
+    rhs: &[f64],
+) -> Result<Vec<f64>, OptimizeError> {
     let n = diag.len();
     let mut c = vec![0.0; n];
     let mut d = vec![0.0; n];
     let mut piv = diag[0];
     if piv == 0.0 {
-        return Err(OptimizeError::Numerical {
-            stage: Stage::Spline,
-            message: "zero pivot in spline system".into(),
-        });
+        return Err(spline_error("zero pivot in spline system"));
     }
     c[0] = sup[0] / piv;
     d[0] = rhs[0] / piv;
     for i in 1..n {
         piv = diag[i] - sub[i] * c[i - 1];
         if piv == 0.0 {
-            return Err(OptimizeError::Numerical {
-                stage: Stage::Spline,
-                message: "zero pivot in spline system".into(),
-            });
+            return Err(spline_error("zero pivot in spline system"));
         }
         c[i] = if i < n - 1 { sup[i] / piv } else { 0.0 };
         d[i] = (rhs[i] - sub[i] * d[i - 1]) / piv;
