@@ -171,12 +171,7 @@ pub fn sample(
     alpha: &[f64],
     step: f64,
 ) -> Result<Trajectory, OptimizeError> {
-    let line: Vec<[f64; 2]> = reference
-        .iter()
-        .zip(normals)
-        .zip(alpha)
-        .map(|((p, n), a)| [p[0] + a * n[0], p[1] + a * n[1]])
-        .collect();
+    let line = iqp::shift_along_normals(reference, normals, alpha);
     let spline = ClosedSpline::through(&line, None)?;
     let length: f64 = spline.lengths().iter().sum();
     error::check_samples("racing line", "stepsize_interp_after_opt", length, step)?;
