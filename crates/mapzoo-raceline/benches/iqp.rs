@@ -1,8 +1,8 @@
 //! Stage 8: one sparse curvature QP solve on the prepped reference line.
 
 use criterion::Criterion;
-use mapzoo_raceline::reference::{distance_scaling, CurvatureQp};
-use mapzoo_raceline::{prep, reftrack_from_waypoints, ClosedSpline};
+use mapzoo_raceline::reference::CurvatureQp;
+use mapzoo_raceline::{distance_scaling, prep, reftrack_from_waypoints, ClosedSpline};
 
 pub fn bench(c: &mut Criterion) {
     for (name, centerline, _, params) in crate::tracks() {

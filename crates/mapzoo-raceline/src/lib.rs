@@ -50,7 +50,7 @@ pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
 pub use qp::{QpProblem, QpSettings, QpStatus};
 pub use record::{LineFigures, RacelineRecord};
-pub use spline::{ClosedSpline, Sampled};
+pub use spline::{distance_scaling, ClosedSpline, Sampled};
 pub use stage::Stage;
 pub use velocity::{ax_profile, Vehicle};
 pub use walls::{walls_from_centerline, ResampledWalls, Walls};

@@ -222,7 +222,7 @@ impl QpProblem {
     }
 
     /// The exact minimiser: the interior-point solution polished on its active set
-    /// ([`QpProblem::polish`]), or the interior-point x where the polish does not hold.
+    /// (the active-set polish), or the interior-point x where the polish does not hold.
     pub fn solve_polished(
         &self,
         stage: Stage,

@@ -6,5 +6,5 @@
 //! with the `reference` feature; not part of the stable API.
 
 pub use crate::iqp::{check_folds, CurvatureQp, Linearisation};
-pub use crate::spline::{c2_rhs, c2_system, distance_scaling, solve_cyclic_tridiagonal};
+pub use crate::spline::{c2_rhs, c2_system, solve_cyclic_tridiagonal};
 pub use crate::velocity::velocity_profile_reference;

@@ -193,7 +193,7 @@ pub fn velocity_profile(kappa: &[f64], el_lengths: &[f64], veh: &Vehicle) -> Vec
 }
 
 #[cfg(any(test, feature = "reference"))]
-/// Plain-loop twin of [`velocity_profile`] for tests: the cornering fixed point, then one forward
+/// Plain-loop twin of [`crate::velocity_profile`] for tests: the cornering fixed point, then one forward
 /// and one backward sweep over two laps, each step min(v, limit) — the textbook forward–backward
 /// method. Like TUM, the backward step from point i to i−1 uses the distance Δsᵢ (i to i+1).
 pub fn velocity_profile_reference(kappa: &[f64], el_lengths: &[f64], veh: &Vehicle) -> Vec<f64> {

@@ -4,8 +4,8 @@
 // The dense twin follows TUM's index loops over its matrices on purpose.
 #![allow(clippy::needless_range_loop)]
 
-use mapzoo_raceline::reference::{distance_scaling, CurvatureQp};
-use mapzoo_raceline::{ClosedSpline, RefTrack};
+use mapzoo_raceline::reference::CurvatureQp;
+use mapzoo_raceline::{distance_scaling, ClosedSpline, RefTrack};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

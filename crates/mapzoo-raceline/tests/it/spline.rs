@@ -1,8 +1,8 @@
 //! Closed splines: the O(N) cyclic tridiagonal solve against a dense solve, and
 //! C2 continuity across the seam.
 
-use mapzoo_raceline::reference::{c2_rhs, c2_system, distance_scaling, solve_cyclic_tridiagonal};
-use mapzoo_raceline::ClosedSpline;
+use mapzoo_raceline::reference::{c2_rhs, c2_system, solve_cyclic_tridiagonal};
+use mapzoo_raceline::{distance_scaling, ClosedSpline};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
