@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, Criterion};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{FreeRule, WritePolicy};
-use mapzoo_pipeline::batch::run_batch;
+use mapzoo_pipeline::run_batch;
 use mapzoo_pipeline::{build, write_set, BuildRequest, Config, Overrides, Profile};
 use mapzoo_synth::{self as synth, SynthOptions};
 

@@ -5,8 +5,7 @@ use std::process::ExitCode;
 
 use mapzoo_extract::StartPose;
 use mapzoo_format::WritePolicy;
-use mapzoo_pipeline::batch::run_batch;
-use mapzoo_pipeline::{build, write_set, BuildRecord, BuildRequest};
+use mapzoo_pipeline::{build, run_batch, write_set, BuildRecord, BuildRequest};
 use mapzoo_raceline::LineKind;
 
 use super::common::{parse_start, ConfigArgs, Progress};

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use mapzoo_pipeline::batch::run_batch;
-use mapzoo_pipeline::check::{fmt_pct, markdown, read_published_csv};
-use mapzoo_pipeline::{check, CheckOptions, CheckReport};
+use mapzoo_pipeline::{
+    check, fmt_pct, markdown, read_published_csv, run_batch, CheckOptions, CheckReport,
+};
 
 use super::common::{ConfigArgs, Progress};
 

@@ -6,7 +6,7 @@
 //! (`x_m, y_m, w_tr_right_m, w_tr_left_m`) or a global_waypoints.json (its
 //! centerline_waypoints). Walls come from the JSON's trackbounds_markers, or are
 //! rebuilt as centerline ± d_right/d_left along the normals. Reading the input
-//! and writing the set are library calls (`mapzoo_pipeline::from_centerline`,
+//! and writing the set are library calls (`mapzoo_pipeline::read_centerline_track`,
 //! `mapzoo_format::set`); this maps arguments and prints.
 
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use mapzoo_format::set::{TrackFiles, WritePolicy};
 use mapzoo_format::Waypoint;
-use mapzoo_pipeline::from_centerline::{line_files, read_centerline_track};
+use mapzoo_pipeline::{line_files, read_centerline_track};
 use mapzoo_raceline::{RacelineParams, RacelineResult};
 
 use super::common::ConfigArgs;

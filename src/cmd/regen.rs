@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use mapzoo_pipeline::batch::run_batch;
-use mapzoo_pipeline::{regen, RegenReport};
+use mapzoo_pipeline::{regen, run_batch, RegenReport};
 
 use super::common::{ConfigArgs, Progress};
 

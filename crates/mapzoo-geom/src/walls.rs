@@ -34,7 +34,7 @@ impl Walls {
     /// Walls rebuilt from a line: point i moved `d_right[i]` metres along its right-pointing
     /// unit normal `normals[i]` (right wall) and `d_left[i]` metres against it (left wall).
     /// The racing-line stage takes the normals of the closed spline through its centerline
-    /// (`mapzoo_raceline::walls::from_centerline`).
+    /// (`mapzoo_raceline::walls_from_centerline`).
     pub fn from_normals(
         pts: &[Point],
         normals: &[[f64; 2]],

@@ -42,16 +42,15 @@ impl BuildRequest {
 
 /// Checks that `name` can name a track folder and its files: not empty, no
 /// path separator, not `.` or `..`, no leading dot (hidden, and our staging prefix).
-pub fn check_track_name(name: &str) -> Result<(), PipelineError> {
+pub(crate) fn check_track_name(name: &str) -> Result<(), PipelineError> {
     let bad = name.is_empty()
         || name.starts_with('.')
         || name.contains(['/', '\\'])
         || name.chars().any(char::is_control);
     if bad {
-        return Err(PipelineError::config(
-            std::path::Path::new("<command line>"),
-            format!("track name {name:?} cannot name a folder: use letters, digits, '-' or '_' (no '/', no leading '.')"),
-        ));
+        return Err(PipelineError::TrackName {
+            name: name.to_string(),
+        });
     }
     Ok(())
 }
@@ -102,7 +101,7 @@ impl TrackSet {
 }
 
 /// Fresh sector files over a racing line of `n` points (one sector each, DESIGN §2.4).
-pub fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, OtSectors) {
+pub(crate) fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, OtSectors) {
     let mut speed = SpeedScaling::single(n, d.global_limit, d.scaling);
     for s in &mut speed.sectors {
         s.only_ftg = d.only_ftg;
@@ -136,7 +135,7 @@ impl LoadedMap {
         let image = meta.image_path(yaml);
         let png = std::fs::read(&image).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                PipelineError::config(
+                PipelineError::input(
                     yaml,
                     format!(
                         "field \"image\" names {:?}, which does not exist ({}); fix the name or put the PNG beside the YAML",
@@ -279,5 +278,44 @@ pub(crate) fn write_error(e: FormatError) -> PipelineError {
     match e {
         FormatError::Exists { path } => PipelineError::Exists(path),
         other => PipelineError::Format(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name that cannot name a folder is its own error kind, worded as before it had one.
+    #[test]
+    fn bad_track_names_are_a_matchable_kind() {
+        for name in ["", ".hidden", "a/b", "a\\b", "tab\t"] {
+            let err = check_track_name(name).unwrap_err();
+            assert!(matches!(&err, PipelineError::TrackName { name: n } if n == name));
+            assert_eq!(
+                err.to_string(),
+                format!("<command line>: track name {name:?} cannot name a folder: use letters, digits, '-' or '_' (no '/', no leading '.')")
+            );
+        }
+        assert!(check_track_name("Austin_2").is_ok());
+    }
+
+    /// A YAML naming an absent image is an input error naming the YAML.
+    #[test]
+    fn missing_image_is_an_input_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let yaml = tmp.path().join("m.yaml");
+        std::fs::write(
+            &yaml,
+            "image: gone.png\nresolution: 0.05\norigin: [0.0, 0.0, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n",
+        )
+        .unwrap();
+        let err = LoadedMap::read(&yaml, FreeRule::MapServer).unwrap_err();
+        match &err {
+            PipelineError::Input { path, what } => {
+                assert_eq!(path, &yaml);
+                assert!(what.contains("gone.png"), "{what}");
+            }
+            other => panic!("expected an input error, got {other:?}"),
+        }
     }
 }

@@ -127,9 +127,9 @@ fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, Pipeline
         .unwrap_or_else(|_| dir.to_path_buf())
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| PipelineError::config(dir, "not a track folder"))?;
+        .ok_or_else(|| PipelineError::input(dir, "not a track folder"))?;
     let nothing = || {
-        PipelineError::config(
+        PipelineError::input(
             dir,
             format!("neither {GLOBAL_WAYPOINTS} nor {name}_centerline.csv: nothing published to check against"),
         )
@@ -176,7 +176,7 @@ fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, Pipeline
         .find(|r| r.track == name)
         .map(published_figures)
         .ok_or_else(|| {
-            PipelineError::config(
+            PipelineError::input(
                 dir,
                 format!("no {GLOBAL_WAYPOINTS}; pass --published published.csv with a row for track {name:?}"),
             )
@@ -307,7 +307,7 @@ fn regenerate(
         return Ok((p.centerline.clone(), lines));
     }
     let yaml = p.yaml.clone().ok_or_else(|| {
-        PipelineError::config(dir, format!("no map YAML ({}.yaml) to rebuild from; use --from-centerline to optimise the published centerline", p.name))
+        PipelineError::input(dir, format!("no map YAML ({}.yaml) to rebuild from; use --from-centerline to optimise the published centerline", p.name))
     })?;
     let req = BuildRequest {
         yaml,

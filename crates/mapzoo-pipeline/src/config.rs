@@ -3,7 +3,7 @@
 //! `pipeline.toml`), a profile, an optional TOML file, then command-line
 //! overrides — validated once, before any work.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mapzoo_extract::ExtractParams;
 use mapzoo_format::FreeRule;
@@ -257,14 +257,16 @@ fn merge_tables(base: &mut toml::Table, overlay: toml::Table) {
     }
 }
 
-/// The repository's documented defaults file, for tests.
-pub fn documented_defaults_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../pipeline.toml")
-}
-
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
+
+    /// The repository's documented defaults file.
+    fn documented_defaults_path() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../pipeline.toml")
+    }
 
     #[test]
     fn pipeline_toml_documents_exactly_the_defaults() {

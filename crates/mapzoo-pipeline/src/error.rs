@@ -38,6 +38,21 @@ pub enum PipelineError {
         /// The field and why.
         what: String,
     },
+    /// A track name cannot name a set folder (empty, a path separator, a leading dot).
+    #[error("<command line>: track name {name:?} cannot name a folder: use letters, digits, '-' or '_' (no '/', no leading '.')")]
+    TrackName {
+        /// The name given.
+        name: String,
+    },
+    /// An input folder or file lacks what the operation needs: not a track folder, no map
+    /// YAML, an image the YAML names that is absent, nothing published to compare with.
+    #[error("{}: {what}", path.display())]
+    Input {
+        /// The folder or file.
+        path: PathBuf,
+        /// What is missing and how to supply it.
+        what: String,
+    },
     /// The output folder exists and `--force` was not given.
     #[error("{}: the output folder exists; pass --force to replace it", .0.display())]
     Exists(PathBuf),
@@ -58,6 +73,14 @@ impl PipelineError {
         PipelineError::Io {
             path: path.to_path_buf(),
             source,
+        }
+    }
+
+    /// An input error on `path` (see [`PipelineError::Input`]).
+    pub fn input(path: &Path, what: impl Into<String>) -> Self {
+        PipelineError::Input {
+            path: path.to_path_buf(),
+            what: what.into(),
         }
     }
 

@@ -54,8 +54,7 @@ pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineErr
 
 /// Heading (0 = +x, (−π, π], radians) and curvature (1/m) at the knots of the closed spline through the points.
 fn knot_heading_curvature(xy: &[[f64; 2]]) -> Result<Vec<(f64, f64)>, OptimizeError> {
-    let scaling = mapzoo_raceline::spline::distance_scaling(xy);
-    let sp = ClosedSpline::through(xy, Some(&scaling))?;
+    let sp = ClosedSpline::through_scaled(xy)?;
     Ok((0..xy.len())
         .map(|i| {
             let (psi, kappa) = sp.heading_curvature(i, 0.0);

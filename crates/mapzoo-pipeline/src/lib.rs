@@ -1,17 +1,65 @@
 //! The whole pipeline (DESIGN §3): one validated [`Config`], the stages wired
-//! map → file set ([`build()`]), regeneration of an edited set ([`regen()`]),
-//! atomic output and batches over many tracks.
+//! map → file set ([`build()`], [`build_map`]), regeneration of an edited set
+//! ([`regen()`]), the comparison of a rebuild with a published set
+//! ([`check()`]), the racing lines of an existing centerline
+//! ([`read_centerline_track`], [`line_files`]), atomic output ([`write_set`])
+//! and batches over many tracks ([`run_batch`]).
+//!
+//! The modules are private; the API is here at the root.
+//!
+//! ```
+//! use mapzoo_format::FreeRule;
+//! use mapzoo_pipeline::{build, build_map, write_set, BuildRequest, Config, LoadedMap};
+//! use mapzoo_raceline::LineKind;
+//! use mapzoo_synth::{generate, CenterlineSpec, SynthOptions, WidthSpec};
+//!
+//! // A generated 45 m track, 3 m wide, written as a map (PNG + YAML) to a temporary folder.
+//! let synth = generate(&SynthOptions {
+//!     seed: 11,
+//!     centerline: CenterlineSpec::Random { lap_length: Some(45.0) },
+//!     width: WidthSpec::Constant(3.0),
+//!     ..SynthOptions::default()
+//! })?;
+//! let tmp = tempfile::tempdir()?;
+//! let [_, yaml] = synth.write(tmp.path(), "gen")?;
+//!
+//! // Stages 1–11 from the map file, then the set's files, written atomically.
+//! let config = Config::default();
+//! let req = BuildRequest { yaml, name: Some("t".into()), start: None, reverse: false };
+//! let set = build(&req, &config)?;
+//! assert!(set.lines[LineKind::Iqp].lap_time_s > 0.0);
+//! let dir = write_set(&set, tmp.path(), false)?;
+//! assert!(dir.join("t_centerline.csv").is_file() && dir.join("global_waypoints.json").is_file());
+//!
+//! // The same from a map in memory (no file read): the same centerline and lines.
+//! let loaded = LoadedMap {
+//!     meta: synth.meta.clone(),
+//!     png: Vec::new(),
+//!     map: synth.occupancy(config.map.free_rule),
+//! };
+//! let in_memory = build_map(&req, loaded, &config)?;
+//! assert_eq!(in_memory.extraction.centerline, set.extraction.centerline);
+//! assert_eq!(in_memory.lines[LineKind::Sp], set.lines[LineKind::Sp]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
-pub mod batch;
-pub mod build;
-pub mod check;
-pub mod config;
-pub mod error;
-pub mod from_centerline;
-pub mod regen;
+#![warn(missing_docs)]
 
+mod batch;
+mod build;
+mod check;
+mod config;
+mod error;
+mod from_centerline;
+mod regen;
+
+pub use batch::run_batch;
 pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, LoadedMap, TrackSet};
-pub use check::{check, CheckOptions, CheckReport};
-pub use config::{Config, Overrides, Profile};
+pub use check::{
+    check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Figures, LineDistance,
+    PublishedRow,
+};
+pub use config::{Config, MapConfig, Overrides, Profile, SectorDefaults};
 pub use error::PipelineError;
-pub use regen::{regen, RegenReport};
+pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
+pub use regen::{regen, start_pose_of, RegenReport};

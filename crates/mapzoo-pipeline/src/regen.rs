@@ -47,11 +47,11 @@ fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| PipelineError::config(dir, "not a track folder"))?;
+        .ok_or_else(|| PipelineError::input(dir, "not a track folder"))?;
     let folder = SetFolder::open_as(dir, &name)?;
     let yaml = folder.names().yaml;
     if !folder.has(&yaml) {
-        return Err(PipelineError::config(
+        return Err(PipelineError::input(
             dir,
             format!("no {yaml} in the folder; regen needs the set's own map YAML (name the folder after the track)"),
         ));

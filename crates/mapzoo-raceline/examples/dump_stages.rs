@@ -7,7 +7,7 @@ use std::path::Path;
 
 use mapzoo_format::set::CenterlineInput;
 use mapzoo_format::Waypoint;
-use mapzoo_raceline::{spline, walls::Walls, RacelineParams, RefTrack};
+use mapzoo_raceline::{ClosedSpline, RacelineParams, RefTrack, Walls};
 
 fn save(dir: &Path, name: &str, rows: &[Vec<f64>]) {
     let mut s = String::new();
@@ -42,13 +42,12 @@ fn main() {
     params.safety_width_sp = swsp;
     let vehicle = params.vehicle();
     let track = mapzoo_raceline::reftrack_from_waypoints(&cent);
-    let walls = walls.unwrap_or_else(|| mapzoo_raceline::walls::from_centerline(&track).unwrap());
+    let walls = walls.unwrap_or_else(|| mapzoo_raceline::walls_from_centerline(&track).unwrap());
     let rw = walls.resampled(0.1);
 
-    let reference = mapzoo_raceline::prep::prep(&track, &params).expect("prep");
+    let reference = mapzoo_raceline::prep(&track, &params).expect("prep");
     save(out, "iqp_ref.txt", &rt_rows(&reference));
-    let sc = spline::distance_scaling(&reference.xy);
-    let nv = mapzoo_raceline::ClosedSpline::through(&reference.xy, Some(&sc))
+    let nv = ClosedSpline::through_scaled(&reference.xy)
         .unwrap()
         .normals();
     save(
@@ -101,7 +100,7 @@ fn main() {
                 w_left: wl,
             };
             save(out, "cent2.txt", &rt_rows(&cent2));
-            let rsp = mapzoo_raceline::prep::prep(&cent2, &params).expect("sp prep");
+            let rsp = mapzoo_raceline::prep(&cent2, &params).expect("sp prep");
             save(out, "sp_ref.txt", &rt_rows(&rsp));
             let (nsp, asp) = mapzoo_raceline::sp(&rsp, swsp, &params).expect("sp");
             save(

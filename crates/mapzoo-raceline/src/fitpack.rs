@@ -237,6 +237,14 @@ mod tests {
             })
             .sum();
         assert!((fp - s).abs() < 0.001 * s, "fp = {fp}");
+        // clocur reports the same residual and no warning
+        let fit = crate::fpclos::clocur(&u.iter().map(|v| v / u[m]).collect::<Vec<_>>(), &pts, s);
+        assert!(
+            (fit.fp - fp).abs() < 1e-9 * s,
+            "clocur fp {} vs {fp}",
+            fit.fp
+        );
+        assert_eq!(fit.ier, 0);
         let (a, b) = (sp.eval(0.0), sp.eval(1.0));
         assert!((a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9);
     }

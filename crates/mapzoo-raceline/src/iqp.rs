@@ -184,12 +184,9 @@ impl CurvatureQp<'_> {
     pub fn curvature_error(&self, alpha: &[f64]) -> Result<f64, OptimizeError> {
         let lin = self.linearisation()?;
         let rt = self.reftrack;
-        let xs: Vec<f64> = (0..rt.len())
-            .map(|i| rt.xy[i][0] + self.normals[i][0] * alpha[i])
-            .collect();
-        let ys: Vec<f64> = (0..rt.len())
-            .map(|i| rt.xy[i][1] + self.normals[i][1] * alpha[i])
-            .collect();
+        let shifted = shift_along_normals(&rt.xy, self.normals, alpha);
+        let xs: Vec<f64> = shifted.iter().map(|p| p[0]).collect();
+        let ys: Vec<f64> = shifted.iter().map(|p| p[1]).collect();
         let kd = spline_at_knots(&xs, &ys, self.scaling)?;
         let mut err: f64 = 0.0;
         for i in 0..rt.len() {
@@ -213,16 +210,11 @@ pub fn check_folds(
     stage: Stage,
 ) -> Result<(), OptimizeError> {
     let n = rt.len();
-    let r = |i: usize| {
-        [
-            rt.xy[i][0] + alpha[i] * normals[i][0],
-            rt.xy[i][1] + alpha[i] * normals[i][1],
-        ]
-    };
+    let r = shift_along_normals(&rt.xy, normals, alpha);
     let mut s = 0.0;
     for (i, &a) in alpha.iter().enumerate().take(n) {
         let j = (i + 1) % n;
-        let (ri, rj) = (r(i), r(j));
+        let (ri, rj) = (r[i], r[j]);
         let d = [rt.xy[j][0] - rt.xy[i][0], rt.xy[j][1] - rt.xy[i][1]];
         let len = d[0].hypot(d[1]);
         if (rj[0] - ri[0]) * d[0] + (rj[1] - ri[1]) * d[1] <= 0.0 {
@@ -239,6 +231,20 @@ pub fn check_folds(
         s += len;
     }
     Ok(())
+}
+
+/// The points shifted along their unit normals: rᵢ = pᵢ + αᵢ·nᵢ, metres.
+pub(crate) fn shift_along_normals(
+    points: &[[f64; 2]],
+    normals: &[[f64; 2]],
+    alpha: &[f64],
+) -> Vec<[f64; 2]> {
+    points
+        .iter()
+        .zip(normals)
+        .zip(alpha)
+        .map(|((p, n), a)| [p[0] + a * n[0], p[1] + a * n[1]])
+        .collect()
 }
 
 /// Track narrower than the safety width anywhere → error with where and how narrow.
@@ -393,14 +399,7 @@ pub fn shift_and_resample(
     step: f64,
 ) -> Result<RefTrack, OptimizeError> {
     let n = rt.len();
-    let shifted: Vec<[f64; 2]> = (0..n)
-        .map(|i| {
-            [
-                rt.xy[i][0] + alpha[i] * normals[i][0],
-                rt.xy[i][1] + alpha[i] * normals[i][1],
-            ]
-        })
-        .collect();
+    let shifted = shift_along_normals(&rt.xy, normals, alpha);
     let sampled = ClosedSpline::through(&shifted, None)?.sample(step);
     let wr: Vec<f64> = (0..n).map(|i| rt.w_right[i] - alpha[i]).collect();
     let wl: Vec<f64> = (0..n).map(|i| rt.w_left[i] + alpha[i]).collect();

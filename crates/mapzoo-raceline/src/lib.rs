@@ -13,42 +13,47 @@
 //! A result is a list of [`RacingLine`]s, one per [`LineKind`]; the JSON
 //! ([`RacelineResult::global_waypoints`]), the summary record
 //! ([`RacelineResult::record`]) and the pictures iterate over it. Every line's
-//! QP is assembled, solved and polished by [`qp`]; the car is one [`Vehicle`];
-//! timings and errors name a [`Stage`].
+//! QP is assembled, solved and polished as a [`QpProblem`]; the car is one
+//! [`Vehicle`]; timings and errors name a [`Stage`].
+//!
+//! The modules are private; everything a caller needs is here at the root.
+//! The kernels the property tests check, with their naive twins, are in
+//! `reference` (tests and the `reference` feature only).
 
 #![warn(missing_docs)]
 
-pub mod error;
-pub mod fitpack;
-pub mod fpclos;
-pub mod iqp;
-pub mod numeric;
-pub mod params;
-pub mod prep;
-pub mod qp;
-pub mod record;
-pub mod sp;
-pub mod spline;
-pub mod stage;
-pub mod velocity;
-pub mod walls;
+mod error;
+mod fitpack;
+mod fpclos;
+mod iqp;
+mod params;
+mod prep;
+mod qp;
+mod record;
+#[cfg(any(test, feature = "reference"))]
+pub mod reference;
+mod sp;
+mod spline;
+mod stage;
+mod velocity;
+mod walls;
 
 use std::time::Instant;
 
 use mapzoo_format::global::{GlobalParts, LineParts};
 use mapzoo_format::{GlobalWaypoints, Waypoint};
 
-pub use error::OptimizeError;
+pub use error::{OptimizeError, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES};
 pub use iqp::IqpSolution;
 pub use mapzoo_format::global::LineKind;
-pub use params::RacelineParams;
+pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
 pub use qp::{QpProblem, QpSettings, QpStatus};
 pub use record::{LineFigures, RacelineRecord};
-pub use spline::ClosedSpline;
+pub use spline::{distance_scaling, ClosedSpline, Sampled};
 pub use stage::Stage;
-pub use velocity::Vehicle;
-pub use walls::Walls;
+pub use velocity::{ax_profile, Vehicle};
+pub use walls::{walls_from_centerline, ResampledWalls, Walls};
 
 /// A sampled racing line with its velocity profile (open: the closing point is not repeated).
 #[derive(Debug, Clone, PartialEq)]
@@ -96,7 +101,7 @@ impl Trajectory {
 
     /// Waypoints as the Race Stack writes them: closed (last row = first with s = lap length),
     /// d_right/d_left the distances to the walls.
-    pub fn waypoints(&self, walls: &walls::ResampledWalls) -> Vec<Waypoint> {
+    pub fn waypoints(&self, walls: &ResampledWalls) -> Vec<Waypoint> {
         let n = self.xy.len();
         (0..=n)
             .map(|k| {
@@ -121,7 +126,9 @@ impl Trajectory {
     }
 }
 
-/// Stage 7: the smoothed reference line with widths (see [`prep::prep`]).
+/// Stage 7: the smoothed reference line with widths (TUM `spline_approximation`): linear
+/// interpolation at `stepsize_prep`, a periodic smoothing spline (s = `s_reg`), points every
+/// ≈`stepsize_reg` metres, widths carried over.
 pub fn prep(track: &RefTrack, params: &RacelineParams) -> Result<RefTrack, OptimizeError> {
     prep::prep(track, params)
 }
@@ -150,8 +157,7 @@ pub fn sp(
     params: &RacelineParams,
 ) -> Result<(Vec<[f64; 2]>, Vec<f64>), OptimizeError> {
     iqp::check_width(reference, safety_width, Stage::Sp)?;
-    let scaling = spline::distance_scaling(&reference.xy);
-    let normals = ClosedSpline::through(&reference.xy, Some(&scaling))?.normals();
+    let normals = ClosedSpline::through_scaled(&reference.xy)?.normals();
     let alpha = sp::shortest_path_qp(reference, &normals, safety_width)?;
     let alpha = sp::smooth_circular(&alpha, params.sp_alpha_smoothing_half_window);
     Ok((normals, alpha))
@@ -165,12 +171,7 @@ pub fn sample(
     alpha: &[f64],
     step: f64,
 ) -> Result<Trajectory, OptimizeError> {
-    let line: Vec<[f64; 2]> = reference
-        .iter()
-        .zip(normals)
-        .zip(alpha)
-        .map(|((p, n), a)| [p[0] + a * n[0], p[1] + a * n[1]])
-        .collect();
+    let line = iqp::shift_along_normals(reference, normals, alpha);
     let spline = ClosedSpline::through(&line, None)?;
     let length: f64 = spline.lengths().iter().sum();
     error::check_samples("racing line", "stepsize_interp_after_opt", length, step)?;
@@ -204,12 +205,13 @@ pub fn race_stack_heading(psi_tum: f64) -> f64 {
     mapzoo_geom::angle::wrap_to_pi(psi_tum + std::f64::consts::FRAC_PI_2)
 }
 
-/// Stage 11: the closed velocity profile (see [`velocity::velocity_profile`]), m/s.
+/// Stage 11: the closed velocity profile (TUM `calc_vel_profile`, closed, ggv mode) from the
+/// curvature at each point (1/m) and the distance to the next (the last to the first), m/s.
 pub fn velocity_profile(kappa: &[f64], el_lengths: &[f64], vehicle: &Vehicle) -> Vec<f64> {
     velocity::velocity_profile(kappa, el_lengths, vehicle)
 }
 
-/// Stage 11: lap time of a closed profile (see [`velocity::lap_time`]), seconds.
+/// Stage 11: lap time of a closed profile (TUM `calc_t_profile`), seconds.
 pub fn lap_time(vx: &[f64], ax: &[f64], el_lengths: &[f64]) -> f64 {
     velocity::lap_time(vx, ax, el_lengths)
 }
@@ -233,7 +235,7 @@ pub struct RacingLine {
 impl RacingLine {
     /// A line of `kind` from its sampled, velocity-profiled trajectory, waypoints measured
     /// against `walls`.
-    fn new(kind: LineKind, traj: &Trajectory, walls: &walls::ResampledWalls) -> Self {
+    fn new(kind: LineKind, traj: &Trajectory, walls: &ResampledWalls) -> Self {
         RacingLine {
             kind,
             waypoints: traj.waypoints(walls),
@@ -330,6 +332,24 @@ pub fn reftrack_from_waypoints(centerline: &[Waypoint]) -> RefTrack {
 /// `centerline`: x_m, y_m, d_right, d_left are used (open loop). `walls`: the track boundaries
 /// for the SP widths and the output d_right/d_left; `None` rebuilds them as centerline ±
 /// d_right/d_left along the centerline's normals.
+///
+/// ```
+/// use mapzoo_raceline::{compute, LineKind, RacelineParams};
+///
+/// // An oval test track (about 9 × 5 m half-axes), 1.2 m from the centerline to each wall.
+/// let centerline = mapzoo_synth::tracks::oval(1.2);
+/// let result = compute(&centerline, None, &RacelineParams::mapzoo())?;
+///
+/// let (iqp, sp) = (&result[LineKind::Iqp], &result[LineKind::Sp]);
+/// assert!(iqp.lap_time_s > 0.0 && sp.lap_time_s > 0.0);
+/// // the shortest path is shorter than the minimum-curvature line
+/// assert!(sp.length_m < iqp.length_m);
+/// // waypoints are closed: the last repeats the first at s = lap length
+/// let (first, last) = (&iqp.waypoints[0], iqp.waypoints.last().unwrap());
+/// assert_eq!((first.x_m, first.y_m), (last.x_m, last.y_m));
+/// assert_eq!(last.s_m, iqp.length_m);
+/// # Ok::<(), mapzoo_raceline::OptimizeError>(())
+/// ```
 pub fn compute(
     centerline: &[Waypoint],
     walls: Option<&Walls>,
@@ -341,80 +361,21 @@ pub fn compute(
     let mut timings = Vec::new();
     let track = reftrack_from_waypoints(centerline);
     track.check("centerline")?;
-    let rebuilt;
-    let walls = match walls {
-        Some(w) => w,
-        None => {
-            rebuilt = walls::from_centerline(&track)?;
-            &rebuilt
-        }
-    };
-    walls::check(walls)?;
-    walls::check_resample(walls, params.wall_resample_step)?;
-    let walls_used = walls.clone();
-    let walls = walls.resampled(params.wall_resample_step);
+    let walls_used = checked_walls(&track, walls, params)?;
+    let walls = walls_used.resampled(params.wall_resample_step);
 
     let t = Instant::now();
     let reference = prep(&track, params)?;
     timings.push((Stage::Prep, t.elapsed().as_secs_f64()));
 
-    // the IQP line, and the second IQP at safety_width_sp that the SP starts from; with
-    // different widths the two are independent and run side by side
-    let racing_line = |width: f64| -> Result<(Trajectory, f64), OptimizeError> {
-        let t = Instant::now();
-        let sol = iqp(&reference, width, params)?;
-        let traj = sample(
-            &sol.reftrack.xy,
-            &sol.normals,
-            &sol.alpha,
-            params.stepsize_interp_after_opt,
-        )?;
-        Ok((traj, t.elapsed().as_secs_f64()))
-    };
-    let ((traj_iqp, t_iqp), (traj_iqp2, t_iqp2)) = if params.safety_width_sp == params.safety_width
-    {
-        let (traj, t_iqp) = racing_line(params.safety_width)?;
-        ((traj.clone(), t_iqp), (traj, 0.0))
-    } else {
-        let (first, second) = std::thread::scope(|scope| {
-            let second = scope.spawn(|| racing_line(params.safety_width_sp));
-            let first = racing_line(params.safety_width);
-            (first, second.join())
-        });
-        let second = second.map_err(|_| OptimizeError::Numerical {
-            stage: Stage::IqpSp,
-            message: "the second IQP's thread panicked".into(),
-        })?;
-        (first?, second?)
-    };
+    let ((traj_iqp, t_iqp), (traj_iqp2, t_iqp2)) = iqp_lines(&reference, params)?;
     let t = Instant::now();
     let traj_iqp = traj_iqp.with_velocity(&vehicle);
     timings.push((Stage::Iqp, t_iqp + t.elapsed().as_secs_f64()));
     timings.push((Stage::IqpSp, t_iqp2));
 
     let t = Instant::now();
-    // the SP reference: the second IQP's closed trajectory incl. its repeated end point
-    let pts2 = traj_iqp2.closed_points();
-    let (w_right, w_left): (Vec<f64>, Vec<f64>) = pts2.iter().map(|&p| walls.distances(p)).unzip();
-    let cent2 = RefTrack {
-        xy: pts2,
-        w_right,
-        w_left,
-    };
-    let reference_sp = prep(&cent2, params)?;
-    let (normals_sp, alpha_sp) = sp(&reference_sp, params.safety_width_sp, params)?;
-    // the Race Stack keeps an SP line that folds at a thin wall (hangar); so do we, with a warning
-    let mut warnings = Vec::new();
-    if let Err(e) = iqp::check_folds(&reference_sp, &normals_sp, &alpha_sp, Stage::Sp) {
-        warnings.push(e.to_string());
-    }
-    let traj_sp = sample(
-        &reference_sp.xy,
-        &normals_sp,
-        &alpha_sp,
-        params.stepsize_interp_after_opt,
-    )?
-    .with_velocity(&vehicle);
+    let (traj_sp, warnings) = sp_line(&traj_iqp2, &walls, params, &vehicle)?;
     timings.push((Stage::Sp, t.elapsed().as_secs_f64()));
 
     let lines = vec![
@@ -428,6 +389,92 @@ pub fn compute(
         warnings,
         walls: walls_used,
     })
+}
+
+/// The walls of a run: those given, or rebuilt from the centerline; checked, and checked for
+/// a resampling at `wall_resample_step`.
+fn checked_walls(
+    track: &RefTrack,
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+) -> Result<Walls, OptimizeError> {
+    let walls = match walls {
+        Some(w) => w.clone(),
+        None => walls_from_centerline(track)?,
+    };
+    walls::check(&walls)?;
+    walls::check_resample(&walls, params.wall_resample_step)?;
+    Ok(walls)
+}
+
+/// A sampled trajectory and the wall-clock seconds it took.
+type Timed = (Trajectory, f64);
+
+/// The IQP line at `safety_width`, and the second IQP at `safety_width_sp` that the SP starts
+/// from (the same line when the widths are equal; with different widths the two are
+/// independent and run side by side).
+fn iqp_lines(
+    reference: &RefTrack,
+    params: &RacelineParams,
+) -> Result<(Timed, Timed), OptimizeError> {
+    let racing_line = |width: f64| -> Result<Timed, OptimizeError> {
+        let t = Instant::now();
+        let sol = iqp(reference, width, params)?;
+        let traj = sample(
+            &sol.reftrack.xy,
+            &sol.normals,
+            &sol.alpha,
+            params.stepsize_interp_after_opt,
+        )?;
+        Ok((traj, t.elapsed().as_secs_f64()))
+    };
+    if params.safety_width_sp == params.safety_width {
+        let (traj, t_iqp) = racing_line(params.safety_width)?;
+        return Ok(((traj.clone(), t_iqp), (traj, 0.0)));
+    }
+    let (first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| racing_line(params.safety_width_sp));
+        let first = racing_line(params.safety_width);
+        (first, second.join())
+    });
+    let second = second.map_err(|_| OptimizeError::Numerical {
+        stage: Stage::IqpSp,
+        message: "the second IQP's thread panicked".into(),
+    })?;
+    Ok((first?, second?))
+}
+
+/// Stage 9 from the second IQP's trajectory: its closed points (incl. the repeated end point)
+/// with their wall distances become the SP's reference, prepped, shifted and sampled, with a
+/// velocity profile. The Race Stack keeps an SP line that folds at a thin wall (hangar); so do
+/// we, with a warning.
+fn sp_line(
+    traj_iqp2: &Trajectory,
+    walls: &ResampledWalls,
+    params: &RacelineParams,
+    vehicle: &Vehicle,
+) -> Result<(Trajectory, Vec<String>), OptimizeError> {
+    let pts2 = traj_iqp2.closed_points();
+    let (w_right, w_left): (Vec<f64>, Vec<f64>) = pts2.iter().map(|&p| walls.distances(p)).unzip();
+    let cent2 = RefTrack {
+        xy: pts2,
+        w_right,
+        w_left,
+    };
+    let reference_sp = prep(&cent2, params)?;
+    let (normals_sp, alpha_sp) = sp(&reference_sp, params.safety_width_sp, params)?;
+    let mut warnings = Vec::new();
+    if let Err(e) = iqp::check_folds(&reference_sp, &normals_sp, &alpha_sp, Stage::Sp) {
+        warnings.push(e.to_string());
+    }
+    let traj_sp = sample(
+        &reference_sp.xy,
+        &normals_sp,
+        &alpha_sp,
+        params.stepsize_interp_after_opt,
+    )?
+    .with_velocity(vehicle);
+    Ok((traj_sp, warnings))
 }
 
 #[cfg(test)]

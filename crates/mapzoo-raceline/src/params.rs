@@ -148,17 +148,6 @@ impl RacelineParams {
 
     /// Check every parameter once, before any work.
     pub fn validate(&self) -> Result<(), OptimizeError> {
-        fn positive(name: &'static str, value: f64) -> Result<(), OptimizeError> {
-            if value.is_finite() && value > 0.0 {
-                Ok(())
-            } else {
-                Err(OptimizeError::InvalidParameter {
-                    name,
-                    problem: "must be a finite number > 0",
-                    value,
-                })
-            }
-        }
         positive("safety_width", self.safety_width)?;
         positive("safety_width_sp", self.safety_width_sp)?;
         positive("v_max", self.v_max)?;
@@ -167,23 +156,30 @@ impl RacelineParams {
         positive("mass", self.mass)?;
         positive("curvlim", self.curvlim)?;
         positive("g", self.g)?;
-        // a step below 1 mm multiplies every resampled line into millions of points; above
-        // 10 m a scale-model track collapses to a handful
-        fn step(name: &'static str, value: f64) -> Result<(), OptimizeError> {
-            if (MIN_STEP_M..=MAX_STEP_M).contains(&value) {
-                Ok(())
-            } else {
-                Err(OptimizeError::InvalidParameter {
-                    name,
-                    problem: "must be between 0.001 and 10 metres",
-                    value,
-                })
-            }
-        }
         step("stepsize_prep", self.stepsize_prep)?;
         step("stepsize_reg", self.stepsize_reg)?;
         step("stepsize_interp_after_opt", self.stepsize_interp_after_opt)?;
         step("wall_resample_step", self.wall_resample_step)?;
+        self.validate_model()?;
+        check_table(
+            "ggv",
+            &self.ggv.iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
+            self.v_max,
+        )?;
+        check_table(
+            "ax_max_machines",
+            &self
+                .ax_max_machines
+                .iter()
+                .map(|r| r.to_vec())
+                .collect::<Vec<_>>(),
+            self.v_max,
+        )?;
+        Ok(())
+    }
+
+    /// Drag, smoothing, spline degree, friction model and the IQP's iteration settings.
+    fn validate_model(&self) -> Result<(), OptimizeError> {
         if !(self.dragcoeff.is_finite() && self.dragcoeff >= 0.0) {
             return Err(OptimizeError::InvalidParameter {
                 name: "dragcoeff",
@@ -212,13 +208,7 @@ impl RacelineParams {
                 value: self.dyn_model_exp,
             });
         }
-        if !(self.iqp_curverror_allowed.is_finite() && self.iqp_curverror_allowed > 0.0) {
-            return Err(OptimizeError::InvalidParameter {
-                name: "iqp_curverror_allowed",
-                problem: "must be a finite number > 0",
-                value: self.iqp_curverror_allowed,
-            });
-        }
+        positive("iqp_curverror_allowed", self.iqp_curverror_allowed)?;
         if self.iqp_iters_min == 0 || self.iqp_iters_max < self.iqp_iters_min {
             return Err(OptimizeError::InvalidParameter {
                 name: "iqp_iters_min",
@@ -226,21 +216,34 @@ impl RacelineParams {
                 value: self.iqp_iters_min as f64,
             });
         }
-        check_table(
-            "ggv",
-            &self.ggv.iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
-            self.v_max,
-        )?;
-        check_table(
-            "ax_max_machines",
-            &self
-                .ax_max_machines
-                .iter()
-                .map(|r| r.to_vec())
-                .collect::<Vec<_>>(),
-            self.v_max,
-        )?;
         Ok(())
+    }
+}
+
+/// A finite number > 0.
+fn positive(name: &'static str, value: f64) -> Result<(), OptimizeError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(OptimizeError::InvalidParameter {
+            name,
+            problem: "must be a finite number > 0",
+            value,
+        })
+    }
+}
+
+/// A resampling step in [`MIN_STEP_M`, `MAX_STEP_M`]: below 1 mm every resampled line
+/// multiplies into millions of points; above 10 m a scale-model track collapses to a handful.
+fn step(name: &'static str, value: f64) -> Result<(), OptimizeError> {
+    if (MIN_STEP_M..=MAX_STEP_M).contains(&value) {
+        Ok(())
+    } else {
+        Err(OptimizeError::InvalidParameter {
+            name,
+            problem: "must be between 0.001 and 10 metres",
+            value,
+        })
     }
 }
 

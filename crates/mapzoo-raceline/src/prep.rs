@@ -6,8 +6,8 @@
 
 use crate::error::{check_extent, check_finite, check_samples, OptimizeError, MAX_COORD_M};
 use crate::fitpack::{fmin_1d, PeriodicSpline};
-use crate::numeric::{interp, linspace};
 use crate::params::RacelineParams;
+use mapzoo_geom::numpy::{interp, linspace};
 use mapzoo_geom::{closed_arc_lengths, Norm};
 
 /// A closed reference line with track widths (TUM's `reftrack`), unclosed: the last point is not a copy of the first.

@@ -14,7 +14,7 @@ use clarabel::solver::{
 };
 
 use crate::error::OptimizeError;
-use crate::spline::solve_cyclic_tridiagonal;
+use crate::spline::{solve_cyclic_tridiagonal, thomas};
 use crate::stage::Stage;
 
 /// Why Clarabel stopped: its `SolverStatus`, typed here so callers and errors can match on it.
@@ -114,6 +114,18 @@ impl Triplets {
             v: Vec::with_capacity(nnz),
         }
     }
+
+    /// Adds entry (i, j) = v.
+    fn push(&mut self, i: usize, j: usize, v: f64) {
+        self.i.push(i);
+        self.j.push(j);
+        self.v.push(v);
+    }
+
+    /// The `rows` × `cols` matrix (repeated entries summed).
+    fn csc(&self, rows: usize, cols: usize) -> CscMatrix<f64> {
+        CscMatrix::new_from_triplets(rows, cols, self.i.clone(), self.j.clone(), self.v.clone())
+    }
 }
 
 /// A sparse QP `min ½xᵀPx + qᵀx  s.t.  Ax + s = b`, rows `0..n_eq` equalities, the rest
@@ -159,9 +171,7 @@ impl QpProblem {
 
     /// Adds `v` to P(i, j), upper triangle (i ≤ j).
     pub fn hessian(&mut self, i: usize, j: usize, v: f64) {
-        self.p.i.push(i);
-        self.p.j.push(j);
-        self.p.v.push(v);
+        self.p.push(i, j, v);
     }
 
     /// Sets the linear term of variable `i`.
@@ -171,9 +181,7 @@ impl QpProblem {
 
     /// Adds `v` to A(row, col).
     pub fn constraint(&mut self, row: usize, col: usize, v: f64) {
-        self.a.i.push(row);
-        self.a.j.push(col);
-        self.a.v.push(v);
+        self.a.push(row, col, v);
     }
 
     /// Sets the right-hand side of `row`.
@@ -204,64 +212,46 @@ impl QpProblem {
         cones
     }
 
-    fn p_matrix(&self) -> CscMatrix<f64> {
-        CscMatrix::new_from_triplets(
-            self.nvar,
-            self.nvar,
-            self.p.i.clone(),
-            self.p.j.clone(),
-            self.p.v.clone(),
-        )
-    }
-
-    fn a_matrix(&self) -> CscMatrix<f64> {
-        CscMatrix::new_from_triplets(
-            self.b.len(),
-            self.nvar,
-            self.a.i.clone(),
-            self.a.j.clone(),
-            self.a.v.clone(),
-        )
-    }
-
     /// The interior-point solution (x, slacks, duals).
     pub(crate) fn solve(
         &self,
         stage: Stage,
         iteration: usize,
     ) -> Result<QpSolution, OptimizeError> {
-        let (p, a) = (self.p_matrix(), self.a_matrix());
-        solve_qp(
-            &p,
-            &self.q,
-            &a,
-            &self.b,
-            &self.cones(),
-            QpSettings::INTERIOR,
-            stage,
-            iteration,
-        )
+        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
     }
 
     /// The exact minimiser: the interior-point solution polished on its active set
-    /// ([`QpProblem::polish`]), or the interior-point x where the polish does not hold.
+    /// (the active-set polish), or the interior-point x where the polish does not hold.
     pub fn solve_polished(
         &self,
         stage: Stage,
         iteration: usize,
     ) -> Result<Vec<f64>, OptimizeError> {
-        let (p, a) = (self.p_matrix(), self.a_matrix());
-        let sol = solve_qp(
-            &p,
+        let p = self.p.csc(self.nvar, self.nvar);
+        let sol = self.solve_interior(&p, stage, iteration)?;
+        Ok(self.polish(&p, &sol).unwrap_or(sol.x))
+    }
+
+    /// The interior-point solve with Hessian `p`.
+    fn solve_interior(
+        &self,
+        p: &CscMatrix<f64>,
+        stage: Stage,
+        iteration: usize,
+    ) -> Result<QpSolution, OptimizeError> {
+        let a = self.a.csc(self.b.len(), self.nvar);
+        let settings = QpSettings::INTERIOR;
+        solve_qp(
+            p,
             &self.q,
             &a,
             &self.b,
             &self.cones(),
-            QpSettings::INTERIOR,
+            settings,
             stage,
             iteration,
-        )?;
-        Ok(self.polish(&p, &sol).unwrap_or(sol.x))
+        )
     }
 
     /// The exact minimiser on the interior point's active set (TUM's quadprog is an exact
@@ -281,17 +271,15 @@ impl QpProblem {
                 k += 1;
             }
         }
-        let (mut ri, mut rj, mut rv) = (Vec::new(), Vec::new(), Vec::new());
+        let mut eq = Triplets::default();
         for t in 0..a.i.len() {
             let r = new_row[a.i[t]];
             if r != usize::MAX {
-                ri.push(r);
-                rj.push(a.j[t]);
-                rv.push(a.v[t]);
+                eq.push(r, a.j[t], a.v[t]);
             }
         }
         let rb: Vec<f64> = (0..m).filter(|&r| active[r]).map(|r| b[r]).collect();
-        let a_eq = CscMatrix::new_from_triplets(k, nvar, ri, rj, rv);
+        let a_eq = eq.csc(k, nvar);
         let fixed = solve_qp(
             p,
             &self.q,
@@ -429,16 +417,42 @@ pub(crate) fn polish_box_tridiagonal(
         })
         .collect();
     let free: Vec<usize> = (0..n).filter(|&i| active[i] == 0).collect();
-    // H x = −q on the free rows; H(i, i±1) = off[i] / off[i−1]
-    let h_prev = |i: usize| off[(i + n - 1) % n];
-    let h_next = |i: usize| off[i];
+    let h = CyclicTridiagonal { diag, off };
     if free.len() == n {
-        let sub: Vec<f64> = (0..n).map(h_prev).collect();
-        let sup: Vec<f64> = (0..n).map(h_next).collect();
+        let sub: Vec<f64> = (0..n).map(|i| h.prev(i)).collect();
+        let sup: Vec<f64> = (0..n).map(|i| h.next(i)).collect();
         let rhs: Vec<f64> = q.iter().map(|v| -v).collect();
         x = solve_cyclic_tridiagonal(&sub, diag, &sup, &rhs).ok()?;
     } else if !free.is_empty() {
-        // runs of consecutive free indices (cyclically), each a tridiagonal system
+        h.solve_free_runs(q, &active, &mut x)?;
+    }
+    h.kkt_holds(q, upper, lower, &active, &x).then_some(x)
+}
+
+/// A symmetric cyclic tridiagonal matrix: `diag`, and `off[i]` = H(i, i+1) (the last
+/// H(n−1, 0)).
+struct CyclicTridiagonal<'a> {
+    diag: &'a [f64],
+    off: &'a [f64],
+}
+
+impl CyclicTridiagonal<'_> {
+    /// H(i, i−1).
+    fn prev(&self, i: usize) -> f64 {
+        let n = self.diag.len();
+        self.off[(i + n - 1) % n]
+    }
+
+    /// H(i, i+1).
+    fn next(&self, i: usize) -> f64 {
+        self.off[i]
+    }
+
+    /// H x = −q on the free rows (`active[i] == 0`) with the fixed x held: each run of
+    /// consecutive free indices (cyclically) is an open tridiagonal system whose fixed
+    /// neighbours at both ends move to the right-hand side. `None` on a zero pivot.
+    fn solve_free_runs(&self, q: &[f64], active: &[i8], x: &mut [f64]) -> Option<()> {
+        let n = self.diag.len();
         let start = (0..n).find(|&i| active[i] != 0)?;
         let mut k = 0;
         while k < n {
@@ -458,63 +472,41 @@ pub(crate) fn polish_box_tridiagonal(
             let mut sup = vec![0.0; m];
             let mut rhs = vec![0.0; m];
             for (r, &i) in run.iter().enumerate() {
-                dg[r] = diag[i];
-                sub[r] = h_prev(i);
-                sup[r] = h_next(i);
+                dg[r] = self.diag[i];
+                sub[r] = self.prev(i);
+                sup[r] = self.next(i);
                 rhs[r] = -q[i];
             }
-            // the fixed neighbours at both ends of the run move to the right-hand side
             let before = (run[0] + n - 1) % n;
             let after = (run[m - 1] + 1) % n;
-            rhs[0] -= h_prev(run[0]) * x[before];
-            rhs[m - 1] -= h_next(run[m - 1]) * x[after];
-            let y = thomas_open(&sub, &dg, &sup, &rhs)?;
+            rhs[0] -= self.prev(run[0]) * x[before];
+            rhs[m - 1] -= self.next(run[m - 1]) * x[after];
+            let y = thomas(&sub, &dg, &sup, &rhs).ok()?;
             for (r, &i) in run.iter().enumerate() {
                 x[i] = y[r];
             }
         }
+        Some(())
     }
-    // primal feasibility of the free variables, dual feasibility of the fixed ones
-    let tol = 1e-9;
-    for i in 0..n {
-        let g = diag[i] * x[i] + h_prev(i) * x[(i + n - 1) % n] + h_next(i) * x[(i + 1) % n] + q[i];
-        let ok = match active[i] {
-            0 => x[i] <= upper[i] + tol && -x[i] <= lower[i] + tol,
-            1 => g <= tol,
-            _ => g >= -tol,
-        };
-        if !ok || !x[i].is_finite() {
-            return None;
-        }
-    }
-    Some(x)
-}
 
-/// Open tridiagonal solve (Thomas), `None` on a zero pivot.
-fn thomas_open(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Option<Vec<f64>> {
-    let m = diag.len();
-    let mut c = vec![0.0; m];
-    let mut d = vec![0.0; m];
-    let mut piv = diag[0];
-    if piv == 0.0 {
-        return None;
+    /// Primal feasibility of the free variables, dual feasibility of the fixed ones (the
+    /// gradient H x + q pushes each fixed variable against its bound), every x finite.
+    fn kkt_holds(&self, q: &[f64], upper: &[f64], lower: &[f64], active: &[i8], x: &[f64]) -> bool {
+        let n = self.diag.len();
+        let tol = 1e-9;
+        (0..n).all(|i| {
+            let g = self.diag[i] * x[i]
+                + self.prev(i) * x[(i + n - 1) % n]
+                + self.next(i) * x[(i + 1) % n]
+                + q[i];
+            let ok = match active[i] {
+                0 => x[i] <= upper[i] + tol && -x[i] <= lower[i] + tol,
+                1 => g <= tol,
+                _ => g >= -tol,
+            };
+            ok && x[i].is_finite()
+        })
     }
-    c[0] = sup[0] / piv;
-    d[0] = rhs[0] / piv;
-    for i in 1..m {
-        piv = diag[i] - sub[i] * c[i - 1];
-        if piv == 0.0 {
-            return None;
-        }
-        c[i] = sup[i] / piv;
-        d[i] = (rhs[i] - sub[i] * d[i - 1]) / piv;
-    }
-    let mut y = vec![0.0; m];
-    y[m - 1] = d[m - 1];
-    for i in (0..m - 1).rev() {
-        y[i] = d[i] - c[i] * y[i + 1];
-    }
-    Some(y)
 }
 
 #[cfg(test)]

@@ -27,21 +27,23 @@ pub fn shortest_path_qp(
     let dot = |a: [f64; 2], b: [f64; 2]| a[0] * b[0] + a[1] * b[1];
     let sub = |a: [f64; 2], b: [f64; 2]| [a[0] - b[0], a[1] - b[1]];
     // rows 0..n: α ≤ w_right − half, rows n..2n: −α ≤ w_left − half
+    // the cyclic tridiagonal Hessian: diag[i] = H(i, i), off[i] = H(i, i+1)
+    let diag: Vec<f64> = (0..n)
+        .map(|i| 2.0 * dot(normals[i], normals[i]) + 2.0 * dot(normals[i], normals[i]))
+        .collect();
+    let off: Vec<f64> = (0..n)
+        .map(|i| -2.0 * dot(normals[i], normals[(i + 1) % n]))
+        .collect();
     let mut qp = QpProblem::new(n, 0, 2 * n, 2 * n, 2 * n);
     for i in 0..n {
         let next = (i + 1) % n;
         let prev = (i + n - 1) % n;
-        qp.hessian(
-            i,
-            i,
-            2.0 * dot(normals[i], normals[i]) + 2.0 * dot(normals[i], normals[i]),
-        );
-        let off = -2.0 * dot(normals[i], normals[next]);
+        qp.hessian(i, i, diag[i]);
         // upper triangle: (i, i+1), and the closing entry (0, n−1)
         if next > i {
-            qp.hessian(i, next, off);
+            qp.hessian(i, next, off[i]);
         } else {
-            qp.hessian(next, i, off);
+            qp.hessian(next, i, off[i]);
         }
         qp.linear(
             i,
@@ -56,12 +58,6 @@ pub fn shortest_path_qp(
         qp.bound(n + i, (reftrack.w_left[i] - half).max(0.001));
     }
     let sol = qp.solve(Stage::Sp, 0)?;
-    let diag: Vec<f64> = (0..n)
-        .map(|i| 2.0 * dot(normals[i], normals[i]) + 2.0 * dot(normals[i], normals[i]))
-        .collect();
-    let off: Vec<f64> = (0..n)
-        .map(|i| -2.0 * dot(normals[i], normals[(i + 1) % n]))
-        .collect();
     let (upper, lower) = qp.rhs().split_at(n);
     Ok(polish_box_tridiagonal(&diag, &off, qp.linear_term(), upper, lower, &sol).unwrap_or(sol.x))
 }

@@ -11,6 +11,7 @@
 //! derivatives z_i = P_i''(0), solved in O(N) instead of TUM's dense 4N×4N solve.
 
 use mapzoo_geom::angle::normalize_psi;
+use mapzoo_geom::numpy::linspace;
 use mapzoo_geom::{closed_segment_lengths, Norm};
 
 use crate::error::OptimizeError;
@@ -74,10 +75,9 @@ pub fn solve_cyclic_tridiagonal(
 ) -> Result<Vec<f64>, OptimizeError> {
     let n = diag.len();
     if n < 3 {
-        return Err(OptimizeError::Numerical {
-            stage: Stage::Spline,
-            message: format!("cyclic system needs at least 3 unknowns, got {n}"),
-        });
+        return Err(spline_error(format!(
+            "cyclic system needs at least 3 unknowns, got {n}"
+        )));
     }
     let alpha = sup[n - 1];
     let beta = sub[0];
@@ -93,35 +93,39 @@ pub fn solve_cyclic_tridiagonal(
     let fact = (x[0] + beta * x[n - 1] / gamma) / (1.0 + z[0] + beta * z[n - 1] / gamma);
     let out: Vec<f64> = x.iter().zip(&z).map(|(xi, zi)| xi - fact * zi).collect();
     if out.iter().any(|v| !v.is_finite()) {
-        return Err(OptimizeError::Numerical {
-            stage: Stage::Spline,
-            message: "singular spline system (coincident points?)".into(),
-        });
+        return Err(spline_error("singular spline system (coincident points?)"));
     }
     Ok(out)
 }
 
+/// A failed spline solve.
+fn spline_error(message: impl Into<String>) -> OptimizeError {
+    OptimizeError::Numerical {
+        stage: Stage::Spline,
+        message: message.into(),
+    }
+}
+
 /// Thomas algorithm for the open tridiagonal part (sub[0] and sup[n−1] ignored).
-fn thomas(sub: &[f64], diag: &[f64], sup: &[f64], rhs: &[f64]) -> Result<Vec<f64>, OptimizeError> {
+pub(crate) fn thomas(
+    sub: &[f64],
+    diag: &[f64],
+    sup: &[f64],
+    rhs: &[f64],
+) -> Result<Vec<f64>, OptimizeError> {
     let n = diag.len();
     let mut c = vec![0.0; n];
     let mut d = vec![0.0; n];
     let mut piv = diag[0];
     if piv == 0.0 {
-        return Err(OptimizeError::Numerical {
-            stage: Stage::Spline,
-            message: "zero pivot in spline system".into(),
-        });
+        return Err(spline_error("zero pivot in spline system"));
     }
     c[0] = sup[0] / piv;
     d[0] = rhs[0] / piv;
     for i in 1..n {
         piv = diag[i] - sub[i] * c[i - 1];
         if piv == 0.0 {
-            return Err(OptimizeError::Numerical {
-                stage: Stage::Spline,
-                message: "zero pivot in spline system".into(),
-            });
+            return Err(spline_error("zero pivot in spline system"));
         }
         c[i] = if i < n - 1 { sup[i] / piv } else { 0.0 };
         d[i] = (rhs[i] - sub[i] * d[i - 1]) / piv;
@@ -181,6 +185,12 @@ impl ClosedSpline {
         })
     }
 
+    /// The closed spline through `points` with TUM's distance scaling ([`distance_scaling`]),
+    /// as TUM fits a reference line the first time.
+    pub fn through_scaled(points: &[[f64; 2]]) -> Result<Self, OptimizeError> {
+        Self::through(points, Some(&distance_scaling(points)))
+    }
+
     /// Number of segments (= number of points).
     pub fn len(&self) -> usize {
         self.coeffs_x.len()
@@ -216,7 +226,7 @@ impl ClosedSpline {
 
     /// Segment lengths, each as a 14-chord polyline (TUM `calc_spline_lengths`), metres.
     pub fn lengths(&self) -> Vec<f64> {
-        let ts = crate::numeric::linspace(0.0, 1.0, 15);
+        let ts = linspace(0.0, 1.0, 15);
         (0..self.len())
             .map(|i| {
                 let mut prev = self.point(i, ts[0]);
@@ -255,7 +265,7 @@ impl ClosedSpline {
         }
         let total = acc;
         let n_interp = (total / step).ceil() as usize + 1;
-        let dists = crate::numeric::linspace(0.0, total, n_interp);
+        let dists = linspace(0.0, total, n_interp);
         let mut out = Sampled {
             points: Vec::with_capacity(n_interp),
             segment: Vec::with_capacity(n_interp),

@@ -10,8 +10,8 @@
 //! where the speed rises, stop above v_max or at the next phase) is TUM's, kept
 //! exactly because it decides which limits bind.
 
-use crate::numeric::interp1;
 use crate::params::RacelineParams;
+use mapzoo_geom::numpy::interp1;
 
 /// The vehicle the velocity profile drives (racecar_f110.ini, ggv.csv, ax_max_machines.csv):
 /// built once from [`RacelineParams`] and shared by every racing line.
@@ -192,7 +192,8 @@ pub fn velocity_profile(kappa: &[f64], el_lengths: &[f64], veh: &Vehicle) -> Vec
     v2[n..].to_vec()
 }
 
-/// Plain-loop twin of [`velocity_profile`] for tests: the cornering fixed point, then one forward
+#[cfg(any(test, feature = "reference"))]
+/// Plain-loop twin of [`crate::velocity_profile`] for tests: the cornering fixed point, then one forward
 /// and one backward sweep over two laps, each step min(v, limit) — the textbook forward–backward
 /// method. Like TUM, the backward step from point i to i−1 uses the distance Δsᵢ (i to i+1).
 pub fn velocity_profile_reference(kappa: &[f64], el_lengths: &[f64], veh: &Vehicle) -> Vec<f64> {

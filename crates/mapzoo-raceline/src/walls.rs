@@ -7,13 +7,12 @@ pub use mapzoo_geom::{ResampledWalls, Walls};
 
 use crate::error::{check_extent, check_finite, check_samples, OptimizeError};
 use crate::prep::RefTrack;
-use crate::spline::{distance_scaling, ClosedSpline};
+use crate::spline::ClosedSpline;
 
 /// Walls rebuilt from a centerline: each point ± d_right / d_left along the normal of the
 /// closed (distance-scaled) spline through the centerline ([`Walls::from_normals`]).
-pub fn from_centerline(track: &RefTrack) -> Result<Walls, OptimizeError> {
-    let scaling = distance_scaling(&track.xy);
-    let normals = ClosedSpline::through(&track.xy, Some(&scaling))?.normals();
+pub fn walls_from_centerline(track: &RefTrack) -> Result<Walls, OptimizeError> {
+    let normals = ClosedSpline::through_scaled(&track.xy)?.normals();
     Ok(Walls::from_normals(
         &track.xy,
         &normals,
@@ -24,7 +23,7 @@ pub fn from_centerline(track: &RefTrack) -> Result<Walls, OptimizeError> {
 
 /// At least 3 finite points per wall, none beyond ±[`crate::error::MAX_COORD_M`], each wall
 /// at most [`crate::error::MAX_LAP_M`] long.
-pub fn check(walls: &Walls) -> Result<(), OptimizeError> {
+pub(crate) fn check(walls: &Walls) -> Result<(), OptimizeError> {
     for (what, wall) in walls.named() {
         if wall.len() < 3 {
             return Err(OptimizeError::TooFewPoints {
@@ -42,7 +41,7 @@ pub fn check(walls: &Walls) -> Result<(), OptimizeError> {
 
 /// Rejects a `step` at which resampling the walls would give more than
 /// [`crate::error::MAX_SAMPLES`] points (call after [`check`]).
-pub fn check_resample(walls: &Walls, step: f64) -> Result<(), OptimizeError> {
+pub(crate) fn check_resample(walls: &Walls, step: f64) -> Result<(), OptimizeError> {
     for (what, wall) in walls.named() {
         let length = mapzoo_geom::closed_length(wall, mapzoo_geom::Norm::Hypot);
         check_samples(what, "wall_resample_step", length, step)?;

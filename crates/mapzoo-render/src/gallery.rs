@@ -6,6 +6,7 @@
 use mapzoo_format::global::LineKind;
 
 use crate::canvas::{Canvas, Stroke};
+use crate::colormap::SpeedScale;
 use crate::draw::{self, Style};
 use crate::error::RenderError;
 use crate::font;
@@ -44,11 +45,7 @@ pub fn render_gallery(
         check_map(t)?;
     }
     let n = tracks.len();
-    let cols = options
-        .columns
-        .unwrap_or_else(|| (n as f64).sqrt().ceil() as usize)
-        .clamp(1, n);
-    let rows = n.div_ceil(cols);
+    let (cols, rows) = grid(n, options.columns);
     let u = (options.cell as usize / 300).max(1);
     let uf = u as f64;
     let mut style = Style::new(u, uf);
@@ -92,43 +89,16 @@ pub fn render_gallery(
         let (r, c) = (k / cols, k % cols);
         let x = margin + c as f64 * (cell + gap);
         let y = grid_top + row_h[..r].iter().map(|h| h + caption_h + gap).sum::<f64>();
-        let view = MapView::fit(&track.map, x, y, cell, row_h[r]);
-        let snapped = MapView {
-            left: view.left.round(),
-            top: view.top.round(),
-            ..view
+        let mut pen = Pen {
+            canvas: &mut canvas,
+            stroke: &mut stroke,
+            style: &style,
         };
-        view::draw_map(&mut canvas, &track.map, &snapped);
-        draw::walls(&mut canvas, &mut stroke, &track.walls, &snapped, &style);
-        draw::centerline(
-            &mut canvas,
-            &mut stroke,
-            &track.centerline,
-            &snapped,
-            &style,
-        );
-        if let Some(scale) = &speed {
-            draw::speed_line(
-                &mut canvas,
-                &mut stroke,
-                track.waypoints(LineKind::RACING),
-                &snapped,
-                scale,
-                &style,
-            );
-        }
-        if let Some((p0, dir)) = draw::start_direction(track.main_line(), &snapped) {
-            draw::arrow(&mut canvas, &mut stroke, p0, dir, style.arrow_len);
-        }
+        draw_cell(&mut pen, track, [x, y, cell, row_h[r]], speed.as_ref());
         let ty = y + row_h[r] + 2.0 * uf;
         let name = fit_text(&track.name, cell, u);
         canvas.draw_text(x, ty, &name, u, draw::INK);
-        let shown = LineKind::EST_LAP;
-        let lap = match track.line(shown).and_then(|l| l.lap_s) {
-            Some(t) => format!("{} lap {t:.2} s", shown.label()),
-            None => format!("{} lap n/a", shown.label()),
-        };
-        canvas.draw_text(x, ty + line_h, &lap, u, [90, 90, 90]);
+        canvas.draw_text(x, ty + line_h, &lap_caption(track), u, [90, 90, 90]);
     }
 
     if let Some(scale) = &speed {
@@ -139,6 +109,54 @@ pub fn render_gallery(
         colour_bar(&mut canvas, x, y, w, bar_h, scale, u);
     }
     Ok(canvas.into_image())
+}
+
+/// (columns, rows) of a grid of `n` ≥ 1 cells: `columns` if given (at most `n`), else the
+/// smallest square-ish grid.
+fn grid(n: usize, columns: Option<usize>) -> (usize, usize) {
+    let cols = columns
+        .unwrap_or_else(|| (n as f64).sqrt().ceil() as usize)
+        .clamp(1, n);
+    (cols, n.div_ceil(cols))
+}
+
+/// The canvas, the stroke buffer and the line style a cell is drawn with.
+struct Pen<'a> {
+    canvas: &'a mut Canvas,
+    stroke: &'a mut Stroke,
+    style: &'a Style,
+}
+
+/// One cell's map in the box `[left, top, width, height]` (snapped to whole pixels) with its
+/// walls, centerline, racing line by speed and start arrow.
+fn draw_cell(pen: &mut Pen, track: &TrackPicture, cell: [f64; 4], speed: Option<&SpeedScale>) {
+    let [x, y, w, h] = cell;
+    let view = MapView::fit(&track.map, x, y, w, h);
+    let snapped = MapView {
+        left: view.left.round(),
+        top: view.top.round(),
+        ..view
+    };
+    let (canvas, stroke, style) = (&mut *pen.canvas, &mut *pen.stroke, pen.style);
+    view::draw_map(canvas, &track.map, &snapped);
+    draw::walls(canvas, stroke, &track.walls, &snapped, style);
+    draw::centerline(canvas, stroke, &track.centerline, &snapped, style);
+    if let Some(scale) = speed {
+        let line = track.waypoints(LineKind::RACING);
+        draw::speed_line(canvas, stroke, line, &snapped, scale, style);
+    }
+    if let Some((p0, dir)) = draw::start_direction(track.main_line(), &snapped) {
+        draw::arrow(canvas, stroke, p0, dir, style.arrow_len);
+    }
+}
+
+/// The caption's second line: the lap time the dataset quotes for a track, or `n/a`.
+fn lap_caption(track: &TrackPicture) -> String {
+    let shown = LineKind::EST_LAP;
+    match track.line(shown).and_then(|l| l.lap_s) {
+        Some(t) => format!("{} lap {t:.2} s", shown.label()),
+        None => format!("{} lap n/a", shown.label()),
+    }
 }
 
 /// `text` shortened with `..` to fit `width` pixels at `scale`.

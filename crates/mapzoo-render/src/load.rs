@@ -27,20 +27,7 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
         "" => "track".to_string(),
         t => t.to_string(),
     };
-    let yaml = match folder.map_yaml() {
-        MapYaml::Found(yaml) => yaml,
-        other => {
-            let found = match other {
-                MapYaml::Several(many) => format!("several YAMLs: {}", many.join(", ")),
-                _ => "no map YAML".to_string(),
-            };
-            return Err(RenderError::NoMap {
-                dir: dir.to_path_buf(),
-                found,
-                expected: format!("{name}.yaml"),
-            });
-        }
-    };
+    let yaml = map_yaml(&folder, dir, &name)?;
     let (_, map) = folder.read_map(&yaml, rule)?;
     let mut track = TrackPicture::new(name, map);
 
@@ -77,6 +64,30 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
         track.walls = walls_from_widths(&track.centerline);
     }
 
+    read_sectors(&folder, &mut track)?;
+    Ok(track)
+}
+
+/// The folder's map YAML, or why there is none to draw.
+fn map_yaml(folder: &SetFolder, dir: &Path, name: &str) -> Result<String, RenderError> {
+    match folder.map_yaml() {
+        MapYaml::Found(yaml) => Ok(yaml),
+        other => {
+            let found = match other {
+                MapYaml::Several(many) => format!("several YAMLs: {}", many.join(", ")),
+                _ => "no map YAML".to_string(),
+            };
+            Err(RenderError::NoMap {
+                dir: dir.to_path_buf(),
+                found,
+                expected: format!("{name}.yaml"),
+            })
+        }
+    }
+}
+
+/// The speed-scaling and overtaking sectors of the folder's sector files, where present.
+fn read_sectors(folder: &SetFolder, track: &mut TrackPicture) -> Result<(), RenderError> {
     if let Some(s) = folder.read_speed_scaling()? {
         track.speed_sectors = s
             .sectors
@@ -101,7 +112,7 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
             })
             .collect();
     }
-    Ok(track)
+    Ok(())
 }
 
 /// A sector span from the files' signed indices (negative ones read as 0).

@@ -102,127 +102,238 @@ pub fn render_track(
 ) -> Result<Rendered, RenderError> {
     check_size(options.size)?;
     check_map(track)?;
-    let u = (options.size as usize / 500).max(1);
-    let uf = u as f64;
-    let style = Style::new(u, (options.size as f64 / 500.0).max(0.5));
-    let margin = 12.0 * uf;
-    let (title_s, info_s) = (2 * u, u);
-    let line_h = |s: usize| (font::LINE_HEIGHT * s) as f64;
-    let text_w = |t: &str, s: usize| font::text_width(t, s) as f64;
-
-    let long = track.map.width.max(track.map.height) as f64;
-    let map_scale = options.size as f64 / long;
-    let (map_w, map_h) = (
-        (track.map.width as f64 * map_scale).round().max(1.0),
-        (track.map.height as f64 * map_scale).round().max(1.0),
-    );
     let speed = speed_scale([track]);
     let info = info_lines(track);
     let title = shorten(&track.name, MAX_LINE_CHARS / 2);
     let legend = legend_items(track);
+    let page = Page::new(track, options, speed.is_some(), &info, &title, &legend);
+    let style = Style::new(page.u, (options.size as f64 / 500.0).max(0.5));
 
-    let bar_w = (0.4 * map_w).max(100.0 * uf).round();
-    let bar_label = "speed (m/s)";
-    let scale_bar_room = 0.3 * map_w + 40.0 * uf;
-    let footer_w = if speed.is_some() {
-        text_w(bar_label, u) + 6.0 * uf + bar_w + 24.0 * uf + scale_bar_room
-    } else {
-        scale_bar_room
-    };
-    let legend_w = legend
-        .iter()
-        .map(|item| LEGEND_SAMPLE * uf + 4.0 * uf + text_w(item.label(), u) + 14.0 * uf)
-        .sum::<f64>();
-    let content_w = info
-        .iter()
-        .map(|l| text_w(l, info_s))
-        .chain([map_w, text_w(&title, title_s), footer_w, legend_w])
-        .fold(0.0, f64::max);
-    let width = (content_w + 2.0 * margin).ceil();
-
-    let title_y = margin;
-    let info_y = title_y + line_h(title_s);
-    let map_top = (info_y + line_h(info_s) * info.len() as f64 + margin / 2.0).round();
-    let footer_y = map_top + map_h + margin;
-    let text_h = font::text_height(u) as f64;
-    let row_a_h = (8.0 * uf + 3.0 * uf + 2.0 + text_h).max(text_h + 8.0 * uf);
-    let legend_y = footer_y + row_a_h + margin / 2.0;
-    let height = (legend_y + line_h(u).max(10.0 * uf) + margin).ceil();
-
-    let (cw, ch) = check_pixels(width, height)?;
+    let (cw, ch) = check_pixels(page.width, page.height)?;
     let mut canvas = Canvas::new(cw, ch, draw::PAPER);
     let mut stroke = Stroke::for_canvas(&canvas);
-    let map_left = ((width - map_w) / 2.0).round();
-    let view = MapView::fit(&track.map, map_left, map_top, map_w, map_h);
+    let view = MapView::fit(
+        &track.map,
+        page.map_left,
+        page.map_top,
+        page.map_w,
+        page.map_h,
+    );
 
     view::draw_map(&mut canvas, &track.map, &view);
-    frame(&mut canvas, map_left, map_top, map_w, map_h);
-    draw::walls(&mut canvas, &mut stroke, &track.walls, &view, &style);
-    draw::centerline(&mut canvas, &mut stroke, &track.centerline, &view, &style);
-    if let Some(scale) = &speed {
-        for line in &track.lines {
-            draw_racing_line(&mut canvas, &mut stroke, line, &view, scale, &style);
-        }
-    }
-    let main = track.main_line();
-    draw::sector_ticks(
+    frame(
+        &mut canvas,
+        page.map_left,
+        page.map_top,
+        page.map_w,
+        page.map_h,
+    );
+    draw_lines(
         &mut canvas,
         &mut stroke,
-        main,
-        &track.speed_sectors,
+        track,
         &view,
+        speed.as_ref(),
         &style,
-        TickSide::Left,
-        "S",
-        draw::SPEED_TICK,
     );
-    draw::sector_ticks(
+
+    page.draw_header(&mut canvas, &title, &info);
+    page.draw_footer(&mut canvas, &view, speed.as_ref());
+    draw_legend(
         &mut canvas,
         &mut stroke,
-        main,
-        &track.overtaking_sectors,
-        &view,
+        &legend,
+        page.margin,
+        page.legend_y,
         &style,
-        TickSide::Right,
-        "O",
-        draw::OVERTAKING_TICK,
     );
-    if let Some((p0, dir)) = draw::start_direction(main, &view) {
-        draw::arrow(&mut canvas, &mut stroke, p0, dir, style.arrow_len);
-    }
-
-    canvas.draw_text(margin, title_y, &title, title_s, draw::INK);
-    for (k, line) in info.iter().enumerate() {
-        canvas.draw_text(
-            margin,
-            info_y + k as f64 * line_h(info_s),
-            line,
-            info_s,
-            draw::INK,
-        );
-    }
-
-    let mut x = margin;
-    if let Some(scale) = &speed {
-        let label_y = footer_y + (8.0 * uf - text_h) / 2.0;
-        x += canvas.draw_text(x, label_y.round(), bar_label, u, draw::INK) + 6.0 * uf;
-        colour_bar(&mut canvas, x, footer_y, bar_w, 8.0 * uf, scale, u);
-    }
-    scale_bar(
-        &mut canvas,
-        width - margin,
-        footer_y,
-        &view,
-        0.25 * map_w,
-        u,
-    );
-    draw_legend(&mut canvas, &mut stroke, &legend, margin, legend_y, &style);
 
     Ok(Rendered {
         image: canvas.into_image(),
         view,
         speed,
     })
+}
+
+/// Label of the colour bar.
+const BAR_LABEL: &str = "speed (m/s)";
+
+/// Where everything of a one-track picture goes, pixels: title and info lines on top, the
+/// map, then the footer (colour bar, scale bar) and the legend.
+struct Page {
+    /// Text and line scale (1 per 500 px of map).
+    u: usize,
+    margin: f64,
+    title_s: usize,
+    info_s: usize,
+    width: f64,
+    height: f64,
+    map_left: f64,
+    map_top: f64,
+    map_w: f64,
+    map_h: f64,
+    title_y: f64,
+    info_y: f64,
+    footer_y: f64,
+    legend_y: f64,
+    bar_w: f64,
+    text_h: f64,
+}
+
+impl Page {
+    /// The layout of `track` at `options.size`, wide enough for its longest text.
+    fn new(
+        track: &TrackPicture,
+        options: &RenderOptions,
+        has_speed: bool,
+        info: &[String],
+        title: &str,
+        legend: &[LegendItem],
+    ) -> Self {
+        let u = (options.size as usize / 500).max(1);
+        let uf = u as f64;
+        let margin = 12.0 * uf;
+        let (title_s, info_s) = (2 * u, u);
+        let line_h = |s: usize| (font::LINE_HEIGHT * s) as f64;
+        let text_w = |t: &str, s: usize| font::text_width(t, s) as f64;
+
+        let long = track.map.width.max(track.map.height) as f64;
+        let map_scale = options.size as f64 / long;
+        let (map_w, map_h) = (
+            (track.map.width as f64 * map_scale).round().max(1.0),
+            (track.map.height as f64 * map_scale).round().max(1.0),
+        );
+
+        let bar_w = (0.4 * map_w).max(100.0 * uf).round();
+        let scale_bar_room = 0.3 * map_w + 40.0 * uf;
+        let footer_w = if has_speed {
+            text_w(BAR_LABEL, u) + 6.0 * uf + bar_w + 24.0 * uf + scale_bar_room
+        } else {
+            scale_bar_room
+        };
+        let legend_w = legend
+            .iter()
+            .map(|item| LEGEND_SAMPLE * uf + 4.0 * uf + text_w(item.label(), u) + 14.0 * uf)
+            .sum::<f64>();
+        let content_w = info
+            .iter()
+            .map(|l| text_w(l, info_s))
+            .chain([map_w, text_w(title, title_s), footer_w, legend_w])
+            .fold(0.0, f64::max);
+        let width = (content_w + 2.0 * margin).ceil();
+
+        let title_y = margin;
+        let info_y = title_y + line_h(title_s);
+        let map_top = (info_y + line_h(info_s) * info.len() as f64 + margin / 2.0).round();
+        let footer_y = map_top + map_h + margin;
+        let text_h = font::text_height(u) as f64;
+        let row_a_h = (8.0 * uf + 3.0 * uf + 2.0 + text_h).max(text_h + 8.0 * uf);
+        let legend_y = footer_y + row_a_h + margin / 2.0;
+        let height = (legend_y + line_h(u).max(10.0 * uf) + margin).ceil();
+        let map_left = ((width - map_w) / 2.0).round();
+        Page {
+            u,
+            margin,
+            title_s,
+            info_s,
+            width,
+            height,
+            map_left,
+            map_top,
+            map_w,
+            map_h,
+            title_y,
+            info_y,
+            footer_y,
+            legend_y,
+            bar_w,
+            text_h,
+        }
+    }
+
+    /// Height of a text line at scale `s`, pixels.
+    fn line_h(&self, s: usize) -> f64 {
+        (font::LINE_HEIGHT * s) as f64
+    }
+
+    /// The title and the info lines above the map.
+    fn draw_header(&self, canvas: &mut Canvas, title: &str, info: &[String]) {
+        canvas.draw_text(self.margin, self.title_y, title, self.title_s, draw::INK);
+        for (k, line) in info.iter().enumerate() {
+            canvas.draw_text(
+                self.margin,
+                self.info_y + k as f64 * self.line_h(self.info_s),
+                line,
+                self.info_s,
+                draw::INK,
+            );
+        }
+    }
+
+    /// The colour bar (when lines are drawn by speed) and the scale bar under the map.
+    fn draw_footer(&self, canvas: &mut Canvas, view: &MapView, speed: Option<&SpeedScale>) {
+        let (u, uf) = (self.u, self.u as f64);
+        let mut x = self.margin;
+        if let Some(scale) = speed {
+            let label_y = self.footer_y + (8.0 * uf - self.text_h) / 2.0;
+            x += canvas.draw_text(x, label_y.round(), BAR_LABEL, u, draw::INK) + 6.0 * uf;
+            colour_bar(canvas, x, self.footer_y, self.bar_w, 8.0 * uf, scale, u);
+        }
+        let width = 0.25 * self.map_w;
+        scale_bar(
+            canvas,
+            self.width - self.margin,
+            self.footer_y,
+            view,
+            width,
+            u,
+        );
+    }
+}
+
+/// Everything drawn on the map: walls, centerline, the racing lines by speed, the sector
+/// ticks on the main line and the start arrow, in that order.
+fn draw_lines(
+    canvas: &mut Canvas,
+    stroke: &mut Stroke,
+    track: &TrackPicture,
+    view: &MapView,
+    speed: Option<&SpeedScale>,
+    style: &Style,
+) {
+    draw::walls(canvas, stroke, &track.walls, view, style);
+    draw::centerline(canvas, stroke, &track.centerline, view, style);
+    if let Some(scale) = speed {
+        for line in &track.lines {
+            draw_racing_line(canvas, stroke, line, view, scale, style);
+        }
+    }
+    let main = track.main_line();
+    draw::sector_ticks(
+        canvas,
+        stroke,
+        main,
+        &track.speed_sectors,
+        view,
+        style,
+        TickSide::Left,
+        "S",
+        draw::SPEED_TICK,
+    );
+    draw::sector_ticks(
+        canvas,
+        stroke,
+        main,
+        &track.overtaking_sectors,
+        view,
+        style,
+        TickSide::Right,
+        "O",
+        draw::OVERTAKING_TICK,
+    );
+    if let Some((p0, dir)) = draw::start_direction(main, view) {
+        draw::arrow(canvas, stroke, p0, dir, style.arrow_len);
+    }
 }
 
 /// Draws one racing line coloured by speed, in its kind's style: the IQP as a line, the SP as

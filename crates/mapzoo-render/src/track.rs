@@ -109,13 +109,13 @@ impl TrackPicture {
 }
 
 /// The track bounds of a centerline without walls, rebuilt from its `d_right`/`d_left` as
-/// the racing-line stage rebuilds them ([`mapzoo_raceline::walls::from_centerline`], along
+/// the racing-line stage rebuilds them ([`mapzoo_raceline::walls_from_centerline`], along
 /// the normals of the closed spline through the points), so a picture shows the walls the
 /// shortest path was measured to; none when no closed spline fits (fewer than three
 /// distinct points, coincident points).
 pub fn walls_from_widths(line: &[Waypoint]) -> Walls {
     let pts: Vec<Waypoint> = distinct_loop(line).into_iter().copied().collect();
-    mapzoo_raceline::walls::from_centerline(&mapzoo_raceline::reftrack_from_waypoints(&pts))
+    mapzoo_raceline::walls_from_centerline(&mapzoo_raceline::reftrack_from_waypoints(&pts))
         .unwrap_or_default()
 }
 

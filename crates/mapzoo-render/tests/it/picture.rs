@@ -1,17 +1,18 @@
-//! The pictures of a generated track, checked pixel by pixel: the map sits
+//! `render_track`: the pictures of a generated track, checked pixel by pixel: the map sits
 //! where its own pixels say, the IQP line lies on its waypoints in the
 //! colour of their speed, the start arrow points along the first segment,
 //! and sector ticks sit at their waypoint indices.
 
-mod support;
+use crate::support;
 
 use mapzoo_format::global::LineKind;
 use mapzoo_render::{
-    render_gallery, render_track, viridis, GalleryOptions, RenderError, RenderOptions, Rendered,
-    Rgb, SpeedScale, TrackPicture, ARROW, OVERTAKING_TICK, SPEED_TICK,
+    render_track, viridis, RenderError, RenderOptions, Rendered, Rgb, SpeedScale, TrackPicture,
+    ARROW, OVERTAKING_TICK, SPEED_TICK,
 };
 
-const N: usize = 400;
+/// Waypoints per line of the generated track.
+pub(crate) const N: usize = 400;
 
 fn render(track: &TrackPicture, size: u32) -> Rendered {
     render_track(track, &RenderOptions { size }).expect("the generated track renders")
@@ -236,38 +237,4 @@ fn bare_map_and_odd_input_render_without_panic() {
     assert!(matches!(err, RenderError::EmptyMap { .. }), "{err}");
     let err = render_track(&support::track(N, false), &RenderOptions { size: 9 }).unwrap_err();
     assert!(matches!(err, RenderError::Size { .. }), "{err}");
-}
-
-#[test]
-fn gallery_puts_every_track_in_its_cell() {
-    let mut slow = support::track(N, false);
-    slow.name = "slow".into();
-    for w in slow.lines.iter_mut().flat_map(|l| l.waypoints.iter_mut()) {
-        w.vx_mps -= 2.0;
-    }
-    let fast = support::track(N, true);
-    let options = GalleryOptions {
-        cell: 200,
-        columns: Some(2),
-    };
-    let img = render_gallery(&[slow.clone(), fast.clone()], &options).unwrap();
-    assert_eq!(
-        img,
-        render_gallery(&[slow.clone(), fast], &options).unwrap()
-    );
-    // One shared speed scale: the slow track's top speed is mid-scale, so
-    // the brightest colour only appears in the right-hand cell.
-    let half = img.width() / 2;
-    let count = |x0: u32, x1: u32, c: Rgb| {
-        img.enumerate_pixels()
-            .filter(|(x, y, p)| *x >= x0 && *x < x1 && *y < img.height() - 60 && p.0 == c)
-            .count()
-    };
-    assert_eq!(count(0, half, viridis(1.0)), 0);
-    assert!(count(half, img.width(), viridis(1.0)) > 0);
-    assert!(count(0, half, ARROW) > 0 && count(half, img.width(), ARROW) > 0);
-    assert!(matches!(
-        render_gallery(&[], &GalleryOptions::default()),
-        Err(RenderError::NoTracks)
-    ));
 }

@@ -28,7 +28,7 @@ fn nan_in_the_centerline_is_named() {
 fn nan_in_a_wall_is_named() {
     let cl = oval(1.2);
     let track = mapzoo_raceline::reftrack_from_waypoints(&cl);
-    let mut walls = mapzoo_raceline::walls::from_centerline(&track).unwrap();
+    let mut walls = mapzoo_raceline::walls_from_centerline(&track).unwrap();
     walls.left[7][1] = f64::INFINITY;
     let err = compute(&cl, Some(&walls), &RacelineParams::mapzoo()).unwrap_err();
     assert!(
@@ -238,7 +238,7 @@ fn absurdly_long_lap_is_named() {
 fn far_wall_point_is_named_and_a_stray_one_is_harmless() {
     let cl = oval(1.2);
     let track = mapzoo_raceline::reftrack_from_waypoints(&cl);
-    let walls = mapzoo_raceline::walls::from_centerline(&track).unwrap();
+    let walls = mapzoo_raceline::walls_from_centerline(&track).unwrap();
     let mut far = walls.clone();
     far.right[7] = [3.0e6, 0.0];
     let err = compute(&cl, Some(&far), &RacelineParams::mapzoo()).unwrap_err();
@@ -346,7 +346,7 @@ mod no_panic {
 /// to which side and by how much.
 #[test]
 fn folding_line_is_reported_with_its_place() {
-    use mapzoo_raceline::spline::distance_scaling;
+    use mapzoo_raceline::reference::check_folds;
     use mapzoo_raceline::{ClosedSpline, RefTrack};
     let n = 40;
     let xy: Vec<[f64; 2]> = (0..n)
@@ -360,15 +360,13 @@ fn folding_line_is_reported_with_its_place() {
         w_right: vec![2.0; n],
         w_left: vec![2.0; n],
     };
-    let normals = ClosedSpline::through(&xy, Some(&distance_scaling(&xy)))
-        .unwrap()
-        .normals();
+    let normals = ClosedSpline::through_scaled(&xy).unwrap().normals();
     // counter-clockwise: right is outwards, so a shift of −1.5 m crosses the centre
     let mut alpha = vec![0.0; n];
-    assert!(mapzoo_raceline::iqp::check_folds(&rt, &normals, &alpha, Stage::Iqp).is_ok());
+    assert!(check_folds(&rt, &normals, &alpha, Stage::Iqp).is_ok());
     alpha[10] = -1.5;
     alpha[11] = -1.5;
-    let err = mapzoo_raceline::iqp::check_folds(&rt, &normals, &alpha, Stage::Iqp).unwrap_err();
+    let err = check_folds(&rt, &normals, &alpha, Stage::Iqp).unwrap_err();
     match &err {
         OptimizeError::CrossingNormals {
             side,

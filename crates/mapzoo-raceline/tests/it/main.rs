@@ -1,0 +1,19 @@
+//! Integration tests of mapzoo-raceline, one binary, modules mirroring `src/`:
+//! [`compute`] (stages 7–11 end to end on synthetic tracks), [`error`] (typed
+//! errors, never a panic), [`iqp`] (the sparse curvature QP against TUM's dense
+//! one), [`params`] (the profiles against the Race Stack's files), [`parity`]
+//! (published lap times; reference data, skipped without it or failed under
+//! `MAPZOO_REQUIRE_DATA=1`), [`spline`], [`velocity`] and [`walls`] (kernels
+//! against naive twins). Saved proptest cases of module `m` are in
+//! `tests/proptest-regressions/m.txt` (proptest finds `tests/it/main.rs` and
+//! looks in a `proptest-regressions` folder beside `it/`).
+
+mod compute;
+mod error;
+mod iqp;
+mod params;
+mod parity;
+mod spline;
+mod support;
+mod velocity;
+mod walls;

@@ -1,0 +1,31 @@
+//! Test tracks shared by the modules: smooth closed loops with uneven spacing, and
+//! centerlines with exact walls along them.
+
+use mapzoo_format::Waypoint;
+
+/// A smooth closed loop r(θ) = R·(1 + a2·cos(2θ + φ2) + a3·cos(3θ + φ3)), counter-clockwise,
+/// sampled at `n` angles with a random jitter of the angle (uneven spacing).
+pub fn loop_points(
+    n: usize,
+    radius: f64,
+    a2: f64,
+    a3: f64,
+    phase: f64,
+    jitter: &[f64],
+) -> Vec<[f64; 2]> {
+    (0..n)
+        .map(|i| {
+            let th =
+                (i as f64 + 0.3 * jitter[i % jitter.len()]) * 2.0 * std::f64::consts::PI / n as f64;
+            let r = radius
+                * (1.0 + a2 * (2.0 * th + phase).cos() + a3 * (3.0 * th + 2.0 * phase).cos());
+            [r * th.cos(), 1.3 * r * th.sin()]
+        })
+        .collect()
+}
+
+/// A synthetic track: smooth loop centerline at ≈0.1 m, exact walls at ± width along the normals.
+pub fn synthetic_track(radius: f64, a2: f64, a3: f64, phase: f64, width: f64) -> Vec<Waypoint> {
+    let dense = loop_points(4000, radius, a2, a3, phase, &[0.0]);
+    mapzoo_synth::tracks::centerline_along(&dense, 0.1, width)
+}
