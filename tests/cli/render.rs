@@ -11,7 +11,7 @@ use mapzoo_format::{
 };
 use std::path::Path;
 
-use mapzoo_format::global::LineKind;
+use mapzoo_format::LineKind;
 use mapzoo_render::{encode_png, load_track, render_gallery, render_track};
 use mapzoo_render::{GalleryOptions, RenderOptions};
 

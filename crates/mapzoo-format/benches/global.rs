@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use criterion::Criterion;
-use mapzoo_format::global::{GlobalParts, GlobalWaypoints, LineKind, LineParts};
+use mapzoo_format::{GlobalParts, GlobalWaypoints, LineKind, LineParts};
 
 use crate::circle;
 

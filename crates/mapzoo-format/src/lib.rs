@@ -100,7 +100,7 @@ mod waypoint;
 pub use atomic::write_file as write_file_atomic;
 pub use error::{FormatError, Result};
 pub use flavor::Flavor;
-pub use global::GlobalWaypoints;
+pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
 pub use map::{
     decode_gray_png, encode_gray_png, is_free, is_free_level, pixel_to_world, read_gray_png,
     world_to_pixel, write_gray_png, FreeRule, MapMeta, OccupancyMap,

@@ -40,12 +40,12 @@ mod walls;
 
 use std::time::Instant;
 
-use mapzoo_format::global::{GlobalParts, LineParts};
+use mapzoo_format::{GlobalParts, LineParts};
 use mapzoo_format::{GlobalWaypoints, Waypoint};
 
 pub use error::{OptimizeError, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES};
 pub use iqp::IqpSolution;
-pub use mapzoo_format::global::LineKind;
+pub use mapzoo_format::LineKind;
 pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
 pub use qp::{QpProblem, QpSettings, QpStatus};

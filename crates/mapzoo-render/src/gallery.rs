@@ -3,7 +3,7 @@
 //! centerline and IQP line (one speed scale for all cells) and, under it,
 //! the track name and SP lap time.
 
-use mapzoo_format::global::LineKind;
+use mapzoo_format::LineKind;
 
 use crate::canvas::{Canvas, Stroke};
 use crate::colormap::SpeedScale;

@@ -12,9 +12,9 @@
 
 use std::path::Path;
 
-use mapzoo_format::global::LineKind;
 use mapzoo_format::set::{MapYaml, SetFolder};
 use mapzoo_format::FreeRule;
+use mapzoo_format::LineKind;
 use mapzoo_geom::Walls;
 
 use crate::error::RenderError;

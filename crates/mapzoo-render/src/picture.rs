@@ -2,7 +2,7 @@
 //! the occupancy map at true scale with every line of the set drawn on it,
 //! and a footer with the speed colour bar, a scale bar and a legend.
 
-use mapzoo_format::global::LineKind;
+use mapzoo_format::LineKind;
 
 use crate::canvas::{Canvas, Stroke};
 use crate::colormap::{viridis, SpeedScale};

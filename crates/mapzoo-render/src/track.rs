@@ -1,7 +1,7 @@
 //! What a picture shows, as plain in-memory data: the occupancy map and the
 //! lines of one track set (DESIGN §2), independent of where they came from.
 
-use mapzoo_format::global::LineKind;
+use mapzoo_format::LineKind;
 use mapzoo_format::{OccupancyMap, Waypoint};
 use mapzoo_geom::Walls;
 

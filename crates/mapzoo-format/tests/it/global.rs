@@ -1,7 +1,7 @@
 //! `global_waypoints.json` against the published Race Stack files: read → write gives the same bytes.
 
-use mapzoo_format::global::{GlobalParts, GlobalWaypoints, LineKind, LineParts};
 use mapzoo_format::testdata::reference_data_or_skip;
+use mapzoo_format::{GlobalParts, GlobalWaypoints, LineKind, LineParts};
 
 use crate::support::{files, name, python_loads, same_tree};
 

@@ -5,7 +5,7 @@
 
 use crate::support;
 
-use mapzoo_format::global::LineKind;
+use mapzoo_format::LineKind;
 use mapzoo_render::{
     render_track, viridis, RenderError, RenderOptions, Rendered, Rgb, SpeedScale, TrackPicture,
     ARROW, OVERTAKING_TICK, SPEED_TICK,

@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use mapzoo_format::global::LineKind;
+use mapzoo_format::LineKind;
 use mapzoo_format::{FreeRule, MapMeta, OccupancyMap, Waypoint};
 use mapzoo_render::{walls_from_widths, PictureLine, SectorSpan, TrackPicture};
 
