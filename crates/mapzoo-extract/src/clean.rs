@@ -428,7 +428,7 @@ pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
         if region.touches_border {
             if leaking
                 .as_ref()
-                .map_or(true, |b| region.infield.area > b.infield.area)
+                .is_none_or(|b| region.infield.area > b.infield.area)
             {
                 leaking = Some(region);
             }

@@ -33,7 +33,7 @@ impl Default for ExtractParams {
 impl ExtractParams {
     /// Checks the ranges; called by [`crate::extract`] before any work.
     pub fn validate(&self) -> Result<(), ExtractError> {
-        if self.opening_size == 0 || self.opening_size % 2 == 0 {
+        if self.opening_size == 0 || self.opening_size.is_multiple_of(2) {
             return Err(ExtractError::Param {
                 field: "opening_size",
                 why: format!(

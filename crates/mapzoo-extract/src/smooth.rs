@@ -127,7 +127,7 @@ pub(crate) fn smooth_loop(
 /// first and last `window` values are those of the preceding sample. Kept for parity.
 pub(crate) fn race_stack_seam(x: &mut [f64], window: usize) {
     let n = x.len();
-    if n % 2 == 0 || n <= 2 * window {
+    if n.is_multiple_of(2) || n <= 2 * window {
         return;
     }
     let orig = x.to_vec();
@@ -166,7 +166,7 @@ pub fn savgol_circular(x: &[f64], window: usize) -> Vec<f64> {
     let (mut s0, mut s1, mut s2) = sums(0);
     for i in 0..n as i64 {
         if i > 0 {
-            if i as usize % RESYNC == 0 {
+            if (i as usize).is_multiple_of(RESYNC) {
                 (s0, s1, s2) = sums(i);
             } else {
                 // Slide the window from i-1 to i: drop x[i-1-m], add x[i+m], re-centre.
