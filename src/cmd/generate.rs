@@ -91,15 +91,9 @@ fn parse_size(text: &str) -> Result<[usize; 2], String> {
 }
 
 /// Generates the map and writes it; exit 0 on success.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let name = args
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("synth{}", args.seed));
-    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-        bail!("--name {name:?}: must be a plain file name without a path or a leading dot");
-    }
-    let opts = SynthOptions {
+/// The generator's options from the command line.
+fn synth_options(args: &Args) -> SynthOptions {
+    SynthOptions {
         seed: args.seed,
         centerline: CenterlineSpec::Random {
             lap_length: args.lap_length,
@@ -128,8 +122,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         specks: args.specks,
         noise: args.noise,
         ..SynthOptions::default()
-    };
-    let map = generate(&opts).context("generate")?;
+    }
+}
+
+/// Generates the map and writes `<name>.png` and `<name>.yaml` into `--out`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("synth{}", args.seed));
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        bail!("--name {name:?}: must be a plain file name without a path or a leading dot");
+    }
+    let map = generate(&synth_options(&args)).context("generate")?;
 
     let png = args.out.join(format!("{name}.png"));
     let yaml = args.out.join(format!("{name}.yaml"));

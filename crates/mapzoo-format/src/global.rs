@@ -628,19 +628,7 @@ impl GlobalWaypoints {
         // Anything else (unknown keys, errors) takes the slow path below,
         // which keeps extra keys and says which entry is wrong.
         if let Ok(d) = serde_json::from_str::<Direct>(text) {
-            return Ok(GlobalWaypoints {
-                map_info: MapInfo::parse(&d.map_info_str.data),
-                map_info_str: d.map_info_str.data,
-                est_lap_time: d.est_lap_time.map(|m| m.data),
-                centerline_markers: d.centerline_markers,
-                centerline: d.centerline_waypoints,
-                iqp_markers: d.global_traj_markers_iqp,
-                iqp: d.global_traj_wpnts_iqp,
-                sp_markers: d.global_traj_markers_sp,
-                sp: d.global_traj_wpnts_sp,
-                trackbounds_markers: d.trackbounds_markers,
-                extra: Vec::new(),
-            });
+            return Ok(d.into_global());
         }
         let top: TopLevel =
             serde_json::from_str(text).map_err(|e| json_syntax_error(text, &e, path))?;
@@ -848,6 +836,25 @@ struct Direct {
     global_traj_markers_sp: MarkerArray,
     global_traj_wpnts_sp: WpntArray,
     trackbounds_markers: MarkerArray,
+}
+
+impl Direct {
+    /// The file read in one typed pass as the set's global waypoints (no extra keys).
+    fn into_global(self) -> GlobalWaypoints {
+        GlobalWaypoints {
+            map_info: MapInfo::parse(&self.map_info_str.data),
+            map_info_str: self.map_info_str.data,
+            est_lap_time: self.est_lap_time.map(|m| m.data),
+            centerline_markers: self.centerline_markers,
+            centerline: self.centerline_waypoints,
+            iqp_markers: self.global_traj_markers_iqp,
+            iqp: self.global_traj_wpnts_iqp,
+            sp_markers: self.global_traj_markers_sp,
+            sp: self.global_traj_wpnts_sp,
+            trackbounds_markers: self.trackbounds_markers,
+            extra: Vec::new(),
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize)]
