@@ -90,7 +90,6 @@ fn parse_size(text: &str) -> Result<[usize; 2], String> {
     Ok([num(w)?, num(h)?])
 }
 
-/// Generates the map and writes it; exit 0 on success.
 /// The generator's options from the command line.
 fn synth_options(args: &Args) -> SynthOptions {
     SynthOptions {
@@ -125,7 +124,7 @@ fn synth_options(args: &Args) -> SynthOptions {
     }
 }
 
-/// Generates the map and writes `<name>.png` and `<name>.yaml` into `--out`.
+/// Generates the map and writes `<name>.png` and `<name>.yaml` into `--out`; exit 0 on success.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = args
         .name
