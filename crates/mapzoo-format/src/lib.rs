@@ -91,6 +91,7 @@ mod published;
 mod pyfmt;
 mod sectors;
 pub mod set;
+mod table;
 #[cfg(any(test, feature = "reference"))]
 pub mod testdata;
 mod tum;

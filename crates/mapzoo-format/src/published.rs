@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::error::{FormatError, Result};
-use crate::waypoint::{parse_finite, read_text};
+use crate::table::{self, Dialect};
+use crate::waypoint::read_text;
 
 /// One row of `published.csv`; figures absent from the file are `None`.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,14 +37,9 @@ pub fn read_published_csv(path: &Path) -> Result<Vec<PublishedRow>> {
 
 /// Parses the text of `published.csv` (`path` is only used in messages).
 pub fn published_from_str(text: &str, path: &Path) -> Result<Vec<PublishedRow>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .trim(csv::Trim::All)
-        .flexible(false)
-        .from_reader(text.as_bytes());
-    let header = reader.headers().map_err(|e| csv_error(&e, path))?.clone();
-    if header.iter().all(str::is_empty) {
+    let mut records = table::rows(text, Dialect::Quoted { delimiter: b',' }).into_iter();
+    let header = records.next().map_or_else(Vec::new, |r| r.cells);
+    if header.iter().all(|h| h.is_empty()) {
         return Err(FormatError::syntax(
             path,
             Some(1),
@@ -58,25 +54,36 @@ pub fn published_from_str(text: &str, path: &Path) -> Result<Vec<PublishedRow>> 
             "track",
             format!(
                 "line 1: no \"track\" column (found {}); expected the header of MapZoo's published.csv",
-                header.iter().collect::<Vec<_>>().join(",")
+                header.join(",")
             ),
         )
     })?;
     let figure_cols = FIGURES.map(col);
     let mut rows = Vec::new();
-    let mut seen: HashMap<String, u64> = HashMap::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| csv_error(&e, path))?;
-        let line = record.position().map_or(0, csv::Position::line);
-        if record.iter().all(str::is_empty) {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for record in records {
+        let line = record.line;
+        if record.cells.len() != header.len() {
+            return Err(FormatError::syntax(
+                path,
+                Some(line),
+                None,
+                format!(
+                    "line {line}: {} columns, but the header has {}; check for a missing or extra comma (quote cells that contain one)",
+                    record.cells.len(),
+                    header.len()
+                ),
+            ));
+        }
+        if record.cells.iter().all(|c| c.is_empty()) {
             continue;
         }
-        let track = record.get(track_col).unwrap_or("").to_string();
+        let track = record.cells[track_col].to_string();
         if track.is_empty() {
             return Err(FormatError::bad_value(
                 path,
                 "track",
-                Some(line as usize),
+                Some(line),
                 format!(
                     "line {line}, column {} \"track\": empty; every row needs a track name",
                     track_col + 1
@@ -92,9 +99,8 @@ pub fn published_from_str(text: &str, path: &Path) -> Result<Vec<PublishedRow>> 
         let mut figures = [None; 4];
         for (slot, (c, name)) in figures.iter_mut().zip(figure_cols.iter().zip(FIGURES)) {
             let Some(c) = *c else { continue };
-            let cell = record.get(c).unwrap_or("");
-            if !cell.is_empty() {
-                *slot = Some(parse_finite(cell, line as usize, c + 1, name, path)?);
+            if !record.cells[c].is_empty() {
+                *slot = Some(record.finite(c, name, path)?);
             }
         }
         let [iqp_lap_s, iqp_vmax, sp_lap_s, sp_vmax] = figures;
@@ -107,38 +113,6 @@ pub fn published_from_str(text: &str, path: &Path) -> Result<Vec<PublishedRow>> 
         });
     }
     Ok(rows)
-}
-
-/// A csv crate error as a format error naming the line (and the column count).
-fn csv_error(e: &csv::Error, path: &Path) -> FormatError {
-    let line = |pos: &Option<csv::Position>| pos.as_ref().map_or(0, csv::Position::line);
-    match e.kind() {
-        csv::ErrorKind::UnequalLengths {
-            pos,
-            expected_len,
-            len,
-        } => FormatError::syntax(
-            path,
-            Some(line(pos) as usize),
-            None,
-            format!(
-                "line {}: {len} columns, but the header has {expected_len}; check for a missing or extra comma (quote cells that contain one)",
-                line(pos)
-            ),
-        ),
-        csv::ErrorKind::Utf8 { pos, .. } => FormatError::syntax(
-            path,
-            Some(line(pos) as usize),
-            None,
-            format!("line {}: not UTF-8 text", line(pos)),
-        ),
-        _ => FormatError::syntax(
-            path,
-            e.position().map(|p| p.line() as usize),
-            None,
-            format!("not a readable CSV: {e}"),
-        ),
-    }
 }
 
 #[cfg(test)]

@@ -784,7 +784,7 @@ fn as_int(v: &Value, key: &str, path: &Path) -> Result<i64> {
 
 fn yaml_short(v: &Value) -> String {
     let s = serde_yaml_ng::to_string(v).unwrap_or_default();
-    crate::waypoint::short(s.trim())
+    crate::table::short(s.trim())
 }
 
 #[cfg(test)]

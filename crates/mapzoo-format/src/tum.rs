@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use crate::error::{FormatError, Result};
-use crate::waypoint::{self, parse_finite, read_text, Waypoint};
+use crate::table::{self, Dialect};
+use crate::waypoint::{self, read_text, Waypoint};
 
 /// Column names of the TUM centerline file.
 pub const CENTERLINE_COLUMNS: [&str; 4] = ["x_m", "y_m", "w_tr_right_m", "w_tr_left_m"];
@@ -60,7 +61,12 @@ pub fn read_centerline(path: &Path) -> Result<Vec<TumTrackPoint>> {
 
 /// Parses TUM centerline text; `path` is used in messages only.
 pub fn centerline_from_str(text: &str, path: &Path) -> Result<Vec<TumTrackPoint>> {
-    let rows = parse_rows::<4>(text, ',', &CENTERLINE_COLUMNS, path)?;
+    centerline_rows(text, false, path)
+}
+
+/// The TUM centerline points of `text`, its first row skipped when `skip_first`.
+fn centerline_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumTrackPoint>> {
+    let rows = parse_rows::<4>(text, ',', &CENTERLINE_COLUMNS, skip_first, path)?;
     Ok(rows
         .into_iter()
         .map(|v| TumTrackPoint {
@@ -79,7 +85,7 @@ pub fn read_raceline(path: &Path) -> Result<Vec<TumRacelinePoint>> {
 
 /// Parses TUM raceline text; `path` is used in messages only.
 pub fn raceline_from_str(text: &str, path: &Path) -> Result<Vec<TumRacelinePoint>> {
-    let rows = parse_rows::<7>(text, ';', &RACELINE_COLUMNS, path)?;
+    let rows = parse_rows::<7>(text, ';', &RACELINE_COLUMNS, false, path)?;
     Ok(rows
         .into_iter()
         .map(|v| TumRacelinePoint {
@@ -160,14 +166,9 @@ pub fn centerline_any_from_str(
             waypoint::from_csv_str(text, path)?,
         ));
     }
-    let cells: Vec<&str> = first.split(',').map(str::trim).collect();
-    let points = if cells == CENTERLINE_COLUMNS {
-        // A header line without `#`: comment it out so line numbers stay right.
-        let commented = body.replacen(first, &format!("#{first}"), 1);
-        centerline_from_str(&commented, path)?
-    } else {
-        centerline_from_str(body, path)?
-    };
+    // A header line without `#` (`x_m,y_m,...`) as the first line is skipped.
+    let header_skipped = first.split(',').map(str::trim).eq(CENTERLINE_COLUMNS);
+    let points = centerline_rows(body, header_skipped, path)?;
     let mut s = 0.0;
     let waypoints = points
         .iter()
@@ -190,39 +191,42 @@ pub fn centerline_any_from_str(
     Ok((CenterlineFormat::Tum, waypoints))
 }
 
-/// Rows of `N` finite numbers separated by `sep`; `#` lines and blank lines skipped.
+/// Rows of `N` finite numbers separated by `sep`; `#` lines and blank lines
+/// skipped, and the first row too when `skip_first` (a bare header line).
 fn parse_rows<const N: usize>(
     text: &str,
     sep: char,
     columns: &[&str; N],
+    skip_first: bool,
     path: &Path,
 ) -> Result<Vec<[f64; N]>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let dialect = Dialect::Lines {
+        delimiter: sep,
+        comments: true,
+    };
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let cells: Vec<&str> = line.split(sep).map(str::trim).collect();
-        if cells.len() != N {
+    for row in table::rows(text, dialect)
+        .into_iter()
+        .skip(usize::from(skip_first))
+    {
+        if row.cells.len() != N {
             return Err(FormatError::syntax(
                 path,
-                Some(line_no),
+                Some(row.line),
                 None,
                 format!(
-                    "line {line_no}: {} columns, expected {N} separated by `{sep}` ({})",
-                    cells.len(),
+                    "line {}: {} columns, expected {N} separated by `{sep}` ({})",
+                    row.line,
+                    row.cells.len(),
                     columns.join(&format!("{sep} "))
                 ),
             ));
         }
-        let mut row = [0.0; N];
-        for (k, cell) in cells.iter().enumerate() {
-            row[k] = parse_finite(cell, line_no, k + 1, columns[k], path)?;
+        let mut values = [0.0; N];
+        for (k, slot) in values.iter_mut().enumerate() {
+            *slot = row.finite(k, columns[k], path)?;
         }
-        out.push(row);
+        out.push(values);
     }
     if out.is_empty() {
         return Err(FormatError::syntax(

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{FormatError, Result};
+use crate::table::{self, Dialect, Row};
 
 /// One waypoint, as in the MapZoo CSVs and the Race Stack JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
@@ -101,13 +102,15 @@ pub fn read_csv(path: &Path) -> Result<Vec<Waypoint>> {
 /// and blank lines; rejects a wrong header, a wrong column count, and any
 /// value that is not a finite number, naming the line and column.
 pub fn from_csv_str(text: &str, path: &Path) -> Result<Vec<Waypoint>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (header_no, header) = lines.next().ok_or_else(|| {
+    let mut rows = table::rows(
+        text,
+        Dialect::Lines {
+            delimiter: ';',
+            comments: false,
+        },
+    )
+    .into_iter();
+    let header = rows.next().ok_or_else(|| {
         FormatError::syntax(
             path,
             None,
@@ -117,10 +120,10 @@ pub fn from_csv_str(text: &str, path: &Path) -> Result<Vec<Waypoint>> {
             ),
         )
     })?;
-    check_header(header, header_no, path)?;
+    check_header(&header, path)?;
     let mut out = Vec::new();
-    for (no, line) in lines {
-        out.push(parse_row(line, no, path)?);
+    for row in rows {
+        out.push(parse_row(&row, path)?);
     }
     if out.is_empty() {
         return Err(FormatError::syntax(
@@ -133,11 +136,11 @@ pub fn from_csv_str(text: &str, path: &Path) -> Result<Vec<Waypoint>> {
     Ok(out)
 }
 
-fn check_header(header: &str, line_no: usize, path: &Path) -> Result<()> {
-    let names: Vec<&str> = header.split(';').map(str::trim).collect();
+fn check_header(header: &Row<'_>, path: &Path) -> Result<()> {
+    let (line_no, names) = (header.line, &header.cells);
     for (i, want) in CSV_COLUMNS.iter().enumerate() {
         match names.get(i) {
-            Some(got) if got == want => {}
+            Some(got) if got.as_ref() == *want => {}
             Some(got) => {
                 return Err(FormatError::bad_value(
                     path,
@@ -170,73 +173,25 @@ fn check_header(header: &str, line_no: usize, path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn parse_row(line: &str, line_no: usize, path: &Path) -> Result<Waypoint> {
-    let cells: Vec<&str> = line.split(';').map(str::trim).collect();
-    if cells.len() != CSV_COLUMNS.len() {
+fn parse_row(row: &Row<'_>, path: &Path) -> Result<Waypoint> {
+    if row.cells.len() != CSV_COLUMNS.len() {
         return Err(FormatError::syntax(
             path,
-            Some(line_no),
+            Some(row.line),
             None,
             format!(
-                "line {line_no}: {} columns, expected 11 separated by `;` ({CSV_HEADER})",
-                cells.len()
+                "line {}: {} columns, expected 11 separated by `;` ({CSV_HEADER})",
+                row.line,
+                row.cells.len()
             ),
         ));
     }
-    let id = cells[0].parse::<i64>().map_err(|_| {
-        FormatError::bad_value(
-            path,
-            "id",
-            Some(line_no),
-            format!(
-                "line {line_no}, column 1 \"id\": expected an integer, found {:?}",
-                short(cells[0])
-            ),
-        )
-    })?;
+    let id = row.integer(0, "id", path)?;
     let mut v = [0.0f64; 10];
     for (k, slot) in v.iter_mut().enumerate() {
-        *slot = parse_finite(cells[k + 1], line_no, k + 2, CSV_COLUMNS[k + 1], path)?;
+        *slot = row.finite(k + 1, CSV_COLUMNS[k + 1], path)?;
     }
     Ok(Waypoint::from_values(id, v))
-}
-
-/// Parses one finite float cell, naming line, column number and name on failure.
-pub(crate) fn parse_finite(
-    cell: &str,
-    line_no: usize,
-    col_no: usize,
-    col_name: &str,
-    path: &Path,
-) -> Result<f64> {
-    let value = cell.parse::<f64>().map_err(|_| {
-        FormatError::bad_value(
-            path,
-            col_name,
-            Some(line_no),
-            format!(
-                "line {line_no}, column {col_no} \"{col_name}\": expected a number, found {:?}",
-                short(cell)
-            ),
-        )
-    })?;
-    if !value.is_finite() {
-        return Err(FormatError::bad_value(
-            path,
-            col_name,
-            Some(line_no),
-            format!("line {line_no}, column {col_no} \"{col_name}\": value {cell} is not finite; every value must be a real number"),
-        ));
-    }
-    Ok(value)
-}
-
-/// At most 40 characters of `s`, for messages.
-pub(crate) fn short(s: &str) -> String {
-    match s.char_indices().nth(40) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
-    }
 }
 
 /// Reads a whole file as UTF-8 text, naming the file on failure.
