@@ -1,52 +1,18 @@
-//! The whole pipeline end to end (map file → set in memory → files): the Race
-//! Stack's f (when the reference data is there) and a generated track.
+//! The pipeline's own steps on a generated 150 m track: stages 2–11 on a map
+//! already in memory (`build_map`), and writing a built set (`write_set`).
+//! The whole process from the map file (f, MapZoo Austin, a 32-track batch)
+//! is benched end to end in the workspace's top-level `benches/`.
 
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_format::FreeRule;
-use mapzoo_pipeline::{build, write_set, BuildRequest, Config, Overrides, Profile};
+use mapzoo_format::WritePolicy;
+use mapzoo_pipeline::{build_map, write_set, BuildRequest, Config, LoadedMap};
 use mapzoo_synth::{self as synth, SynthOptions};
 
-fn bench_build(c: &mut Criterion) {
-    let mut group = c.benchmark_group("build");
+fn bench_pipeline(c: &mut Criterion) {
+    let mut group = c.benchmark_group("pipeline");
     group.sample_size(10);
-    if let Some(data) = reference_data_or_skip("bench build/f") {
-        let config = Config::resolve(
-            None,
-            &Overrides {
-                profile: Some(Profile::Racestack),
-                free_rule: Some(FreeRule::Nonzero),
-                ..Overrides::default()
-            },
-        )
-        .expect("defaults are valid");
-        let req = BuildRequest {
-            yaml: data.join("racestack/f/f.yaml"),
-            name: None,
-            start: None,
-            reverse: false,
-        };
-        group.bench_function("f", |b| b.iter(|| build(&req, &config).expect("f builds")));
-        let out = tempfile::tempdir().expect("temp dir");
-        group.bench_function("f_with_files", |b| {
-            b.iter(|| {
-                let set = build(&req, &config).expect("f builds");
-                write_set(&set, out.path(), true).expect("written")
-            })
-        });
-        let austin = BuildRequest {
-            yaml: data.join("mapzoo/Austin/Austin.yaml"),
-            name: None,
-            start: None,
-            reverse: false,
-        };
-        let mapzoo = Config::default();
-        group.bench_function("mapzoo_austin", |b| {
-            b.iter(|| build(&austin, &mapzoo).expect("Austin builds"))
-        });
-    }
     let tmp = tempfile::tempdir().expect("temp dir");
     let map = synth::generate(&SynthOptions {
         seed: 3,
@@ -64,11 +30,17 @@ fn bench_build(c: &mut Criterion) {
         reverse: false,
     };
     let config = Config::default();
-    group.bench_function("generated_150m", |b| {
-        b.iter(|| build(&req, &config).expect("builds"))
+    let loaded = LoadedMap::read(&req.yaml, config.map.free_rule).expect("map reads");
+    group.bench_function("build_map_generated_150m", |b| {
+        b.iter(|| build_map(&req, loaded.clone(), &config).expect("builds"))
+    });
+    let set = build_map(&req, loaded.clone(), &config).expect("builds");
+    let out = tmp.path().join("out");
+    group.bench_function("write_set_generated_150m", |b| {
+        b.iter(|| write_set(&set, &out, WritePolicy::Replace).expect("written"))
     });
     group.finish();
 }
 
-criterion_group!(benches, bench_build);
+criterion_group!(benches, bench_pipeline);
 criterion_main!(benches);
