@@ -134,3 +134,28 @@ pub fn flag_words(text: String, err: &(dyn std::error::Error + 'static)) -> Stri
 pub fn cli_message(err: &(dyn std::error::Error + 'static)) -> String {
     flag_words(err.to_string(), err)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remedies_deep_in_a_chain_are_worded_as_flags() {
+        let err = anyhow::Error::from(RenderError::TooLarge {
+            width: 2,
+            height: 2,
+            limit: 1,
+        })
+        .context("drawing t");
+        let text = format!("{err:#}");
+        assert!(!text.contains("--"), "{text}");
+        let worded = flag_words(text, err.as_ref());
+        assert!(worded.ends_with("; use a smaller --size"), "{worded}");
+
+        let exists = PipelineError::Exists(PathBuf::from("out/t"));
+        assert_eq!(
+            cli_message(&exists),
+            "out/t: the output folder exists; pass --force to replace it"
+        );
+    }
+}

@@ -572,3 +572,23 @@ pub fn markdown(reports: &[CheckReport], tol: f64) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explanations_name_no_flag_until_reworded() {
+        let hint = Hint::SafetyWidths { iqp: 1.0, sp: 0.5 };
+        let mut e = Explanation {
+            text: format!("{hint}: IQP 1.0000 s"),
+            hint: Some(hint),
+        };
+        assert!(!e.to_string().contains("--"), "{e}");
+        e.reword(Hint::flag);
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            "\"re-run with --safety-width 1.00 --safety-width-sp 0.50: IQP 1.0000 s\""
+        );
+    }
+}
