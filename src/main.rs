@@ -69,5 +69,6 @@ fn message(err: &anyhow::Error) -> String {
             text.push_str(&part);
         }
     }
-    text
+    // Library errors word their remedies in API terms; the command line names its flags.
+    cmd::common::flag_words(text, err.as_ref())
 }

@@ -8,7 +8,7 @@ use mapzoo_format::WritePolicy;
 use mapzoo_pipeline::{build, run_batch, write_set, BuildRecord, BuildRequest};
 use mapzoo_raceline::LineKind;
 
-use super::common::{parse_start, ConfigArgs, Progress};
+use super::common::{cli_message, parse_start, ConfigArgs, Progress};
 
 /// Arguments of `mapzoo build`.
 #[derive(clap::Args, Debug)]
@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     dir.display()
                 ))
             }
-            Err(e) => progress.done(&format!("FAIL  {e}")),
+            Err(e) => progress.done(&format!("FAIL  {}", cli_message(e))),
         },
     );
     progress.finish();

@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use mapzoo_format::Hint;
 use mapzoo_pipeline::{
     check, fmt_pct, markdown, read_published_csv, run_batch, CheckOptions, CheckReport,
 };
 
-use super::common::{ConfigArgs, Progress};
+use super::common::{cli_message, ConfigArgs, Progress};
 
 /// Arguments of `mapzoo check`.
 #[derive(clap::Args, Debug)]
@@ -72,8 +73,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(e) => {
                 // Every error names the folder or the file in it.
                 errors += 1;
-                eprintln!("FAIL  {e}");
+                eprintln!("FAIL  {}", cli_message(&e));
             }
+        }
+    }
+    // The library words remedies in API terms; the command line names its flags.
+    for r in &mut reports {
+        for e in &mut r.explanations {
+            e.reword(Hint::flag);
         }
     }
     if args.json {

@@ -3,9 +3,10 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use mapzoo_extract::StartPose;
-use mapzoo_format::FreeRule;
-use mapzoo_pipeline::{Config, Overrides, Profile};
+use mapzoo_extract::{ExtractError, StartPose};
+use mapzoo_format::{FreeRule, Hint};
+use mapzoo_pipeline::{Config, Overrides, PipelineError, Profile};
+use mapzoo_render::RenderError;
 
 /// Configuration options: a profile, a TOML file and single-value overrides.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -99,5 +100,62 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// The remedy a library error suggests, whatever library error type it is.
+fn hint_of(err: &(dyn std::error::Error + 'static)) -> Option<Hint> {
+    if let Some(e) = err.downcast_ref::<PipelineError>() {
+        e.hint()
+    } else if let Some(e) = err.downcast_ref::<ExtractError>() {
+        e.hint()
+    } else if let Some(e) = err.downcast_ref::<RenderError>() {
+        e.hint()
+    } else {
+        None
+    }
+}
+
+/// `text` with the library wording of each remedy that `err` or its causes carry
+/// replaced by its command-line wording ([`Hint::flag`]).
+pub fn flag_words(text: String, err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = text;
+    let mut cause = Some(err);
+    while let Some(e) = cause {
+        if let Some(h) = hint_of(e) {
+            text = text.replace(&h.to_string(), &h.flag());
+        }
+        cause = e.source();
+    }
+    text
+}
+
+/// An error's message in command-line words: remedies name flags.
+pub fn cli_message(err: &(dyn std::error::Error + 'static)) -> String {
+    flag_words(err.to_string(), err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remedies_deep_in_a_chain_are_worded_as_flags() {
+        let err = anyhow::Error::from(RenderError::TooLarge {
+            width: 2,
+            height: 2,
+            limit: 1,
+        })
+        .context("drawing t");
+        let text = format!("{err:#}");
+        assert!(!text.contains("--"), "{text}");
+        let worded = flag_words(text, err.as_ref());
+        assert!(worded.ends_with("; use a smaller --size"), "{worded}");
+
+        let exists = PipelineError::Exists(PathBuf::from("out/t"));
+        assert_eq!(
+            cli_message(&exists),
+            "out/t: the output folder exists; pass --force to replace it"
+        );
     }
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use mapzoo_pipeline::{regen, run_batch, RegenReport};
 
-use super::common::{ConfigArgs, Progress};
+use super::common::{cli_message, ConfigArgs, Progress};
 
 /// Arguments of `mapzoo regen`.
 #[derive(clap::Args, Debug)]
@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |dir| regen(dir, &config, args.force_sectors),
         |_, r| match r {
             Ok(rep) => progress.done(&describe(rep)),
-            Err(e) => progress.done(&format!("FAIL  {e}")),
+            Err(e) => progress.done(&format!("FAIL  {}", cli_message(e))),
         },
     );
     progress.finish();

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+
+use super::common::cli_message;
 use mapzoo_render::{
     load_track, render_gallery, render_track, save_png, GalleryOptions, RenderOptions,
 };
@@ -59,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(t) => tracks.push(t),
             Err(e) => {
                 failed += 1;
-                eprintln!("error: {e}; left out of the gallery");
+                eprintln!("error: {}; left out of the gallery", cli_message(&e));
             }
         }
     }

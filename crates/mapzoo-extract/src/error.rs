@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use mapzoo_format::OccupancyMap;
+use mapzoo_format::{FreeRule, Hint, OccupancyMap};
 
 /// A pixel of the map with its world position, for messages.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,7 +58,7 @@ pub enum ExtractError {
         len: usize,
     },
     /// Nothing is left of the free space after the opening.
-    #[error("no free space is left after cleaning ({opening}×{opening} square opening): the map has no track wider than {opening} pixels; check the free-space rule (try --free-rule nonzero for anti-aliased maps) and the YAML thresholds")]
+    #[error("no free space is left after cleaning ({opening}×{opening} square opening): the map has no track wider than {opening} pixels; check the free-space rule ({}) and the YAML thresholds", Hint::FreeRule(FreeRule::Nonzero))]
     NoFreeSpace {
         /// Side of the square opening, pixels.
         opening: usize,
@@ -95,4 +95,14 @@ pub enum ExtractError {
         /// Width of the gap, pixels.
         gap_width_px: usize,
     },
+}
+
+impl ExtractError {
+    /// The remedy this error suggests, if any; its [`std::fmt::Display`] words it in API terms.
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            ExtractError::NoFreeSpace { .. } => Some(Hint::FreeRule(FreeRule::Nonzero)),
+            _ => None,
+        }
+    }
 }

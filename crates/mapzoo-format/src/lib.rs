@@ -86,6 +86,7 @@ mod atomic;
 mod error;
 mod flavor;
 pub mod global;
+mod hint;
 mod map;
 mod published;
 mod pyfmt;
@@ -102,6 +103,7 @@ pub use atomic::write_file as write_file_atomic;
 pub use error::{FormatError, Result};
 pub use flavor::Flavor;
 pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
+pub use hint::Hint;
 pub use map::{
     decode_gray_png, encode_gray_png, is_free, is_free_level, pixel_to_world, read_gray_png,
     world_to_pixel, write_gray_png, FreeRule, MapMeta, OccupancyMap,

@@ -311,7 +311,7 @@ mod tests {
         .unwrap();
         let err = LoadedMap::read(&yaml, FreeRule::MapServer).unwrap_err();
         match &err {
-            PipelineError::Input { path, what } => {
+            PipelineError::Input { path, what, .. } => {
                 assert_eq!(path, &yaml);
                 assert!(what.contains("gone.png"), "{what}");
             }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use mapzoo_format::set::layout::GLOBAL_WAYPOINTS;
 use mapzoo_format::set::{MapYaml, SetFolder};
-use mapzoo_format::Waypoint;
+use mapzoo_format::{Hint, Waypoint};
 use mapzoo_geom::{Norm, PointIndex, SegmentIndex};
 use mapzoo_raceline::{LineKind, RacelineParams, RacelineResult, Walls};
 use serde::Serialize;
@@ -105,9 +105,46 @@ pub struct CheckReport {
     /// The safety widths the rebuild used, metres (IQP, SP).
     pub safety_widths: (f64, f64),
     /// Likely causes of mismatches, in words.
-    pub explanations: Vec<String>,
+    pub explanations: Vec<Explanation>,
     /// Every published lap time within the tolerance.
     pub pass: bool,
+}
+
+/// One likely cause of a mismatch, in words, with the remedy it suggests.
+///
+/// `text` words the remedy in API terms (the [`Hint`]'s [`std::fmt::Display`]); a front end
+/// may reword it with [`Explanation::reword`]. Serialised as its text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explanation {
+    /// The sentence.
+    pub text: String,
+    /// The remedy the sentence names, if any.
+    pub hint: Option<Hint>,
+}
+
+impl Explanation {
+    fn plain(text: String) -> Self {
+        Explanation { text, hint: None }
+    }
+
+    /// Rewords the remedy in `text` with `word` (e.g. [`Hint::flag`] on the command line).
+    pub fn reword(&mut self, word: impl Fn(&Hint) -> String) {
+        if let Some(h) = &self.hint {
+            self.text = self.text.replace(&h.to_string(), &word(h));
+        }
+    }
+}
+
+impl std::fmt::Display for Explanation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Serialize for Explanation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
 }
 
 /// What a folder publishes.
@@ -176,9 +213,12 @@ fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, Pipeline
         .find(|r| r.track == name)
         .map(published_figures)
         .ok_or_else(|| {
-            PipelineError::input(
+            PipelineError::input_with_hint(
                 dir,
-                format!("no {GLOBAL_WAYPOINTS}; pass --published published.csv with a row for track {name:?}"),
+                format!("no {GLOBAL_WAYPOINTS}"),
+                Hint::PublishedRow {
+                    track: name.clone(),
+                },
             )
         })?;
     figures.centerline_points = Some(centerline.len());
@@ -307,7 +347,11 @@ fn regenerate(
         return Ok((p.centerline.clone(), lines));
     }
     let yaml = p.yaml.clone().ok_or_else(|| {
-        PipelineError::input(dir, format!("no map YAML ({}.yaml) to rebuild from; use --from-centerline to optimise the published centerline", p.name))
+        PipelineError::input_with_hint(
+            dir,
+            format!("no map YAML ({}.yaml) to rebuild from", p.name),
+            Hint::FromCenterline,
+        )
     })?;
     let req = BuildRequest {
         yaml,
@@ -356,10 +400,14 @@ pub fn check(
     let mut explanations = Vec::new();
     let opposite = opposite_fraction(&centerline, &p.centerline);
     if opposite > 0.5 {
-        explanations.push(format!(
-            "the regenerated centerline runs opposite to the published one ({:.0} % of points); check the start pose / --reverse",
-            opposite * 100.0
-        ));
+        explanations.push(Explanation {
+            text: format!(
+                "the regenerated centerline runs opposite to the published one ({:.0} % of points); {}",
+                opposite * 100.0,
+                Hint::Reverse
+            ),
+            hint: Some(Hint::Reverse),
+        });
     }
     if !pass {
         explain_safety_width(
@@ -399,7 +447,7 @@ fn explain_safety_width(
     config: &Config,
     iqp_clear: Option<f64>,
     sp_clear: Option<f64>,
-    out: &mut Vec<String>,
+    out: &mut Vec<Explanation>,
 ) {
     const MARGIN_M: f64 = 0.05;
     let implied = |clear: Option<f64>, used: f64| {
@@ -414,35 +462,42 @@ fn explain_safety_width(
     }
     let mut params: RacelineParams = config.raceline.clone();
     if let Some(w) = w_iqp {
-        out.push(format!(
+        out.push(Explanation::plain(format!(
             "the published IQP line keeps at least {:.3} m from the walls: that implies safety_width ≈ {w:.2} m (this run used {:.2} m)",
             iqp_clear.unwrap_or_default(),
             config.raceline.safety_width
-        ));
+        )));
         params.safety_width = w;
     }
     if let Some(w) = w_sp {
-        out.push(format!(
+        out.push(Explanation::plain(format!(
             "the published SP line keeps at least {:.3} m from the walls: that implies safety_width_sp ≈ {w:.2} m (this run used {:.2} m)",
             sp_clear.unwrap_or_default(),
             config.raceline.safety_width_sp
-        ));
+        )));
         params.safety_width_sp = w;
     }
     match mapzoo_raceline::compute(centerline, p.walls.as_ref(), &params) {
-        Ok(r) => out.push(format!(
-            "re-run with --safety-width {:.2} --safety-width-sp {:.2}: IQP {:.4} s ({}), SP {:.4} s ({})",
-            params.safety_width,
-            params.safety_width_sp,
-            r[LineKind::Iqp].lap_time_s,
-            fmt_pct(pct(r[LineKind::Iqp].lap_time_s, p.figures.iqp_lap_s)),
-            r[LineKind::Sp].lap_time_s,
-            fmt_pct(pct(r[LineKind::Sp].lap_time_s, p.figures.sp_lap_s)),
-        )),
-        Err(e) => out.push(format!(
+        Ok(r) => {
+            let hint = Hint::SafetyWidths {
+                iqp: params.safety_width,
+                sp: params.safety_width_sp,
+            };
+            out.push(Explanation {
+                text: format!(
+                    "{hint}: IQP {:.4} s ({}), SP {:.4} s ({})",
+                    r[LineKind::Iqp].lap_time_s,
+                    fmt_pct(pct(r[LineKind::Iqp].lap_time_s, p.figures.iqp_lap_s)),
+                    r[LineKind::Sp].lap_time_s,
+                    fmt_pct(pct(r[LineKind::Sp].lap_time_s, p.figures.sp_lap_s)),
+                ),
+                hint: Some(hint),
+            })
+        }
+        Err(e) => out.push(Explanation::plain(format!(
             "re-run with safety widths {:.2} / {:.2} failed: {e}",
             params.safety_width, params.safety_width_sp
-        )),
+        ))),
     }
 }
 
@@ -516,4 +571,24 @@ pub fn markdown(reports: &[CheckReport], tol: f64) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explanations_name_no_flag_until_reworded() {
+        let hint = Hint::SafetyWidths { iqp: 1.0, sp: 0.5 };
+        let mut e = Explanation {
+            text: format!("{hint}: IQP 1.0000 s"),
+            hint: Some(hint),
+        };
+        assert!(!e.to_string().contains("--"), "{e}");
+        e.reword(Hint::flag);
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            "\"re-run with --safety-width 1.00 --safety-width-sp 0.50: IQP 1.0000 s\""
+        );
+    }
 }

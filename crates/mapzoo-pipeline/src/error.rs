@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use mapzoo_extract::ExtractError;
-use mapzoo_format::FormatError;
+use mapzoo_format::{FormatError, Hint};
 use mapzoo_raceline::OptimizeError;
 
 /// What can stop a build, a regeneration or a configuration load.
@@ -46,15 +46,17 @@ pub enum PipelineError {
     },
     /// An input folder or file lacks what the operation needs: not a track folder, no map
     /// YAML, an image the YAML names that is absent, nothing published to compare with.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}{}", path.display(), hint.as_ref().map_or(String::new(), |h| format!("; {h}")))]
     Input {
         /// The folder or file.
         path: PathBuf,
-        /// What is missing and how to supply it.
+        /// What is missing.
         what: String,
+        /// How to supply it, when there is one remedy.
+        hint: Option<Hint>,
     },
-    /// The output folder exists and `--force` was not given.
-    #[error("{}: the output folder exists; pass --force to replace it", .0.display())]
+    /// The output folder exists and the write policy does not replace it.
+    #[error("{}: the output folder exists; {}", .0.display(), Hint::Replace)]
     Exists(PathBuf),
     /// An I/O error on a path.
     #[error("{}: {source}", path.display())]
@@ -81,6 +83,27 @@ impl PipelineError {
         PipelineError::Input {
             path: path.to_path_buf(),
             what: what.into(),
+            hint: None,
+        }
+    }
+
+    /// An input error on `path` with the remedy `hint` (see [`PipelineError::Input`]).
+    pub fn input_with_hint(path: &Path, what: impl Into<String>, hint: Hint) -> Self {
+        PipelineError::Input {
+            path: path.to_path_buf(),
+            what: what.into(),
+            hint: Some(hint),
+        }
+    }
+
+    /// The remedy this error (or the extraction error it wraps) suggests, if any; its
+    /// [`std::fmt::Display`] words it in API terms, [`Hint::flag`] as command-line flags.
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            PipelineError::Exists(_) => Some(Hint::Replace),
+            PipelineError::Input { hint, .. } => hint.clone(),
+            PipelineError::Extract { source, .. } => source.hint(),
+            _ => None,
         }
     }
 

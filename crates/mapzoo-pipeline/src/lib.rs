@@ -56,8 +56,8 @@ mod regen;
 pub use batch::run_batch;
 pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, LoadedMap, TrackSet};
 pub use check::{
-    check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Figures, LineDistance,
-    PublishedRow,
+    check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
+    LineDistance, PublishedRow,
 };
 pub use config::{Config, MapConfig, Overrides, Profile, SectorDefaults};
 pub use error::PipelineError;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use mapzoo_extract::StartPose;
 use mapzoo_format::set::layout::{OT_SECTORS, SPEED_SCALING};
 use mapzoo_format::set::{SetFolder, WritePolicy};
-use mapzoo_format::{FormatError, Waypoint};
+use mapzoo_format::{Hint, Waypoint};
 use mapzoo_raceline::LineKind;
 use serde::Serialize;
 
@@ -27,7 +27,7 @@ pub struct RegenReport {
     pub iqp_points: (Option<usize>, usize),
     /// Whether the sector indices were remapped to a new point count.
     pub sectors_remapped: bool,
-    /// Whether the sector files were reset to the defaults (missing, or `--force-sectors`).
+    /// Whether the sector files were reset to the defaults (missing, or `force_sectors`).
     pub sectors_reset: bool,
     /// Files of the folder that are not part of the set, left in place unchanged.
     pub kept_files: Vec<String>,
@@ -166,10 +166,11 @@ fn keep_sectors(
         }
         Some(_) => false,
         None => {
-            return Err(PipelineError::Format(FormatError::invalid(
+            return Err(PipelineError::input_with_hint(
                 folder.dir(),
-                "the sector files cannot be remapped: the folder has no racing line (global_waypoints.json or racing-line CSV); pass --force-sectors to reset them",
-            )))
+                "the sector files cannot be remapped: the folder has no racing line (global_waypoints.json or racing-line CSV)",
+                Hint::ResetSectors,
+            ))
         }
     };
     speed.validate(n_new, &speed_path)?;

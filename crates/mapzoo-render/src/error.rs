@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use mapzoo_format::FormatError;
+use mapzoo_format::{FormatError, Hint};
 
 /// Everything that can go wrong making a picture.
 #[derive(Debug, thiserror::Error)]
@@ -32,7 +32,10 @@ pub enum RenderError {
         height: usize,
     },
     /// The picture would exceed the pixel budget.
-    #[error("the picture would be {width} x {height} px, over the limit of {limit} pixels; use a smaller --size")]
+    #[error(
+        "the picture would be {width} x {height} px, over the limit of {limit} pixels; {}",
+        Hint::SmallerPicture
+    )]
     TooLarge {
         /// Picture width, pixels.
         width: usize,
@@ -62,4 +65,14 @@ pub enum RenderError {
         /// What the encoder or the OS said.
         reason: String,
     },
+}
+
+impl RenderError {
+    /// The remedy this error suggests, if any; its [`std::fmt::Display`] words it in API terms.
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            RenderError::TooLarge { .. } => Some(Hint::SmallerPicture),
+            _ => None,
+        }
+    }
 }

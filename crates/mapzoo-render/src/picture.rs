@@ -682,7 +682,8 @@ mod tests {
         assert_eq!(check_pixels(100.0, 50.0).unwrap(), (100, 50));
         let err = check_pixels(20_000.0, 20_000.0).unwrap_err();
         assert!(matches!(err, RenderError::TooLarge { .. }), "{err}");
-        assert!(err.to_string().contains("smaller --size"));
+        assert_eq!(err.hint(), Some(mapzoo_format::Hint::SmallerPicture));
+        assert!(!err.to_string().contains("--"), "{err}");
     }
 
     #[test]
