@@ -2,12 +2,12 @@
 //! it (map file → complete set): the Race Stack's f in memory and to files,
 //! a MapZoo-size track (MapZoo Austin when the reference data is there, a
 //! generated 150 m track always), and a batch of 32 generated tracks on two
-//! jobs. The per-stage benches live beside each crate.
+//! jobs. The per-crate benches are the sibling modules.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{FreeRule, WritePolicy};
 use mapzoo_pipeline::run_batch;
@@ -122,4 +122,3 @@ fn bench_batch(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_build, bench_batch);
-criterion_main!(benches);

@@ -2,11 +2,11 @@
 //! (the size of a MapZoo track), so the benches run without reference data;
 //! one module per source module benched.
 
-use criterion::{criterion_group, criterion_main};
+use criterion::criterion_group;
 use mapzoo_format::Waypoint;
 
-mod global;
-mod waypoint;
+pub(crate) mod global;
+pub(crate) mod waypoint;
 
 /// `n` waypoints on a circle of `radius` metres, speed around `speed` m/s.
 pub fn circle(n: usize, radius: f64, speed: f64) -> Vec<Waypoint> {
@@ -31,4 +31,3 @@ pub fn circle(n: usize, radius: f64, speed: f64) -> Vec<Waypoint> {
 }
 
 criterion_group!(benches, global::bench, waypoint::bench);
-criterion_main!(benches);

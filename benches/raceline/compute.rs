@@ -4,7 +4,7 @@ use criterion::Criterion;
 use mapzoo_raceline::compute;
 
 pub fn bench(c: &mut Criterion) {
-    for (name, centerline, walls, params) in crate::tracks() {
+    for (name, centerline, walls, params) in super::tracks() {
         c.bench_function(&format!("raceline_stage/{name}"), |b| {
             b.iter(|| compute(&centerline, walls.as_ref(), &params).expect("compute"))
         });

@@ -5,7 +5,7 @@ use std::path::Path;
 use criterion::Criterion;
 use mapzoo_format::{waypoints_from_csv_str, waypoints_to_csv_string};
 
-use crate::circle;
+use super::circle;
 
 /// Writes and reads the CSV of a MapZoo-size racing line.
 pub fn bench(c: &mut Criterion) {

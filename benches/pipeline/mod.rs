@@ -1,11 +1,11 @@
 //! The pipeline's own steps on a generated 150 m track: stages 2–11 on a map
 //! already in memory (`build_map`), and writing a built set (`write_set`).
 //! The whole process from the map file (f, MapZoo Austin, a 32-track batch)
-//! is benched end to end in the workspace's top-level `benches/`.
+//! is benched in `end_to_end`.
 
 use std::path::PathBuf;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use mapzoo_format::WritePolicy;
 use mapzoo_pipeline::{build_map, write_set, BuildRequest, Config, LoadedMap};
 use mapzoo_synth::{self as synth, SynthOptions};
@@ -43,4 +43,3 @@ fn bench_pipeline(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_pipeline);
-criterion_main!(benches);

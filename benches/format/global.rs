@@ -5,7 +5,7 @@ use std::path::Path;
 use criterion::Criterion;
 use mapzoo_format::{GlobalParts, GlobalWaypoints, LineKind, LineParts};
 
-use crate::circle;
+use super::circle;
 
 /// The parts of a MapZoo-size set: a 1.5k-waypoint centerline, two lines, 3k-point bounds.
 fn parts() -> GlobalParts {

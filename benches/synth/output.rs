@@ -3,7 +3,7 @@
 use criterion::{criterion_group, Criterion};
 use mapzoo_synth::generate;
 
-use crate::generate::big;
+use super::generate::big;
 
 fn write_png(c: &mut Criterion) {
     let mut group = c.benchmark_group("synth");

@@ -4,10 +4,10 @@
 //! stage (prep, IQP, second IQP, SP, sampling, velocity profiles).
 //! Needs ../shared/data (or $MAPZOO_DATA); prints a notice and measures nothing without it.
 
-mod compute;
-mod iqp;
+pub(crate) mod compute;
+pub(crate) mod iqp;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{GlobalWaypoints, Waypoint};
 use mapzoo_raceline::{RacelineParams, Walls};
@@ -41,4 +41,3 @@ criterion_group! {
     config = Criterion::default().sample_size(20);
     targets = iqp::bench, compute::bench
 }
-criterion_main!(benches);

@@ -5,7 +5,7 @@ use mapzoo_raceline::reference::CurvatureQp;
 use mapzoo_raceline::{distance_scaling, prep, reftrack_from_waypoints, ClosedSpline};
 
 pub fn bench(c: &mut Criterion) {
-    for (name, centerline, _, params) in crate::tracks() {
+    for (name, centerline, _, params) in super::tracks() {
         let reference = prep(&reftrack_from_waypoints(&centerline), &params).expect("prep");
         let scaling = distance_scaling(&reference.xy);
         let normals = ClosedSpline::through(&reference.xy, Some(&scaling))

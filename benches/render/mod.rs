@@ -1,9 +1,9 @@
 //! Speed of the pictures (issue 7: a 1,500-waypoint track in < 200 ms).
 
-#[path = "../tests/support/mod.rs"]
-mod support;
+#[path = "../../crates/mapzoo-render/tests/support/mod.rs"]
+pub(crate) mod support;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use mapzoo_render::{render_gallery, render_track, GalleryOptions, RenderOptions};
 
 fn one_track(c: &mut Criterion) {
@@ -28,4 +28,3 @@ fn gallery(c: &mut Criterion) {
 }
 
 criterion_group!(benches, one_track, gallery);
-criterion_main!(benches);
