@@ -10,32 +10,18 @@ use std::process::Output;
 
 use mapzoo_synth::tracks::wobbly_oval;
 
-use crate::support::{mapzoo, reference_data_or_skip, stderr};
+use crate::support::{mapzoo, reference_data_or_skip, stderr, RECORD_KEYS};
 
 fn run(args: &[&str]) -> Output {
     mapzoo().arg("raceline").args(args).output().unwrap()
 }
-
-const JSON_KEYS: [&str; 11] = [
-    "track",
-    "centerline_points",
-    "iqp_points",
-    "sp_points",
-    "iqp_lap_s",
-    "iqp_vmax",
-    "sp_lap_s",
-    "sp_vmax",
-    "iqp_length_m",
-    "sp_length_m",
-    "seconds",
-];
 
 fn record(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", stderr(o));
     let text = String::from_utf8_lossy(&o.stdout);
     let v: serde_json::Value = serde_json::from_str(text.trim()).expect("one JSON record");
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(keys, JSON_KEYS);
+    assert_eq!(keys, RECORD_KEYS);
     v
 }
 

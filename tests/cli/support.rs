@@ -88,3 +88,19 @@ pub fn names(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// The keys of the `--json` record that `build` and `raceline` share, in their order
+/// (`build` adds one `<stage>_s` key per stage after them).
+pub const RECORD_KEYS: [&str; 11] = [
+    "track",
+    "centerline_points",
+    "iqp_points",
+    "sp_points",
+    "iqp_lap_s",
+    "iqp_vmax",
+    "sp_lap_s",
+    "sp_vmax",
+    "iqp_length_m",
+    "sp_length_m",
+    "seconds",
+];
