@@ -163,12 +163,13 @@ fn build(
     })
 }
 
-fn build_one(
-    req: &BuildRequest,
-    config: &Config,
-    out: Option<&Path>,
-    force: bool,
-) -> Result<(RawSet, Option<String>), Failure> {
+/// A built set and the folder it was written to, or why it failed.
+type Built = Result<(RawSet, Option<String>), Failure>;
+
+/// Right and left wall points, metres.
+type WallPoints = (Vec<(f64, f64)>, Vec<(f64, f64)>);
+
+fn build_one(req: &BuildRequest, config: &Config, out: Option<&Path>, force: bool) -> Built {
     let set = mapzoo_pipeline::build(req, config)?;
     let dir = match out {
         Some(out) => Some(
@@ -232,31 +233,16 @@ fn build_many(
                 )));
             }
         }
-        let results: Vec<Result<(RawSet, Option<String>), Failure>> = {
-            let cells: Vec<std::sync::Mutex<Option<Result<(RawSet, Option<String>), Failure>>>> =
-                requests.iter().map(|_| std::sync::Mutex::new(None)).collect();
-            let indexed: Vec<(usize, &BuildRequest)> = requests.iter().enumerate().collect();
-            run_batch(
-                &indexed,
-                jobs,
-                |(i, req)| {
-                    let r = catch(|| build_one(req, &config, out.as_deref(), force));
-                    if let Ok(mut cell) = cells[*i].lock() {
-                        *cell = Some(r);
-                    }
-                    Ok(())
-                },
-                |_, _| {},
-            );
-            cells
-                .into_iter()
-                .map(|c| {
-                    c.into_inner().ok().flatten().unwrap_or_else(|| {
-                        Err(Failure::new("Error", "internal error: a job gave no result", None))
-                    })
-                })
-                .collect()
-        };
+        // Each job's own result (a panic caught per map), in input order.
+        let results: Vec<Built> = run_batch(
+            &requests,
+            jobs,
+            |req| Ok(catch(|| build_one(req, &config, out.as_deref(), force))),
+            |_, _| {},
+        )
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| Err(Failure::from(e))))
+        .collect();
         Ok(results)
     })?;
     results
@@ -284,7 +270,7 @@ fn raceline(
     values: &Bound<'_, PyBytes>,
     n: usize,
     track: String,
-    walls: Option<(Vec<(f64, f64)>, Vec<(f64, f64)>)>,
+    walls: Option<WallPoints>,
     profile: Option<String>,
     config: Option<PathBuf>,
     vehicle_toml: Option<String>,
@@ -326,8 +312,8 @@ fn raceline(
         });
         let params = opts.resolve()?.raceline;
         let t = Instant::now();
-        let result = mapzoo_raceline::compute(&centerline, walls.as_ref(), &params)
-            .map_err(|e| {
+        let result =
+            mapzoo_raceline::compute(&centerline, walls.as_ref(), &params).map_err(|e| {
                 let message = format!("{track}: {e}");
                 Failure {
                     message,

@@ -155,7 +155,10 @@ impl RawSet {
         let files = mapzoo_pipeline::line_files(track, centerline, result);
         let global = result.global_waypoints(centerline);
         let mut lines = vec![
-            ("centerline".to_string(), as_written(centerline, "centerline")?),
+            (
+                "centerline".to_string(),
+                as_written(centerline, "centerline")?,
+            ),
             (
                 "iqp".to_string(),
                 as_written(&result[LineKind::Iqp].waypoints, "iqp")?,
