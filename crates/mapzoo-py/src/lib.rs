@@ -507,6 +507,12 @@ fn run_cli(py: Python<'_>, argv: Vec<String>) -> i32 {
     py.detach(|| cli::run(argv))
 }
 
+/// Panics without the GIL, for the test that no panic crosses into Python.
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>, message: String) -> PyResult<()> {
+    detached(py, || -> Result<(), Failure> { panic!("{message}") })
+}
+
 /// The extension module.
 #[pymodule]
 fn _mapzoo(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -520,6 +526,7 @@ fn _mapzoo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -31,10 +31,12 @@ def test_the_installed_command_is_the_cli(data, cli, tmp_path):
 def test_exit_codes_and_messages_are_the_cli_ones(tmp_path, cli):
     exe = _installed()
     missing = tmp_path / "missing.yaml"
-    for cmd in (["build", str(missing), "--out", str(tmp_path)], ["frobnicate"], ["validate", str(tmp_path)]):
+    for cmd in ([], ["build", str(missing), "--out", str(tmp_path)], ["frobnicate"], ["validate", str(tmp_path)]):
         a = subprocess.run([exe, *cmd], capture_output=True, text=True)
         b = subprocess.run([*cli, *cmd], capture_output=True, text=True)
         assert a.returncode == b.returncode and a.returncode != 0, cmd
         assert a.stderr == b.stderr and a.stdout == b.stdout, cmd
+    for cmd in (["--help"], ["build", "--help"]):
+        assert run([exe, *cmd]).stdout == run([*cli, *cmd]).stdout, cmd
     a = subprocess.run([exe, "build", str(missing), "--out", str(tmp_path)], capture_output=True, text=True)
     assert str(missing) in a.stderr

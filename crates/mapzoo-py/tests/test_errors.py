@@ -112,3 +112,13 @@ def test_a_degenerate_centerline_is_a_track_error():
         mapzoo.raceline(line)
     with pytest.raises(mapzoo.InputError, match="columns"):
         mapzoo.raceline(np.zeros((5, 3)))
+
+
+def test_a_panic_is_a_mapzoo_error_not_a_panic_exception():
+    from mapzoo import _mapzoo
+
+    with pytest.raises(mapzoo.Error, match="internal error in mapzoo.*boom") as e:
+        _mapzoo._panic_for_tests("boom")
+    assert type(e.value) is mapzoo.Error
+    # The interpreter goes on: the next call works.
+    assert mapzoo.generate(1, lap_length=45.0).image.size > 0
