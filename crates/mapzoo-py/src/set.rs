@@ -303,17 +303,12 @@ fn f64_bytes<'py>(py: Python<'py>, values: impl Iterator<Item = f64>) -> Bound<'
     PyBytes::new(py, &bytes)
 }
 
-fn sector_extra<'py>(
-    py: Python<'py>,
-    d: &Bound<'py, PyDict>,
-    extra: &[(String, serde_yaml_ng::Value)],
-) -> PyResult<()> {
+/// Keys of a sector file this crate does not know, as their YAML text.
+fn sector_extra(d: &Bound<'_, PyDict>, extra: &[(String, serde_yaml_ng::Value)]) -> PyResult<()> {
     for (k, v) in extra {
-        // Unknown keys pass through as their YAML text.
         let text = serde_yaml_ng::to_string(v).unwrap_or_default();
         d.set_item(k, text.trim_end())?;
     }
-    let _ = py;
     Ok(())
 }
 
@@ -452,11 +447,11 @@ fn speed_dict<'py>(py: Python<'py>, s: &SpeedScaling) -> PyResult<Bound<'py, PyD
         e.set_item("scaling", sec.scaling)?;
         e.set_item("only_ftg", sec.only_ftg)?;
         e.set_item("no_ftg", sec.no_ftg)?;
-        sector_extra(py, &e, &sec.extra)?;
+        sector_extra(&e, &sec.extra)?;
         sectors.append(e)?;
     }
     d.set_item("sectors", sectors)?;
-    sector_extra(py, &d, &s.extra)?;
+    sector_extra(&d, &s.extra)?;
     Ok(d)
 }
 
@@ -471,10 +466,10 @@ fn ot_dict<'py>(py: Python<'py>, s: &OtSectors) -> PyResult<Bound<'py, PyDict>> 
         e.set_item("start", sec.start)?;
         e.set_item("end", sec.end)?;
         e.set_item("ot_flag", sec.ot_flag)?;
-        sector_extra(py, &e, &sec.extra)?;
+        sector_extra(&e, &sec.extra)?;
         sectors.append(e)?;
     }
     d.set_item("sectors", sectors)?;
-    sector_extra(py, &d, &s.extra)?;
+    sector_extra(&d, &s.extra)?;
     Ok(d)
 }
