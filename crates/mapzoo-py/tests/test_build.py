@@ -162,3 +162,21 @@ def test_python_runs_while_a_build_holds_no_gil(data):
     t.join()
     # A build of Austin takes ~0.3 s: with the GIL held the loop would barely tick.
     assert ticks > 20
+
+
+def test_vehicle_and_reverse_are_the_cli_config_and_reverse(data, cli, tmp_path):
+    """`vehicle` is the [raceline] table of a --config file; `reverse` is --reverse."""
+    yaml = data / "racestack" / "f" / "f.yaml"
+    opts = {k: v for k, v in F_OPTIONS.items() if k != "start"}
+    ts = mapzoo.build(yaml, vehicle={"v_max": 8.0, "mass": 3.9}, reverse=True, out=tmp_path / "py", **opts)
+    cfg = tmp_path / "slow.toml"
+    cfg.write_text("[raceline]\nv_max = 8.0\nmass = 3.9\n")
+    flags = ["--profile", "racestack", "--free-rule", "nonzero", "--reverse", "--config", str(cfg)]
+    run([*cli, "build", str(yaml), "--out", str(tmp_path / "cli"), *flags])
+    assert tree(tmp_path / "py") == tree(tmp_path / "cli")
+    assert max(ts.max_speeds.values()) <= 8.0 + 1e-9
+    fast = mapzoo.build(yaml, reverse=True, **opts)
+    assert all(ts.lap_times[k] > fast.lap_times[k] for k in ("iqp", "sp"))
+    # The same keys from a config file give the same set.
+    again = mapzoo.build(yaml, config=cfg, reverse=True, **opts)
+    assert again.lap_times == ts.lap_times
