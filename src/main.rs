@@ -36,7 +36,17 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    run(std::env::args_os())
+}
+
+/// The command line on `args` (the program name first). The Python package's `mapzoo`
+/// command runs this too: `crates/mapzoo-py` compiles this file into its extension.
+pub(crate) fn run<I, T>(args: I) -> std::process::ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::parse_from(args);
     let result = match cli.command {
         Command::Build(args) => cmd::build::run(args),
         Command::Regen(args) => cmd::regen::run(args),
