@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use mapzoo_format::set::{TrackFiles, WritePolicy};
-use mapzoo_format::Waypoint;
+use mapzoo_format::{file_flavor, Flavor, Waypoint};
 use mapzoo_pipeline::{line_files, read_centerline_track};
 use mapzoo_raceline::{RacelineParams, RacelineResult};
 
@@ -33,6 +33,9 @@ pub struct Args {
     /// Print one JSON record with the figures instead of a text summary.
     #[arg(long)]
     pub json: bool,
+    /// Race Stack file flavour of the output (ros1, ros2); default: the input JSON's, else ros1.
+    #[arg(long, value_name = "ros1|ros2")]
+    pub flavor: Option<Flavor>,
     /// Profile, TOML file (its [raceline] table is used; the whole file is checked as
     /// `build --config` checks it) and the safety widths.
     #[command(flatten)]
@@ -62,8 +65,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("{}", args.input.display()))?;
     let seconds = start.elapsed().as_secs_f64();
 
+    let flavor = match args.flavor {
+        Some(f) => f,
+        None => file_flavor(&args.input)?.unwrap_or_default(),
+    };
+    let mut files = output_files(&input.track, &input.centerline, &result);
+    files.set_flavor(flavor);
     // Other files of an existing --out folder stay; the four are swapped in together.
-    output_files(&input.track, &input.centerline, &result).write(&args.out, WritePolicy::Merge)?;
+    files.write(&args.out, WritePolicy::Merge)?;
     for w in &result.warnings {
         eprintln!("warning: {}: {w}", args.input.display());
     }

@@ -101,7 +101,7 @@ mod waypoint;
 
 pub use atomic::write_file as write_file_atomic;
 pub use error::{FormatError, Result};
-pub use flavor::Flavor;
+pub use flavor::{file_flavor, Flavor};
 pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
 pub use hint::Hint;
 pub use map::{

@@ -8,7 +8,7 @@ use mapzoo_extract::{Extraction, StartPose};
 use mapzoo_format::set::layout::RACING_LINE;
 use mapzoo_format::set::{CentMap, MapFile, TrackFiles, WritePolicy};
 use mapzoo_format::{
-    FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
+    Flavor, FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
 };
 use mapzoo_raceline::{LineKind, RacelineRecord, RacelineResult, Stage, Walls};
 
@@ -265,9 +265,20 @@ pub fn write_set(
     out: &Path,
     policy: impl Into<WritePolicy>,
 ) -> Result<PathBuf, PipelineError> {
+    write_set_as(set, out, policy, Flavor::Ros1)
+}
+
+/// [`write_set`] with the Race Stack files (JSON, sector files) in `flavor`.
+pub fn write_set_as(
+    set: &TrackSet,
+    out: &Path,
+    policy: impl Into<WritePolicy>,
+    flavor: Flavor,
+) -> Result<PathBuf, PipelineError> {
     check_track_name(&set.name)?;
-    let written = set
-        .files()
+    let mut files = set.files();
+    files.set_flavor(flavor);
+    let written = files
         .write(&out.join(&set.name), policy.into())
         .map_err(write_error)?;
     Ok(written.dir)
