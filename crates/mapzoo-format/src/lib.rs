@@ -84,6 +84,7 @@
 
 mod atomic;
 mod error;
+pub mod export;
 mod flavor;
 pub mod global;
 mod hint;
@@ -101,6 +102,7 @@ mod waypoint;
 
 pub use atomic::write_file as write_file_atomic;
 pub use error::{FormatError, Result};
+pub use export::{export_set, Export, ExportFormat};
 pub use flavor::{file_flavor, Flavor};
 pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
 pub use hint::Hint;
@@ -113,10 +115,10 @@ pub use sectors::{OtSector, OtSectors, SpeedScaling, SpeedSector};
 pub use set::{Layout, SetFolder, StagedSet, TrackFiles, WritePolicy};
 pub use tum::{
     centerline_any_from_str, centerline_from_str as tum_centerline_from_str,
-    centerline_to_string as tum_centerline_to_string, raceline_from_str as tum_raceline_from_str,
-    raceline_to_string as tum_raceline_to_string, read_centerline as read_tum_centerline,
-    read_centerline_any, read_centerline_detect, read_raceline as read_tum_raceline,
-    CenterlineFormat, TumRacelinePoint, TumTrackPoint,
+    centerline_to_string as tum_centerline_to_string, is_trajectory_text,
+    raceline_from_str as tum_raceline_from_str, raceline_to_string as tum_raceline_to_string,
+    read_centerline as read_tum_centerline, read_centerline_any, read_centerline_detect,
+    read_raceline as read_tum_raceline, CenterlineFormat, TumRacelinePoint, TumTrackPoint,
     CENTERLINE_COLUMNS as TUM_CENTERLINE_COLUMNS, RACELINE_COLUMNS as TUM_RACELINE_COLUMNS,
 };
 pub use validate::{

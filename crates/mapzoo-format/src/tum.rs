@@ -64,18 +64,78 @@ pub fn centerline_from_str(text: &str, path: &Path) -> Result<Vec<TumTrackPoint>
     centerline_rows(text, false, path)
 }
 
-/// The TUM centerline points of `text`, its first row skipped when `skip_first`.
+/// The TUM track points of `text`, its first row skipped when `skip_first`. Every layout
+/// TUM's `import_track` accepts: 4 columns `x_m, y_m, w_tr_right_m, w_tr_left_m`; 3 columns
+/// `x_m, y_m, w_tr_m` (the total width, half on each side); 5 columns
+/// `x_m, y_m, z_m, w_tr_right_m, w_tr_left_m` (z ignored). Every row has the first row's count.
 fn centerline_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumTrackPoint>> {
-    let rows = parse_rows::<4>(text, ',', &CENTERLINE_COLUMNS, skip_first, path)?;
-    Ok(rows
-        .into_iter()
-        .map(|v| TumTrackPoint {
-            x_m: v[0],
-            y_m: v[1],
-            w_tr_right_m: v[2],
-            w_tr_left_m: v[3],
-        })
-        .collect())
+    let dialect = Dialect::Lines {
+        delimiter: ',',
+        comments: true,
+    };
+    let rows = table::rows(text, dialect);
+    let width = rows
+        .iter()
+        .nth(usize::from(skip_first))
+        .map_or(4, |r| r.cells.len());
+    match width {
+        3 => {
+            let cols = ["x_m", "y_m", "w_tr_m"];
+            let rows = parse_rows::<3>(text, ',', &cols, skip_first, path)?;
+            Ok(rows
+                .into_iter()
+                .map(|v| TumTrackPoint {
+                    x_m: v[0],
+                    y_m: v[1],
+                    w_tr_right_m: v[2] / 2.0,
+                    w_tr_left_m: v[2] / 2.0,
+                })
+                .collect())
+        }
+        5 => {
+            let cols = ["x_m", "y_m", "z_m", "w_tr_right_m", "w_tr_left_m"];
+            let rows = parse_rows::<5>(text, ',', &cols, skip_first, path)?;
+            Ok(rows
+                .into_iter()
+                .map(|v| TumTrackPoint {
+                    x_m: v[0],
+                    y_m: v[1],
+                    w_tr_right_m: v[3],
+                    w_tr_left_m: v[4],
+                })
+                .collect())
+        }
+        _ => {
+            let rows = parse_rows::<4>(text, ',', &CENTERLINE_COLUMNS, skip_first, path)?;
+            Ok(rows
+                .into_iter()
+                .map(|v| TumTrackPoint {
+                    x_m: v[0],
+                    y_m: v[1],
+                    w_tr_right_m: v[2],
+                    w_tr_left_m: v[3],
+                })
+                .collect())
+        }
+    }
+}
+
+/// Whether `text` is a TUM trajectory (`s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2`,
+/// as TUM's optimiser and the f1tenth_racetracks `*_raceline.csv` hold it): a `#` line naming
+/// those columns, or a first data row of 7 `;`-separated cells.
+pub fn is_trajectory_text(text: &str) -> bool {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match line.strip_prefix('#') {
+            Some(comment) => {
+                if comment.split(';').map(str::trim).eq(RACELINE_COLUMNS) {
+                    return true;
+                }
+            }
+            None => return line.split(';').count() == RACELINE_COLUMNS.len(),
+        }
+    }
+    false
 }
 
 /// Reads a TUM raceline (`s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2`).
@@ -167,7 +227,10 @@ pub fn centerline_any_from_str(
         ));
     }
     // A header line without `#` (`x_m,y_m,...`) as the first line is skipped.
-    let header_skipped = first.split(',').map(str::trim).eq(CENTERLINE_COLUMNS);
+    let header_skipped = first
+        .split(',')
+        .next()
+        .is_some_and(|c| c.trim() == CENTERLINE_COLUMNS[0]);
     let points = centerline_rows(body, header_skipped, path)?;
     let mut s = 0.0;
     let waypoints = points

@@ -20,7 +20,8 @@ use crate::error::PipelineError;
 pub struct BuildRequest {
     /// The map-server YAML.
     pub yaml: PathBuf,
-    /// Track name (folder and file prefix); default: the YAML's file stem.
+    /// Track name (folder and file prefix); default: the YAML's file stem, less a `_map`
+    /// suffix (`Austin_map.yaml` is track `Austin`, as f1tenth_racetracks names it).
     pub name: Option<String>,
     /// Where waypoint 0 lies and which way the car drives (DESIGN §3.5).
     pub start: Option<StartPose>,
@@ -32,10 +33,16 @@ impl BuildRequest {
     /// The track name: `name`, else the YAML's file stem.
     pub fn track_name(&self) -> String {
         self.name.clone().unwrap_or_else(|| {
-            self.yaml
+            let stem = self
+                .yaml
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "track".into())
+                .unwrap_or_else(|| "track".into());
+            // f1tenth_racetracks / f1tenth_gym name a track's map `<T>_map.yaml`: the track is T.
+            match stem.strip_suffix("_map") {
+                Some(t) if !t.is_empty() => t.to_string(),
+                _ => stem,
+            }
         })
     }
 }
