@@ -166,6 +166,29 @@ pub enum Heading {
 }
 
 impl Heading {
+    /// The convention of a trajectory file's headings: the one whose headings agree best
+    /// with the direction from each point to the next (TUM's files and f1tenth_racetracks'
+    /// differ by π/2; the column name is the same).
+    pub fn detect(points: &[crate::TumRacelinePoint]) -> Heading {
+        let err = |h: Heading| {
+            let mut e: Vec<f64> = points
+                .windows(2)
+                .filter(|w| (w[1].x_m - w[0].x_m).hypot(w[1].y_m - w[0].y_m) > 1e-9)
+                .map(|w| {
+                    let chord = (w[1].y_m - w[0].y_m).atan2(w[1].x_m - w[0].x_m);
+                    wrap_to_pi(h.to_x_axis(w[0].psi_rad) - chord).abs()
+                })
+                .collect();
+            e.sort_by(f64::total_cmp);
+            e.get(e.len() / 2).copied().unwrap_or(0.0)
+        };
+        if err(Heading::North) < err(Heading::XAxis) {
+            Heading::North
+        } else {
+            Heading::XAxis
+        }
+    }
+
     /// `psi` (0 = +x, any range, as a set holds it) in this convention.
     pub fn from_x_axis(self, psi: f64) -> f64 {
         match self {

@@ -118,7 +118,8 @@ pub use tum::{
     centerline_to_string as tum_centerline_to_string, is_trajectory_text,
     raceline_from_str as tum_raceline_from_str, raceline_to_string as tum_raceline_to_string,
     read_centerline as read_tum_centerline, read_centerline_any, read_centerline_detect,
-    read_raceline as read_tum_raceline, CenterlineFormat, TumRacelinePoint, TumTrackPoint,
+    read_raceline as read_tum_raceline, read_trajectory_detect as read_tum_trajectory_detect,
+    CenterlineFormat, TumRacelinePoint, TumTrackPoint,
     CENTERLINE_COLUMNS as TUM_CENTERLINE_COLUMNS, RACELINE_COLUMNS as TUM_RACELINE_COLUMNS,
 };
 pub use validate::{

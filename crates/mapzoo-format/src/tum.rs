@@ -160,6 +160,15 @@ pub fn raceline_from_str(text: &str, path: &Path) -> Result<Vec<TumRacelinePoint
         .collect())
 }
 
+/// Reads `path` as a TUM trajectory if it is one ([`is_trajectory_text`]), else `None`.
+pub fn read_trajectory_detect(path: &Path) -> Result<Option<Vec<TumRacelinePoint>>> {
+    let text = read_text(path)?;
+    if !is_trajectory_text(&text) {
+        return Ok(None);
+    }
+    raceline_from_str(&text, path).map(Some)
+}
+
 /// The TUM centerline text: `# x_m, y_m, w_tr_right_m, w_tr_left_m` then rows, shortest round-trip floats.
 pub fn centerline_to_string(points: &[TumTrackPoint]) -> String {
     let mut s = format!("# {}\n", CENTERLINE_COLUMNS.join(", "));

@@ -52,6 +52,7 @@ mod config;
 mod error;
 mod from_centerline;
 mod regen;
+mod trajectory;
 
 pub use batch::run_batch;
 pub use build::{
@@ -65,3 +66,4 @@ pub use config::{Config, MapConfig, Overrides, Profile, SectorDefaults};
 pub use error::PipelineError;
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
 pub use regen::{regen, regen_as, start_pose_of, RegenReport};
+pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
