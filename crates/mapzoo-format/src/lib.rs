@@ -98,6 +98,7 @@ mod table;
 pub mod testdata;
 mod tum;
 mod validate;
+mod vehicle;
 mod waypoint;
 
 pub use atomic::write_file as write_file_atomic;
@@ -126,6 +127,7 @@ pub use validate::{
     validate_dir, CheckStatus, ValidationCheck, ValidationReport, SPACING_M, SPACING_TOLERANCE_M,
     TRAJECTORY_TOLERANCE,
 };
+pub use vehicle::VehicleFiles;
 pub use waypoint::{
     check_finite as check_finite_waypoints, from_csv_str as waypoints_from_csv_str,
     read_csv as read_waypoint_csv, to_csv_string as waypoints_to_csv_string,

@@ -53,6 +53,7 @@ mod error;
 mod from_centerline;
 mod regen;
 mod trajectory;
+mod vehicle;
 
 pub use batch::run_batch;
 pub use build::{
@@ -67,3 +68,4 @@ pub use error::PipelineError;
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
 pub use regen::{regen, regen_as, start_pose_of, RegenReport};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
+pub use vehicle::{apply_vehicle, apply_vehicle_dir};
