@@ -4,6 +4,7 @@
 //! the error kinds a caller matches on, and no input making a reader panic.
 
 mod error;
+mod flavor;
 mod global;
 mod map;
 mod no_panic;
