@@ -11,4 +11,5 @@ mod no_panic;
 mod sectors;
 mod support;
 mod tum;
+mod vehicle;
 mod waypoint;
