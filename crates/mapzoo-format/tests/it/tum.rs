@@ -44,19 +44,25 @@ fn tum_track_variants_of_3_4_and_5_columns() {
         .iter()
         .map(|(x, y, w)| format!("{x},{y},{},{}\n", w / 2.0, w / 2.0))
         .collect();
-    let three: String = pts.iter().map(|(x, y, w)| format!("{x},{y},{w}\n")).collect();
+    let three: String = pts
+        .iter()
+        .map(|(x, y, w)| format!("{x},{y},{w}\n"))
+        .collect();
     let five: String = pts
         .iter()
         .map(|(x, y, w)| format!("{x},{y},7.5,{},{}\n", w / 2.0, w / 2.0))
         .collect();
-    let a = centerline_any_from_str(&format!("# x_m,y_m,w_tr_right_m,w_tr_left_m\n{four}"), p).unwrap();
+    let a =
+        centerline_any_from_str(&format!("# x_m,y_m,w_tr_right_m,w_tr_left_m\n{four}"), p).unwrap();
     let b = centerline_any_from_str(&format!("# x_m,y_m,w_tr_m\n{three}"), p).unwrap();
     let c = centerline_any_from_str(&five, p).unwrap();
     assert_eq!(a, b);
     assert_eq!(a, c);
     assert_eq!(a.1[1].d_right, 0.75);
     // a row of another width is an error naming its line
-    let e = centerline_any_from_str("1,2,3\n1,2,3,4\n", p).unwrap_err().to_string();
+    let e = centerline_any_from_str("1,2,3\n1,2,3,4\n", p)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("line 2") && e.contains("4 columns"), "{e}");
 }
 
@@ -80,14 +86,24 @@ fn trajectories_are_told_apart_and_their_heading_convention_found() {
             .collect()
     };
     for (h, sep) in [(Heading::XAxis, ";"), (Heading::North, "; ")] {
-        let text = format!("# id\n# hash\n# s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2\n{}", rows(h, sep));
+        let text = format!(
+            "# id\n# hash\n# s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2\n{}",
+            rows(h, sep)
+        );
         assert!(is_trajectory_text(&text));
-        assert!(is_trajectory_text(&rows(h, sep)), "a bare first row of 7 cells");
+        assert!(
+            is_trajectory_text(&rows(h, sep)),
+            "a bare first row of 7 cells"
+        );
         let pts = tum_raceline_from_str(&text, p).unwrap();
         assert_eq!(Heading::detect(&pts), h);
     }
-    assert!(!is_trajectory_text("# x_m, y_m, w_tr_right_m, w_tr_left_m\n0, 0, 1, 1\n"));
-    assert!(!is_trajectory_text("id; s_m; d_m; x_m; y_m; d_right; d_left; psi_rad; kappa_radpm; vx_mps; ax_mps2\n"));
+    assert!(!is_trajectory_text(
+        "# x_m, y_m, w_tr_right_m, w_tr_left_m\n0, 0, 1, 1\n"
+    ));
+    assert!(!is_trajectory_text(
+        "id; s_m; d_m; x_m; y_m; d_right; d_left; psi_rad; kappa_radpm; vx_mps; ax_mps2\n"
+    ));
 }
 
 /// The published f1tenth_racetracks racelines are trajectories whose heading is 0 = +x.
@@ -97,7 +113,9 @@ fn published_racelines_are_trajectories_with_x_axis_heading() {
     let Some(data) = reference_data_or_skip("published_racelines_heading") else {
         return;
     };
-    let rl = files(&data.join("f1tenth"), &|p| name(p).ends_with("_raceline.csv"));
+    let rl = files(&data.join("f1tenth"), &|p| {
+        name(p).ends_with("_raceline.csv")
+    });
     assert!(!rl.is_empty());
     for p in rl {
         let text = std::fs::read_to_string(&p).unwrap();

@@ -13,7 +13,12 @@ fn the_race_stack_car_folder_reads_as_its_files_say() {
     let v = VehicleFiles::read(&data.join("racestack")).unwrap();
     assert_eq!(
         v.files,
-        ["racecar_f110.ini", "ggv.csv", "ax_max_machines.csv", "global_planner_params.yaml"]
+        [
+            "racecar_f110.ini",
+            "ggv.csv",
+            "ax_max_machines.csv",
+            "global_planner_params.yaml"
+        ]
     );
     assert_eq!((v.safety_width, v.safety_width_sp), (Some(0.7), Some(0.7)));
     assert_eq!(v.v_max, Some(15.0));
@@ -46,7 +51,11 @@ fn tum_layout_and_ros2_planner_params() {
         "racecar.ini",
         "[GENERAL_OPTIONS]\nggv_file=\"my_ggv.csv\"\nveh_params = {\"v_max\": 9.5,\n    # comment\n    \"mass\": 4.0}\n",
     );
-    write(d, "veh_dyn_info/my_ggv.csv", "# v_mps,ax_max_mps2,ay_max_mps2\n0.0,8.0,7.0\n20.0,8.0,7.0\n");
+    write(
+        d,
+        "veh_dyn_info/my_ggv.csv",
+        "# v_mps,ax_max_mps2,ay_max_mps2\n0.0,8.0,7.0\n20.0,8.0,7.0\n",
+    );
     write(
         d,
         "global_planner_params.yaml",
@@ -66,17 +75,37 @@ fn bad_vehicle_files_name_the_file_and_the_value() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     let e = VehicleFiles::read(d).unwrap_err().to_string();
-    assert!(e.contains("racecar_f110.ini") && e.contains("ggv.csv"), "{e}");
-    write(d, "racecar_f110.ini", "[G]\nveh_params = {\"v_max\": \"fast\"}\n");
+    assert!(
+        e.contains("racecar_f110.ini") && e.contains("ggv.csv"),
+        "{e}"
+    );
+    write(
+        d,
+        "racecar_f110.ini",
+        "[G]\nveh_params = {\"v_max\": \"fast\"}\n",
+    );
     let e = VehicleFiles::read(d).unwrap_err().to_string();
     assert!(e.contains("racecar_f110.ini") && e.contains("v_max"), "{e}");
-    write(d, "racecar_f110.ini", "[G]\nveh_params = {\"v_max\": 10.0}\n");
+    write(
+        d,
+        "racecar_f110.ini",
+        "[G]\nveh_params = {\"v_max\": 10.0}\n",
+    );
     write(d, "ggv.csv", "0.0,12.0\n");
     let e = VehicleFiles::read(d).unwrap_err().to_string();
-    assert!(e.contains("ggv.csv") && e.contains("line 1") && e.contains("3"), "{e}");
+    assert!(
+        e.contains("ggv.csv") && e.contains("line 1") && e.contains("3"),
+        "{e}"
+    );
     std::fs::remove_file(d.join("ggv.csv")).unwrap();
     write(d, "global_planner_params.yaml", "safety_width: wide\n");
     let e = VehicleFiles::read(d).unwrap_err().to_string();
-    assert!(e.contains("global_planner_params.yaml") && e.contains("safety_width"), "{e}");
-    assert!(VehicleFiles::read(&d.join("nope")).unwrap_err().to_string().contains("not a folder"));
+    assert!(
+        e.contains("global_planner_params.yaml") && e.contains("safety_width"),
+        "{e}"
+    );
+    assert!(VehicleFiles::read(&d.join("nope"))
+        .unwrap_err()
+        .to_string()
+        .contains("not a folder"));
 }
