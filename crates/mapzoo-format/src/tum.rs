@@ -75,8 +75,7 @@ fn centerline_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumT
     };
     let rows = table::rows(text, dialect);
     let width = rows
-        .iter()
-        .nth(usize::from(skip_first))
+        .get(usize::from(skip_first))
         .map_or(4, |r| r.cells.len());
     match width {
         3 => {

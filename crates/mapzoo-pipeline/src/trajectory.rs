@@ -94,7 +94,7 @@ pub fn trajectory_lap(
             chord
         });
     }
-    if let Some(i) = el.iter().position(|d| !(*d > 0.0)) {
+    if let Some(i) = el.iter().position(|d| *d <= 0.0 || !d.is_finite()) {
         return Err(PipelineError::input(
             path,
             format!("data row {} repeats the point before it; remove it", i + 2),
