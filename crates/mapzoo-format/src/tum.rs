@@ -61,22 +61,43 @@ pub fn read_centerline(path: &Path) -> Result<Vec<TumTrackPoint>> {
 
 /// Parses TUM centerline text; `path` is used in messages only.
 pub fn centerline_from_str(text: &str, path: &Path) -> Result<Vec<TumTrackPoint>> {
-    centerline_rows(text, false, path)
+    four_column_rows(text, false, path)
+}
+
+/// The 4-column TUM track points of `text`, its first row skipped when `skip_first`.
+fn four_column_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumTrackPoint>> {
+    let rows = parse_rows::<4>(text, ',', &CENTERLINE_COLUMNS, skip_first, path)?;
+    Ok(rows
+        .into_iter()
+        .map(|v| TumTrackPoint {
+            x_m: v[0],
+            y_m: v[1],
+            w_tr_right_m: v[2],
+            w_tr_left_m: v[3],
+        })
+        .collect())
 }
 
 /// The TUM track points of `text`, its first row skipped when `skip_first`. Every layout
 /// TUM's `import_track` accepts: 4 columns `x_m, y_m, w_tr_right_m, w_tr_left_m`; 3 columns
 /// `x_m, y_m, w_tr_m` (the total width, half on each side); 5 columns
-/// `x_m, y_m, z_m, w_tr_right_m, w_tr_left_m` (z ignored). Every row has the first row's count.
-fn centerline_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumTrackPoint>> {
+/// `x_m, y_m, z_m, w_tr_right_m, w_tr_left_m` (z ignored). Every row has the count of the
+/// header's names (`header`), else of the first row.
+fn centerline_rows(
+    text: &str,
+    skip_first: bool,
+    header: Option<usize>,
+    path: &Path,
+) -> Result<Vec<TumTrackPoint>> {
     let dialect = Dialect::Lines {
         delimiter: ',',
         comments: true,
     };
     let rows = table::rows(text, dialect);
-    let width = rows
-        .get(usize::from(skip_first))
-        .map_or(4, |r| r.cells.len());
+    let width = header.unwrap_or_else(|| {
+        rows.get(usize::from(skip_first))
+            .map_or(4, |r| r.cells.len())
+    });
     match width {
         3 => {
             let cols = ["x_m", "y_m", "w_tr_m"];
@@ -104,18 +125,7 @@ fn centerline_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumT
                 })
                 .collect())
         }
-        _ => {
-            let rows = parse_rows::<4>(text, ',', &CENTERLINE_COLUMNS, skip_first, path)?;
-            Ok(rows
-                .into_iter()
-                .map(|v| TumTrackPoint {
-                    x_m: v[0],
-                    y_m: v[1],
-                    w_tr_right_m: v[2],
-                    w_tr_left_m: v[3],
-                })
-                .collect())
-        }
+        _ => four_column_rows(text, skip_first, path),
     }
 }
 
@@ -239,7 +249,14 @@ pub fn centerline_any_from_str(
         .split(',')
         .next()
         .is_some_and(|c| c.trim() == CENTERLINE_COLUMNS[0]);
-    let points = centerline_rows(body, header_skipped, path)?;
+    // The header's column names (a `#` comment or the bare line) fix the row width.
+    let names = first.trim_start_matches('#');
+    let header = names
+        .split(',')
+        .next()
+        .is_some_and(|c| c.trim() == CENTERLINE_COLUMNS[0])
+        .then(|| names.split(',').count());
+    let points = centerline_rows(body, header_skipped, header, path)?;
     let mut s = 0.0;
     let waypoints = points
         .iter()
