@@ -19,7 +19,7 @@ pub struct Args {
     /// Output folder; each track goes to DIR/<name>/.
     #[arg(long, short, value_name = "DIR")]
     pub out: PathBuf,
-    /// Track name (only with one map); default: the YAML's file stem less `_map` (`Austin_map.yaml`: Austin).
+    /// Track name (only with one map); default: the YAML's file stem, less `_map` (`Austin_map.yaml`: Austin) unless its folder has the whole stem.
     #[arg(long)]
     pub name: Option<String>,
     /// Start pose x,y,yaw (metres, radians): waypoint 0 and driving direction.

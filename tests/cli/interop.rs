@@ -447,6 +447,13 @@ fn a_map_yaml_named_t_map_builds_track_t() {
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(crate::support::names(&out), ["Oval"]);
     assert!(out.join("Oval").join("Oval.yaml").is_file());
+    // a map in a folder of its whole name keeps it (MapZoo's `overtake_map/overtake_map.yaml`)
+    let own = tmp.path().join("Loop_map");
+    std::fs::create_dir(&own).unwrap();
+    let yaml = write_map(&own, "Loop_map", 3);
+    let o = run(&["build", s(&yaml), "--out", s(&out)]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(crate::support::names(&out), ["Loop_map", "Oval"]);
 }
 
 #[test]

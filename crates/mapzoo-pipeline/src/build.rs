@@ -21,7 +21,8 @@ pub struct BuildRequest {
     /// The map-server YAML.
     pub yaml: PathBuf,
     /// Track name (folder and file prefix); default: the YAML's file stem, less a `_map`
-    /// suffix (`Austin_map.yaml` is track `Austin`, as f1tenth_racetracks names it).
+    /// suffix (`Austin_map.yaml` is track `Austin`, as f1tenth_racetracks names it) unless
+    /// the YAML's folder is named after the whole stem (`overtake_map/overtake_map.yaml`).
     pub name: Option<String>,
     /// Where waypoint 0 lies and which way the car drives (DESIGN §3.5).
     pub start: Option<StartPose>,
@@ -38,9 +39,17 @@ impl BuildRequest {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "track".into());
-            // f1tenth_racetracks / f1tenth_gym name a track's map `<T>_map.yaml`: the track is T.
+            // f1tenth_racetracks / f1tenth_gym name a track's map `<T>_map.yaml`: the track is
+            // T, unless the map's own folder carries the whole stem (MapZoo's `overtake_map/`).
+            let folder = self.yaml.canonicalize().ok().and_then(|p| {
+                p.parent()
+                    .and_then(|d| d.file_name())
+                    .map(|n| n.to_string_lossy().into_owned())
+            });
             match stem.strip_suffix("_map") {
-                Some(t) if !t.is_empty() => t.to_string(),
+                Some(t) if !t.is_empty() && folder.as_deref() != Some(stem.as_str()) => {
+                    t.to_string()
+                }
                 _ => stem,
             }
         })
