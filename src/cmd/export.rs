@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use mapzoo_format::{export_set, ExportFormat, WritePolicy};
+use mapzoo_format::{export_set, ExportFormat, FormatError, WritePolicy};
 
 use super::common::cli_message;
 
@@ -46,9 +46,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     names.join(", ")
                 );
             }
+            Err(FormatError::Exists { path }) => {
+                failed += 1;
+                eprintln!(
+                    "FAIL  {}: {} exists; pass --force to replace it",
+                    dir.display(),
+                    path.display()
+                );
+            }
             Err(e) => {
                 failed += 1;
-                eprintln!("FAIL  {}: {}", dir.display(), cli_message(&e));
+                eprintln!("FAIL  {}", cli_message(&e));
             }
         }
     }

@@ -547,3 +547,41 @@ fn raceline_writes_and_keeps_the_flavour() {
     assert_eq!(run_raceline(ros1.clone(), "c", &[]), Flavor::Ros1);
     assert_eq!(run_raceline(ros1, "d", &["--flavor", "ros2"]), Flavor::Ros2);
 }
+
+#[test]
+fn export_refuses_what_it_cannot_write_and_says_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "loop", 5);
+    let built = tmp.path().join("built");
+    let o = run(&["build", s(&yaml), "--out", s(&built)]);
+    assert!(o.status.success(), "{}", text(&o));
+    let set = built.join("loop");
+    let out = tmp.path().join("out");
+    let export = |to: &str, extra: &[&str]| {
+        let mut args = vec!["export", s(&set), "--to", to, "--out", s(&out)];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    assert!(export("racetracks", &[]).status.success());
+    let o = export("racetracks", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    assert!(export("racetracks", &["--force"]).status.success());
+    let o = export("gazebo", &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("racetracks") && stderr(&o).contains("tum"));
+    // a folder without lines names what it lacks
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = run(&["export", s(&empty), "--to", "tum", "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("centerline"), "{}", stderr(&o));
+    // a set without a map still exports its lines for the gym
+    std::fs::remove_file(set.join("loop.yaml")).unwrap();
+    let o = export("racetracks", &["--force"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        crate::support::names(&out.join("loop")),
+        ["loop_centerline.csv", "loop_raceline.csv"]
+    );
+}
