@@ -1202,6 +1202,30 @@ mod tests {
         );
     }
 
+    /// ROS 2 prints the figures as Python's `f"{round(x, 4)}"`; converting back gives 4 decimals.
+    #[test]
+    fn map_info_figures_follow_the_flavour() {
+        assert_eq!(figure_in(9.668970483429684, Flavor::Ros2), "9.669");
+        assert_eq!(figure_in(9.668970483429684, Flavor::Ros1), "9.6690");
+        assert_eq!(figure_in(10.00001, Flavor::Ros2), "10.0");
+        assert_eq!(figure_in(5.82099, Flavor::Ros2), "5.821");
+        let ros1 = "IQP estimated lap time: 9.5544s; IQP maximum speed: 11.1678m/s; SP estimated lap time: 9.6690s; SP maximum speed: 11.1853m/s; ";
+        let ros2 = map_info_in(ros1, Flavor::Ros2);
+        assert_eq!(ros2, ros1.replace("9.6690s", "9.669s"));
+        assert_eq!(map_info_in(&ros2, Flavor::Ros1), ros1);
+        assert_eq!(MapInfo::parse(&ros2), MapInfo::parse(ros1));
+        // text that is not a figure stays
+        assert_eq!(
+            map_info_in("garbage; a: b;", Flavor::Ros2),
+            "garbage; a: b;"
+        );
+        for k in 0..2000 {
+            let v = 0.37 * k as f64 + 1e-5 * (k % 7) as f64;
+            let back: f64 = figure_in(v, Flavor::Ros2).parse().unwrap();
+            assert_eq!(format!("{back:.4}"), figure_in(v, Flavor::Ros1), "{v}");
+        }
+    }
+
     #[test]
     fn build_generates_markers_as_specified() {
         let w = |id: i64, x: f64, v: f64| Waypoint {

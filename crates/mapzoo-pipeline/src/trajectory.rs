@@ -165,3 +165,65 @@ fn trajectory_track_name(path: &Path) -> String {
         _ => name,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A circle of radius `r` in `n` points, closed or open, headings in `h`'s convention.
+    fn circle(n: usize, r: f64, closed: bool, h: Heading) -> Vec<TumRacelinePoint> {
+        let step = std::f64::consts::TAU / n as f64;
+        let chord = 2.0 * r * (step / 2.0).sin();
+        (0..n + usize::from(closed))
+            .map(|i| {
+                let t = step * (i % n) as f64;
+                TumRacelinePoint {
+                    s_m: chord * i as f64,
+                    x_m: r * t.cos(),
+                    y_m: r * t.sin(),
+                    psi_rad: h.from_x_axis(t + std::f64::consts::FRAC_PI_2),
+                    kappa_radpm: 1.0 / r,
+                    vx_mps: 3.0,
+                    ax_mps2: 0.0,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn closed_and_open_files_of_either_heading_give_one_lap() {
+        let p = RacelineParams::racestack();
+        let path = Path::new("t_raceline.csv");
+        let a = trajectory_lap(&circle(200, 5.0, true, Heading::North), path, &p).unwrap();
+        let b = trajectory_lap(&circle(200, 5.0, false, Heading::XAxis), path, &p).unwrap();
+        assert_eq!(a.heading, Heading::North);
+        assert_eq!(b.heading, Heading::XAxis);
+        assert!((a.lap_time_s - b.lap_time_s).abs() < 1e-9);
+        assert_eq!(a.waypoints.len(), 201);
+        assert_eq!(a.waypoints[200].x_m, a.waypoints[0].x_m);
+        for (u, v) in a.waypoints.iter().zip(&b.waypoints) {
+            assert!((u.psi_rad - v.psi_rad).abs() < 1e-12);
+        }
+        // constant curvature: constant speed sqrt(a_y · r), the lap its length over that speed
+        let v = (12.0f64 * 5.0).sqrt().min(p.v_max);
+        assert!(
+            (a.lap_time_s - a.length_m / v).abs() < 1e-6 * a.lap_time_s,
+            "{a:?}"
+        );
+        assert!((a.file_lap_time_s - a.length_m / 3.0).abs() < 1e-9);
+        assert_eq!(a.track, "t");
+    }
+
+    #[test]
+    fn too_short_or_repeated_points_are_refused_naming_the_file() {
+        let p = RacelineParams::racestack();
+        let path = Path::new("t.csv");
+        let short = &circle(200, 5.0, false, Heading::XAxis)[..2];
+        let e = trajectory_lap(short, path, &p).unwrap_err().to_string();
+        assert!(e.contains("t.csv") && e.contains("3 or more"), "{e}");
+        let mut dup = circle(20, 5.0, false, Heading::XAxis);
+        dup.insert(5, dup[4]);
+        let e = trajectory_lap(&dup, path, &p).unwrap_err().to_string();
+        assert!(e.contains("t.csv") && e.contains("data row 6"), "{e}");
+    }
+}

@@ -47,3 +47,29 @@ pub fn apply_vehicle(p: &mut RacelineParams, v: &VehicleFiles) {
     set(&mut p.ggv, &v.ggv);
     set(&mut p.ax_max_machines, &v.ax_max_machines);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_values_a_folder_gives_change() {
+        let mut p = RacelineParams::mapzoo();
+        let before = p.clone();
+        let v = VehicleFiles {
+            safety_width: Some(0.9),
+            mass: Some(5.0),
+            ggv: Some(vec![[0.0, 9.0, 8.0], [20.0, 9.0, 8.0]]),
+            ..VehicleFiles::default()
+        };
+        apply_vehicle(&mut p, &v);
+        assert_eq!(p.safety_width, 0.9);
+        assert_eq!(p.mass, 5.0);
+        assert_eq!(p.ggv, vec![[0.0, 9.0, 8.0], [20.0, 9.0, 8.0]]);
+        let mut rest = p.clone();
+        rest.safety_width = before.safety_width;
+        rest.mass = before.mass;
+        rest.ggv = before.ggv.clone();
+        assert_eq!(rest, before);
+    }
+}
