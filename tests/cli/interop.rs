@@ -199,6 +199,11 @@ fn validate_check_and_regen_work_on_the_ros2_sets() {
     let o = check("glc_ot_ez");
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("pass"), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("(ros2)"),
+        "check says the flavour: {}",
+        text(&o)
+    );
     // made with a 0.6 m safety width: at the profile's 0.7 m the check explains the width
     let o = check("GLC_smile_small");
     assert!(!o.status.success());
