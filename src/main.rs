@@ -33,6 +33,8 @@ enum Command {
     Raceline(cmd::raceline::Args),
     /// Extract a map's centerline (with d_right, d_left, psi, kappa) into a waypoint CSV.
     Centerline(cmd::centerline::Args),
+    /// Write sets in another consumer's layout: f1tenth_racetracks / f1tenth_gym, or TUM.
+    Export(cmd::export::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -57,6 +59,7 @@ where
         Command::Render(args) => cmd::render::run(args),
         Command::Raceline(args) => cmd::raceline::run(args),
         Command::Centerline(args) => cmd::centerline::run(args),
+        Command::Export(args) => cmd::export::run(args),
     };
     match result {
         Ok(code) => code,

@@ -4,10 +4,12 @@
 //! the error kinds a caller matches on, and no input making a reader panic.
 
 mod error;
+mod flavor;
 mod global;
 mod map;
 mod no_panic;
 mod sectors;
 mod support;
 mod tum;
+mod vehicle;
 mod waypoint;
