@@ -473,14 +473,13 @@ fn the_race_stack_car_folder_gives_the_racestack_profile() {
     let la = laps(&build_json(&yaml, &a, &["--profile", "racestack"]));
     let car = data.join("racestack");
     let lb = laps(&build_json(&yaml, &b, &["--vehicle", s(&car)]));
-    // the folder's ax_max_machines.csv holds the profile's table to the last bit or one ulp
-    assert!(
-        (la.0 - lb.0).abs() < 1e-12 && (la.1 - lb.1).abs() < 1e-12,
-        "{la:?} {lb:?}"
-    );
+    // the profile is the Race Stack's files value for value: the same lap times and every file
+    // of the set byte for byte (the JSON's full-precision speeds included)
+    assert_eq!(la, lb);
     for f in [
         "loop_centerline.csv",
         "loop_racing_line.csv",
+        "global_waypoints.json",
         "speed_scaling.yaml",
         "ot_sectors.yaml",
     ] {
