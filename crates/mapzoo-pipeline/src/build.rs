@@ -293,7 +293,7 @@ mod tests {
             assert!(matches!(&err, PipelineError::TrackName { name: n } if n == name));
             assert_eq!(
                 err.to_string(),
-                format!("<command line>: track name {name:?} cannot name a folder: use letters, digits, '-' or '_' (no '/', no leading '.')")
+                format!("<command line>: track name {name:?} cannot name a folder; a track name is not empty, does not start with '.', and has no '/', '\\' or control characters (e.g. Austin_2 or f-1)")
             );
         }
         assert!(check_track_name("Austin_2").is_ok());

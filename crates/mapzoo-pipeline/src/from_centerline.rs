@@ -33,6 +33,8 @@ pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineErr
         left: input.left_bound,
     });
     let mut centerline = input.centerline;
+    // The input line's checks (issue 12 item 8) before any spline is fitted through it.
+    crate::input_check::check_centerline(path, &centerline)?;
     if input.format == InputFormat::TumCsv && centerline.len() >= 3 {
         // TUM files carry no heading or curvature: take them from the closed spline.
         let xy: Vec<[f64; 2]> = centerline.iter().map(|w| [w.x_m, w.y_m]).collect();

@@ -50,10 +50,12 @@ mod build;
 mod check;
 mod config;
 mod error;
+mod failure;
 mod from_centerline;
+mod input_check;
 mod regen;
 
-pub use batch::run_batch;
+pub use batch::{run_batch, run_caught, Jobs};
 pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, LoadedMap, TrackSet};
 pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
@@ -61,5 +63,6 @@ pub use check::{
 };
 pub use config::{Config, MapConfig, Overrides, Profile, SectorDefaults};
 pub use error::PipelineError;
+pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
 pub use regen::{regen, start_pose_of, RegenReport};

@@ -9,7 +9,7 @@ use crate::stage::Stage;
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum OptimizeError {
     /// A parameter is out of range (checked once by `RacelineParams::validate`).
-    #[error("parameter `{name}` {problem} (found {value})")]
+    #[error("parameter `{name}` {problem} (found {})", crate::params::format_number(*.value))]
     InvalidParameter {
         /// Parameter name as in `[raceline]` of pipeline.toml.
         name: &'static str,
@@ -119,6 +119,9 @@ pub enum OptimizeError {
         /// World y, metres.
         y: f64,
     },
+    /// The input centerline is not a line to optimise (`check_input_line`).
+    #[error(transparent)]
+    Input(#[from] crate::input::LineInputError),
     /// The track is narrower than the safety width somewhere.
     #[error(
         "{stage}: track too narrow at s = {s_m:.2} m (x {x:.3}, y {y:.3}): width {width:.3} m < safety width {safety_width:.3} m; \
