@@ -150,13 +150,27 @@ pub fn parse_start(text: &str) -> Result<StartPose, String> {
     })
 }
 
-/// A `--json` record of a track that was built: its keys, then `"status": "ok"` (a failed
+/// A `--json` record of a track that was built: its keys, with `"status": "ok"` after `seconds` (a failed
 /// track's record says `"status": "failed"`, see [`mapzoo_pipeline::FailureRecord`]).
-pub fn ok_record(mut record: serde_json::Value) -> String {
-    if let Some(map) = record.as_object_mut() {
-        map.insert("status".into(), "ok".into());
+pub fn ok_record(record: serde_json::Value) -> String {
+    match record {
+        serde_json::Value::Object(map) => {
+            let mut out = serde_json::Map::new();
+            let has_seconds = map.contains_key("seconds");
+            for (k, v) in map {
+                let after = k == "seconds";
+                out.insert(k, v);
+                if after {
+                    out.insert("status".into(), "ok".into());
+                }
+            }
+            if !has_seconds {
+                out.insert("status".into(), "ok".into());
+            }
+            serde_json::Value::Object(out).to_string()
+        }
+        other => other.to_string(),
     }
-    record.to_string()
 }
 
 /// Progress over a batch: a bar on a terminal, plain lines otherwise.

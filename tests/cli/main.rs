@@ -5,6 +5,8 @@
 mod build;
 mod centerline;
 mod generate;
+mod inputs;
+mod no_panic;
 mod raceline;
 mod regression;
 mod render;

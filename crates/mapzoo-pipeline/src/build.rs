@@ -160,6 +160,7 @@ pub fn build_map(
 ) -> Result<TrackSet, PipelineError> {
     let LoadedMap { meta, png, map } = loaded;
     let image = meta.image_path(&req.yaml);
+    crate::input_check::check_map_extent(&req.yaml, &map)?;
     let t = Instant::now();
     let extraction = mapzoo_extract::extract(&map, &config.extract, req.start, req.reverse)
         .map_err(|source| PipelineError::Extract {

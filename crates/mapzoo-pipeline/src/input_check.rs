@@ -1,9 +1,10 @@
-//! The input-line checks of a centerline file, before any stage runs on it
-//! (`mapzoo_raceline::check_input_line`, issue 12 item 8).
+//! Checks of a stage's input before the stage runs on it (issue 12 items 1 and 8): the
+//! world size of a map, and the input line of the racing-line stages
+//! (`mapzoo_raceline::check_input_line`).
 
 use std::path::Path;
 
-use mapzoo_format::Waypoint;
+use mapzoo_format::{OccupancyMap, Waypoint};
 use mapzoo_raceline::{check_input_line, reftrack_from_waypoints, OptimizeError};
 
 use crate::error::PipelineError;
@@ -20,4 +21,35 @@ pub(crate) fn check_centerline(path: &Path, centerline: &[Waypoint]) -> Result<(
     };
     track.check("centerline").map_err(wrap)?;
     check_input_line(&track, 0.0).map_err(|e| wrap(e.into()))
+}
+
+/// Widest map accepted, metres on a side: every size that follows from the map (the
+/// centerline's points, the racing lines' samples) stays bounded. A real track map spans
+/// at most a few hundred metres; a map kilometres across has a resolution in the wrong unit.
+pub const MAX_MAP_SIDE_M: f64 = 100_000.0;
+
+/// Refuses a map whose world size (pixels × resolution) exceeds [`MAX_MAP_SIDE_M`] on a
+/// side, naming the YAML's `resolution`, before extraction allocates anything from it.
+pub(crate) fn check_map_extent(yaml: &Path, map: &OccupancyMap) -> Result<(), PipelineError> {
+    let (w, h) = (
+        map.width as f64 * map.resolution,
+        map.height as f64 * map.resolution,
+    );
+    if w.is_finite() && h.is_finite() && w.max(h) <= MAX_MAP_SIDE_M {
+        return Ok(());
+    }
+    let fmt = mapzoo_raceline::format_number;
+    Err(PipelineError::input(
+        yaml,
+        format!(
+            "field \"resolution\" is {} m/pixel, so the {}×{} px map would span {} × {} m, more than the {} m \
+             accepted; check its unit (a 1:10 track map is 0.01 to 0.2 m/pixel)",
+            fmt(map.resolution),
+            map.width,
+            map.height,
+            fmt(w),
+            fmt(h),
+            fmt(MAX_MAP_SIDE_M)
+        ),
+    ))
 }
