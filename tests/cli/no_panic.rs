@@ -288,7 +288,7 @@ fn command_line(f: &Fixture, pick: &[usize], out: &Path) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Any command line from the pools ends in time with 0, 1 or 2 and no panic.
     #[test]
@@ -305,7 +305,8 @@ proptest! {
         );
         prop_assert!(matches!(o.status.code(), Some(0..=2)), "{args:?}: {:?} {err}", o.status);
         if !o.status.success() {
-            prop_assert!(!err.trim().is_empty(), "{args:?} failed silently");
+            let said = format!("{}{err}", String::from_utf8_lossy(&o.stdout));
+            prop_assert!(!said.trim().is_empty(), "{args:?} failed silently");
         }
     }
 }
