@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long)]
     pub whole_map: bool,
     /// Margin around the track, metres (default 1.0; ignored with --whole-map).
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub margin: Option<f64>,
     /// Long side of the map in pixels (default 1000); with --gallery, the side of each cell (default 320).
     #[arg(long, value_name = "PX")]
@@ -44,7 +44,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     check_png_path(&args.output)?;
     let margin = args.margin.unwrap_or(CROP_MARGIN_M);
     if !(margin.is_finite() && (0.0..=1000.0).contains(&margin)) {
-        anyhow::bail!("--margin {margin} is outside 0 to 1000 metres");
+        anyhow::bail!(
+            "--margin {} is outside 0 to 1000 metres",
+            mapzoo_raceline::format_number(margin)
+        );
     }
     let framed = |t: TrackPicture| {
         if args.whole_map {

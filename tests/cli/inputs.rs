@@ -528,3 +528,21 @@ fn the_track_name_rule_says_what_it_checks() {
         "{msg}"
     );
 }
+
+/// Before: a centerline point or width of 1e300 was printed with 301 digits.
+#[test]
+fn huge_coordinates_and_widths_in_messages_stay_short() {
+    let tmp = tempfile::tempdir().unwrap();
+    for which in ["x", "width"] {
+        let mut line = wobbly_oval(1.3);
+        if which == "x" {
+            line[12].x_m = 1e300;
+        } else {
+            line[12].d_left = 1e300;
+        }
+        let o = raceline_on(tmp.path(), which, &line);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let msg = stderr(&o);
+        assert!(msg.contains("1e300") && msg.len() < 400, "{msg}");
+    }
+}

@@ -131,6 +131,18 @@ pub struct LoadedMap {
 impl LoadedMap {
     /// Reads `yaml` and its image, classifying pixels with `rule` (stage 1).
     pub fn read(yaml: &Path, rule: FreeRule) -> Result<Self, PipelineError> {
+        if yaml.is_dir() {
+            return Err(PipelineError::input(
+                yaml,
+                "is a folder; give the map-server YAML of a map (its `image` names the PNG)",
+            ));
+        }
+        if !yaml.exists() {
+            return Err(PipelineError::input(
+                yaml,
+                "no such file; give the map-server YAML of a map (its `image` names the PNG)",
+            ));
+        }
         let meta = MapMeta::read(yaml)?;
         let image = meta.image_path(yaml);
         let png = std::fs::read(&image).map_err(|e| {

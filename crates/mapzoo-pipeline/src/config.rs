@@ -268,6 +268,9 @@ struct Bound {
 /// metre of map; above 1 m the centerline no longer follows a 1:10 track's corners.
 pub const SPACING_M: (f64, f64) = (0.01, 1.0);
 
+/// Safety width bounds, metres: a car is centimetres to metres wide, not 1e-300 or 1e300 m.
+pub const SAFETY_WIDTH_M: (f64, f64) = (0.01, 100.0);
+
 /// Largest side of the opening's structuring element, pixels (a radius of 254 px).
 pub const MAX_OPENING_SIZE: usize = 509;
 
@@ -303,6 +306,26 @@ fn check_bounds(c: &Config, path: &Path) -> Result<(), PipelineError> {
                 what: "pixels, odd; default 9",
             },
             c.extract.opening_size as f64,
+        ),
+        (
+            Bound {
+                table: "raceline",
+                field: "safety_width",
+                min: SAFETY_WIDTH_M.0,
+                max: SAFETY_WIDTH_M.1,
+                what: "metres, vehicle width + margin; mapzoo 1.2, racestack 0.7",
+            },
+            c.raceline.safety_width,
+        ),
+        (
+            Bound {
+                table: "raceline",
+                field: "safety_width_sp",
+                min: SAFETY_WIDTH_M.0,
+                max: SAFETY_WIDTH_M.1,
+                what: "metres, vehicle width + margin; mapzoo 1.2, racestack 0.7",
+            },
+            c.raceline.safety_width_sp,
         ),
         (
             Bound {

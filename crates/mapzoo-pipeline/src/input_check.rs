@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use mapzoo_format::{OccupancyMap, Waypoint};
-use mapzoo_raceline::{check_input_line, reftrack_from_waypoints, OptimizeError};
+use mapzoo_raceline::{
+    check_input_line, check_point_count, reftrack_from_waypoints, OptimizeError,
+};
 
 use crate::error::PipelineError;
 
@@ -19,6 +21,7 @@ pub(crate) fn check_centerline(path: &Path, centerline: &[Waypoint]) -> Result<(
         path: path.to_path_buf(),
         source,
     };
+    check_point_count(&track).map_err(|e| wrap(e.into()))?;
     track.check("centerline").map_err(wrap)?;
     check_input_line(&track, 0.0).map_err(|e| wrap(e.into()))
 }

@@ -30,7 +30,8 @@ pub enum OptimizeError {
     },
     /// A point lies absurdly far from the origin (a unit mix-up or a stray point).
     #[error(
-        "{what}: point {index} at ({x}, {y}) is more than {limit} m from the origin; check the units or remove that point"
+        "{what}: point {index} at ({}, {}) is more than {limit} m from the origin; check the units or remove that point",
+        crate::params::format_number(*.x), crate::params::format_number(*.y)
     )]
     FarPoint {
         /// Which input (e.g. "centerline", "right wall").
@@ -46,7 +47,8 @@ pub enum OptimizeError {
     },
     /// A track width is absurdly large.
     #[error(
-        "{what}: value {index} is {value} m, beyond {limit} m; check the units or fix that row"
+        "{what}: value {index} is {} m, beyond {limit} m; check the units or fix that row",
+        crate::params::format_number(*.value)
     )]
     WidthOutOfRange {
         /// Which column ("d_right" or "d_left").

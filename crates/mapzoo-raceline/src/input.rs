@@ -137,6 +137,19 @@ impl LineInputError {
     }
 }
 
+/// The first check of [`check_input_line`] alone, to run before the others' preconditions
+/// (finite values): at least [`MIN_INPUT_POINTS`] points (a closing copy of the first not counted).
+pub fn check_point_count(track: &RefTrack) -> Result<(), LineInputError> {
+    let mut n = track.xy.len();
+    if n > 1 && track.xy[n - 1] == track.xy[0] {
+        n -= 1;
+    }
+    if n < MIN_INPUT_POINTS {
+        return Err(LineInputError::TooFewPoints { found: n });
+    }
+    Ok(())
+}
+
 /// Checks an input centerline (finite values, as [`RefTrack::check`] ensures): see the module
 /// documentation. `stepsize_reg` (metres) sets the shortest lap that can be optimised.
 pub fn check_input_line(track: &RefTrack, stepsize_reg: f64) -> Result<(), LineInputError> {

@@ -45,7 +45,7 @@ use mapzoo_format::{GlobalParts, LineParts};
 use mapzoo_format::{GlobalWaypoints, Waypoint};
 
 pub use error::{OptimizeError, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES};
-pub use input::{check_input_line, LineInputError};
+pub use input::{check_input_line, check_point_count, LineInputError};
 pub use iqp::IqpSolution;
 pub use mapzoo_format::LineKind;
 pub use params::{format_number, RacelineParams, MAX_STEP_M, MIN_STEP_M};
