@@ -546,3 +546,68 @@ fn huge_coordinates_and_widths_in_messages_stay_short() {
         assert!(msg.contains("1e300") && msg.len() < 400, "{msg}");
     }
 }
+
+/// Before: a map YAML with `resolution: 1e15` panicked ("capacity overflow") in `build` and
+/// `centerline`: the centerline resampling sized itself from a lap of 1e17 m.
+#[test]
+fn a_map_kilometres_across_is_refused_naming_its_resolution() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 10);
+    let yaml_text: String = std::fs::read_to_string(&yaml)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            if l.starts_with("resolution") {
+                "resolution: 1e15\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&yaml, yaml_text).unwrap();
+    let o = run(&[
+        "centerline",
+        s(&yaml),
+        "--out",
+        s(&tmp.path().join("c.csv")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let msg = stderr(&o);
+    assert!(
+        msg.contains("t.yaml")
+            && msg.contains("\"resolution\" is 1e15")
+            && msg.contains("0.01 to 0.2"),
+        "{msg}"
+    );
+    let o = run(&["build", s(&yaml), "--out", s(&tmp.path().join("o"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("\"resolution\" is 1e15"), "{}", text(&o));
+}
+
+/// Before: a missing map YAML gave a bare "No such file or directory (os error 2)".
+#[test]
+fn a_missing_map_yaml_says_what_to_give() {
+    let tmp = tempfile::tempdir().unwrap();
+    for cmd in ["build", "centerline"] {
+        let o = run(&[
+            cmd,
+            s(&tmp.path().join("absent.yaml")),
+            "--out",
+            s(&tmp.path().join("o.csv")),
+        ]);
+        assert_ne!(o.status.code(), Some(0));
+        let msg = text(&o);
+        assert!(
+            msg.contains("absent.yaml: no such file; give the map-server YAML"),
+            "{cmd}: {msg}"
+        );
+        let folder = tmp.path().join("maps");
+        std::fs::create_dir_all(&folder).unwrap();
+        let o = run(&[cmd, s(&folder), "--out", s(&tmp.path().join("o.csv"))]);
+        assert!(
+            text(&o).contains("is a folder; give the map-server YAML"),
+            "{cmd}: {}",
+            text(&o)
+        );
+    }
+}

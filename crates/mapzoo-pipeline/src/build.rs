@@ -129,7 +129,8 @@ pub struct LoadedMap {
 }
 
 impl LoadedMap {
-    /// Reads `yaml` and its image, classifying pixels with `rule` (stage 1).
+    /// Reads `yaml` and its image, classifying pixels with `rule` (stage 1); a map wider than
+    /// 100 km (pixels × resolution) is refused before any stage allocates from it.
     pub fn read(yaml: &Path, rule: FreeRule) -> Result<Self, PipelineError> {
         if yaml.is_dir() {
             return Err(PipelineError::input(
@@ -160,6 +161,7 @@ impl LoadedMap {
             }
         })?;
         let map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
+        crate::input_check::check_map_extent(yaml, &map)?;
         Ok(LoadedMap { meta, png, map })
     }
 }
