@@ -611,3 +611,16 @@ fn a_missing_map_yaml_says_what_to_give() {
         );
     }
 }
+
+/// Before: `raceline DIR` said "no such file" of a folder that exists.
+#[test]
+fn raceline_on_a_folder_says_it_is_a_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = run(&["raceline", s(tmp.path()), "--out", s(&tmp.path().join("o"))]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("is a folder; give a file"),
+        "{}",
+        stderr(&o)
+    );
+}

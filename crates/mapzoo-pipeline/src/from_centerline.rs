@@ -27,6 +27,12 @@ pub struct CenterlineTrack {
 /// Reads the centerline file `path` (DESIGN §2.2, §4); a TUM centerline of 3
 /// or more points gets heading and curvature from its closed spline.
 pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineError> {
+    if path.is_dir() {
+        return Err(PipelineError::input(
+            path,
+            "is a folder; give a file: a MapZoo <T>_centerline.csv, a TUM centerline CSV or a global_waypoints.json",
+        ));
+    }
     let input = CenterlineInput::read(path)?;
     let walls = input.has_bounds().then_some(Walls {
         right: input.right_bound,
