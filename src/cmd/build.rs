@@ -5,12 +5,10 @@ use std::process::ExitCode;
 
 use mapzoo_extract::StartPose;
 use mapzoo_format::WritePolicy;
-use mapzoo_pipeline::{
-    build, run_batch, write_set, BuildRecord, BuildRequest, FailureRecord, Jobs,
-};
+use mapzoo_pipeline::{build, run_batch, write_set, BuildRecord, BuildRequest, FailureRecord};
 use mapzoo_raceline::LineKind;
 
-use super::common::{cli_message, ok_record, parse_start, ConfigArgs, Progress};
+use super::common::{cli_message, note_jobs, ok_record, parse_start, ConfigArgs, Progress};
 
 /// Arguments of `mapzoo build`.
 #[derive(clap::Args, Debug)]
@@ -78,9 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    if let Some(note) = Jobs::for_this_machine(args.jobs).note() {
-        eprintln!("note: {note}");
-    }
+    note_jobs(args.jobs);
     let progress = Progress::new(requests.len(), args.json);
     let results = run_batch(
         &requests,

@@ -150,6 +150,13 @@ pub fn parse_start(text: &str) -> Result<StartPose, String> {
     })
 }
 
+/// Prints a note when `--jobs` asks for more threads than the cores (the batch uses the cores).
+pub fn note_jobs(jobs: usize) {
+    if let Some(note) = mapzoo_pipeline::Jobs::for_this_machine(jobs).note() {
+        eprintln!("note: {note}");
+    }
+}
+
 /// A `--json` record of a track that was built: its keys, with `"status": "ok"` after `seconds` (a failed
 /// track's record says `"status": "failed"`, see [`mapzoo_pipeline::FailureRecord`]).
 pub fn ok_record(record: serde_json::Value) -> String {

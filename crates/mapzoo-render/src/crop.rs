@@ -74,6 +74,7 @@ impl TrackPicture {
         out.map.width = cw;
         out.map.height = ch;
         out.map.origin = [ox, oy, map.origin[2]];
+        out.whole_map_px = Some(self.whole_map_px.unwrap_or((map.width, map.height)));
         out
     }
 }
@@ -121,6 +122,8 @@ mod tests {
             let t = picture(yaw);
             let c = t.cropped_to_track(margin);
             proptest::prop_assert!(c.map.width < t.map.width && c.map.height < t.map.height);
+            proptest::prop_assert_eq!(c.whole_map_px, Some((t.map.width, t.map.height)));
+            proptest::prop_assert_eq!(c.cropped_to_track(margin).whole_map_px, c.whole_map_px);
             for r in 0..c.map.height {
                 for col in 0..c.map.width {
                     let (x, y) = c.map.pixel_to_world(col as f64, r as f64);
