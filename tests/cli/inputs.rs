@@ -57,6 +57,14 @@ fn jobs_beyond_the_cores_are_lowered_with_a_note() {
         "{msg}"
     );
     assert!(out.join("t").is_dir());
+    // regen and check run their batches the same way
+    let o = run(&["regen", s(&out.join("t")), "--jobs", "100000"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("100000 parallel jobs asked for"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// Before: `build --json` printed records of the built tracks only; a failed one vanished
