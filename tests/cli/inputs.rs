@@ -590,6 +590,18 @@ fn a_map_kilometres_across_is_refused_naming_its_resolution() {
     let o = run(&["build", s(&yaml), "--out", s(&tmp.path().join("o"))]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("\"resolution\" is 1e15"), "{}", text(&o));
+    // and one a speck across: before, "centerline: 2 points"
+    let tiny = std::fs::read_to_string(&yaml)
+        .unwrap()
+        .replace("1e15", "1e-300");
+    std::fs::write(&yaml, tiny).unwrap();
+    let o = run(&["build", s(&yaml), "--out", s(&tmp.path().join("o"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("\"resolution\" is 1e-300") && text(&o).contains("less than the 0.5 m"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// Before: a missing map YAML gave a bare "No such file or directory (os error 2)".

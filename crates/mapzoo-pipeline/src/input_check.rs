@@ -31,28 +31,38 @@ pub(crate) fn check_centerline(path: &Path, centerline: &[Waypoint]) -> Result<(
 /// at most a few hundred metres; a map kilometres across has a resolution in the wrong unit.
 pub const MAX_MAP_SIDE_M: f64 = 100_000.0;
 
+/// Narrowest map accepted, metres on its longer side: no track fits in less.
+pub const MIN_MAP_SIDE_M: f64 = 0.5;
+
 /// Refuses a map whose world size (pixels × resolution) exceeds [`MAX_MAP_SIDE_M`] on a
-/// side, naming the YAML's `resolution`, before extraction allocates anything from it.
+/// side, or is under [`MIN_MAP_SIDE_M`] on both, naming the YAML's `resolution`, before
+/// extraction allocates anything from it.
 pub(crate) fn check_map_extent(yaml: &Path, map: &OccupancyMap) -> Result<(), PipelineError> {
     let (w, h) = (
         map.width as f64 * map.resolution,
         map.height as f64 * map.resolution,
     );
-    if w.is_finite() && h.is_finite() && w.max(h) <= MAX_MAP_SIDE_M {
+    let side = w.max(h);
+    if w.is_finite() && h.is_finite() && (MIN_MAP_SIDE_M..=MAX_MAP_SIDE_M).contains(&side) {
         return Ok(());
     }
+    let (limit, which) = if side < MIN_MAP_SIDE_M {
+        (MIN_MAP_SIDE_M, "less than")
+    } else {
+        (MAX_MAP_SIDE_M, "more than")
+    };
     let fmt = mapzoo_raceline::format_number;
     Err(PipelineError::input(
         yaml,
         format!(
-            "field \"resolution\" is {} m/pixel, so the {}×{} px map would span {} × {} m, more than the {} m \
+            "field \"resolution\" is {} m/pixel, so the {}×{} px map would span {} × {} m, {which} the {} m \
              accepted; check its unit (a 1:10 track map is 0.01 to 0.2 m/pixel)",
             fmt(map.resolution),
             map.width,
             map.height,
             fmt(w),
             fmt(h),
-            fmt(MAX_MAP_SIDE_M)
+            fmt(limit)
         ),
     ))
 }
