@@ -1,5 +1,9 @@
-//! The `mapzoo` command line: one subcommand per job, exit codes 0 (ok),
-//! 1 (a check or a track failed), 2 (usage or input error).
+//! The `mapzoo` command line: one subcommand per job. Exit codes (README,
+//! "Exit codes"): 0 everything asked was done; 1 a batch command finished but
+//! some of its items failed or differ (`build`, `regen`, `check`, `validate`,
+//! `render --gallery`); 2 the command could not do its job (usage, configuration,
+//! input or output error, the one track of `centerline` / `raceline` / `render` /
+//! `generate`, or an internal error).
 
 mod cmd;
 
@@ -38,6 +42,20 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
+    // A panic is a bug; a batch catches it as that track's error and goes on. Say so in
+    // words (where, and what to report) instead of the runtime's default text.
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        eprintln!("internal error{at}: {what} (a bug in mapzoo; please report it with the input)");
+    }));
     run(std::env::args_os())
 }
 
@@ -49,7 +67,7 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     let cli = Cli::parse_from(args);
-    let result = match cli.command {
+    let run = std::panic::catch_unwind(|| match cli.command {
         Command::Build(args) => cmd::build::run(args),
         Command::Regen(args) => cmd::regen::run(args),
         Command::Check(args) => cmd::check::run(args),
@@ -60,6 +78,10 @@ where
         Command::Raceline(args) => cmd::raceline::run(args),
         Command::Centerline(args) => cmd::centerline::run(args),
         Command::Export(args) => cmd::export::run(args),
+    });
+    // The hook has said what panicked; a panic outside a batch ends the command as an error.
+    let Ok(result) = run else {
+        return std::process::ExitCode::from(2);
     };
     match result {
         Ok(code) => code,

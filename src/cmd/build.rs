@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use mapzoo_extract::StartPose;
 use mapzoo_format::{Flavor, WritePolicy};
-use mapzoo_pipeline::{build, run_batch, write_set_as, BuildRecord, BuildRequest};
+use mapzoo_pipeline::{build, run_batch, write_set_as, BuildRecord, BuildRequest, FailureRecord};
 use mapzoo_raceline::LineKind;
 
-use super::common::{cli_message, parse_start, ConfigArgs, Progress};
+use super::common::{cli_message, note_jobs, ok_record, parse_start, ConfigArgs, Progress};
 
 /// Arguments of `mapzoo build`.
 #[derive(clap::Args, Debug)]
@@ -31,10 +31,12 @@ pub struct Args {
     /// Replace existing output folders.
     #[arg(long)]
     pub force: bool,
-    /// Parallel tracks (0 = one per core).
+    /// Parallel tracks (0 = one per core; more than the cores is lowered to the cores).
     #[arg(long, default_value_t = 0)]
     pub jobs: usize,
-    /// Print one JSON record per track on stdout.
+    /// Print one JSON record per track on stdout, in input order: a built track's figures
+    /// ("status": "ok"), or a failed track's error ("status": "failed", "error", "message",
+    /// "file", and "x", "y", "row" where known).
     #[arg(long)]
     pub json: bool,
     /// Print per-stage timings.
@@ -77,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    note_jobs(args.jobs);
     let progress = Progress::new(requests.len(), args.json);
     let results = run_batch(
         &requests,
@@ -116,9 +119,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if args.json {
-        for rec in &ok {
-            // the `raceline` keys, then one `<stage>_s` key per stage
-            println!("{}", serde_json::to_string(rec)?);
+        for (req, r) in requests.iter().zip(&results) {
+            println!("{}", json_record(req, r)?);
         }
     } else {
         print_summary(&ok, failed, args.verbose);
@@ -127,6 +129,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// The `--json` line of one track: a built track's record (the `raceline` keys, one
+/// `<stage>_s` key per stage, then "status": "ok"), or a failed track's [`FailureRecord`].
+fn json_record(
+    req: &BuildRequest,
+    r: &Result<(PathBuf, BuildRecord), mapzoo_pipeline::PipelineError>,
+) -> anyhow::Result<String> {
+    Ok(match r {
+        Ok((_, rec)) => ok_record(serde_json::to_value(rec)?),
+        Err(e) => serde_json::to_string(&FailureRecord::new(&req.track_name(), e, cli_message(e)))?,
     })
 }
 

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use mapzoo_extract::{extract, StartPose};
-use mapzoo_format::{write_waypoint_csv, OccupancyMap};
+use mapzoo_format::write_waypoint_csv;
+use mapzoo_pipeline::LoadedMap;
 
-use super::common::{parse_start, ConfigArgs};
+use super::common::{parse_start, MapConfigArgs};
 
 /// Arguments of `mapzoo centerline`.
 #[derive(clap::Args)]
@@ -24,15 +25,15 @@ pub struct Args {
     /// Drive the other way round.
     #[arg(long)]
     pub reverse: bool,
-    /// Profile, TOML file ([map] free_rule and [extract] are used) and --free-rule.
     #[command(flatten)]
-    pub config: ConfigArgs,
+    pub config: MapConfigArgs,
 }
 
 /// Extracts the centerline and writes it; nothing is written when extraction fails.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = args.config.resolve()?;
-    let (meta, map) = OccupancyMap::load(&args.map, config.map.free_rule)?;
+    let config = args.config.resolve("centerline")?;
+    // The map is read as `build` reads it (the same messages for a missing or bad image).
+    let LoadedMap { meta, map, .. } = LoadedMap::read(&args.map, config.map.free_rule)?;
     let image = meta.image_path(&args.map);
     let ex = extract(&map, &config.extract, args.start, args.reverse)
         .with_context(|| format!("{}", image.display()))?;

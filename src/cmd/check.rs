@@ -53,6 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         lap_tol: args.lap_tol,
         published,
     };
+    super::common::note_jobs(args.jobs);
     let progress = Progress::new(args.dirs.len(), args.json);
     let results = run_batch(
         &args.dirs,

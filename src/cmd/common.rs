@@ -57,6 +57,102 @@ impl ConfigArgs {
     }
 }
 
+/// The configuration options of `centerline`, which reads a map and computes no racing line:
+/// a TOML file and the free-space rule. The racing-line options are refused, not ignored
+/// (hidden from the help).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct MapConfigArgs {
+    /// A TOML file in the layout of pipeline.toml; its [map] and [extract] tables are used.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Which pixels are free: map-server (YAML thresholds, default) or nonzero (Race Stack).
+    #[arg(long, value_name = "RULE")]
+    pub free_rule: Option<FreeRule>,
+    /// Refused: profiles only set safety widths.
+    #[arg(long, hide = true, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Refused: no racing line is computed.
+    #[arg(long, hide = true, value_name = "W", allow_hyphen_values = true)]
+    pub safety_width: Option<String>,
+    /// Refused: no racing line is computed.
+    #[arg(long, hide = true, value_name = "W", allow_hyphen_values = true)]
+    pub safety_width_sp: Option<String>,
+    /// Refused: no racing line is computed.
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub vehicle: Option<PathBuf>,
+}
+
+impl MapConfigArgs {
+    /// The validated configuration; an option `command` does not use is an error.
+    pub fn resolve(&self, command: &str) -> anyhow::Result<Config> {
+        for (flag, given) in [
+            ("--profile", self.profile.is_some()),
+            ("--safety-width", self.safety_width.is_some()),
+            ("--safety-width-sp", self.safety_width_sp.is_some()),
+            ("--vehicle", self.vehicle.is_some()),
+        ] {
+            if given {
+                anyhow::bail!(
+                    "{flag} has no effect on `{command}`, which computes no racing line; leave it out"
+                );
+            }
+        }
+        ConfigArgs {
+            config: self.config.clone(),
+            free_rule: self.free_rule,
+            ..ConfigArgs::default()
+        }
+        .resolve()
+    }
+}
+
+/// The configuration options of `raceline`, which reads a centerline and no map: a profile, a
+/// TOML file and the safety widths. `--free-rule` is refused, not ignored (hidden from the help).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LineConfigArgs {
+    /// Parameter profile: mapzoo (safety widths 1.2/1.2 m, default) or racestack (0.7/0.7 m).
+    #[arg(long)]
+    pub profile: Option<Profile>,
+    /// A TOML file in the layout of pipeline.toml (its [raceline] table is used; the whole file
+    /// is checked as `build --config` checks it); its keys override the profile's defaults.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Safety width of the IQP line (vehicle width + margin), metres.
+    #[arg(long, value_name = "W")]
+    pub safety_width: Option<f64>,
+    /// Safety width of the SP line and its reference IQP, metres.
+    #[arg(long, value_name = "W")]
+    pub safety_width_sp: Option<f64>,
+    /// A Race Stack / TUM vehicle folder (racecar_f110.ini or racecar.ini, the ggv and machine
+    /// files, global_planner_params.yaml): its values replace the profile's and the TOML file's;
+    /// --safety-width / --safety-width-sp still win.
+    #[arg(long, value_name = "DIR")]
+    pub vehicle: Option<PathBuf>,
+    /// Refused: no map is read.
+    #[arg(long, hide = true, value_name = "RULE")]
+    pub free_rule: Option<String>,
+}
+
+impl LineConfigArgs {
+    /// The validated configuration; `--free-rule` is an error.
+    pub fn resolve(&self, command: &str) -> anyhow::Result<Config> {
+        if self.free_rule.is_some() {
+            anyhow::bail!(
+                "--free-rule has no effect on `{command}`, which reads no map; leave it out"
+            );
+        }
+        ConfigArgs {
+            profile: self.profile,
+            config: self.config.clone(),
+            free_rule: None,
+            safety_width: self.safety_width,
+            safety_width_sp: self.safety_width_sp,
+            vehicle: self.vehicle.clone(),
+        }
+        .resolve()
+    }
+}
+
 /// Parses `x,y,yaw` (metres, metres, radians).
 pub fn parse_start(text: &str) -> Result<StartPose, String> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
@@ -78,6 +174,36 @@ pub fn parse_start(text: &str) -> Result<StartPose, String> {
         y: v[1],
         yaw: v[2],
     })
+}
+
+/// Prints a note when `--jobs` asks for more threads than the cores (the batch uses the cores).
+pub fn note_jobs(jobs: usize) {
+    if let Some(note) = mapzoo_pipeline::Jobs::for_this_machine(jobs).note() {
+        eprintln!("note: {note}");
+    }
+}
+
+/// A `--json` record of a track that was built: its keys, with `"status": "ok"` after `seconds` (a failed
+/// track's record says `"status": "failed"`, see [`mapzoo_pipeline::FailureRecord`]).
+pub fn ok_record(record: serde_json::Value) -> String {
+    match record {
+        serde_json::Value::Object(map) => {
+            let mut out = serde_json::Map::new();
+            let has_seconds = map.contains_key("seconds");
+            for (k, v) in map {
+                let after = k == "seconds";
+                out.insert(k, v);
+                if after {
+                    out.insert("status".into(), "ok".into());
+                }
+            }
+            if !has_seconds {
+                out.insert("status".into(), "ok".into());
+            }
+            serde_json::Value::Object(out).to_string()
+        }
+        other => other.to_string(),
+    }
 }
 
 /// Progress over a batch: a bar on a terminal, plain lines otherwise.

@@ -13,14 +13,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use mapzoo_format::set::layout::RACING_LINE;
 use mapzoo_format::set::{TrackFiles, WritePolicy};
 use mapzoo_format::{file_flavor, Flavor, Waypoint};
-use mapzoo_pipeline::{line_files, read_centerline_track, read_trajectory, TrajectoryLap};
+use mapzoo_pipeline::{
+    line_files, read_centerline_track, read_trajectory, CenterlineTrack, FailureRecord,
+    PipelineError, TrajectoryLap,
+};
 use mapzoo_raceline::{RacelineParams, RacelineResult};
 
-use super::common::ConfigArgs;
+use super::common::{cli_message, ok_record, LineConfigArgs};
 
 /// Arguments of `mapzoo raceline`.
 #[derive(clap::Args)]
@@ -31,30 +34,40 @@ pub struct Args {
     /// kept and files of the same names are replaced together (all written first, then swapped in).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Print one JSON record with the figures instead of a text summary.
+    /// Print one JSON record with the figures instead of a text summary (for a failed track:
+    /// "status": "failed", "error", "message", "file", and "x", "y", "row" where known).
     #[arg(long)]
     pub json: bool,
     /// Race Stack file flavour of the output (ros1, ros2); default: the input JSON's, else ros1.
     #[arg(long, value_name = "ros1|ros2")]
     pub flavor: Option<Flavor>,
-    /// Profile, TOML file (its [raceline] table is used; the whole file is checked as
-    /// `build --config` checks it) and the safety widths.
     #[command(flatten)]
-    pub config: ConfigArgs,
+    pub config: LineConfigArgs,
 }
 
 /// The racing-line parameters: the profile, the TOML file and the safety widths, resolved and
 /// validated as `build` does.
 fn params(args: &Args) -> anyhow::Result<RacelineParams> {
-    if args.config.free_rule.is_some() {
-        bail!("--free-rule has no effect on `raceline`, which reads no map; leave it out");
-    }
-    Ok(args.config.resolve()?.raceline)
+    Ok(args.config.resolve("raceline")?.raceline)
 }
 
 /// The output set: the centerline, the IQP and SP lines as CSVs and their global_waypoints.json.
 fn output_files(track: &str, centerline: &[Waypoint], result: &RacelineResult) -> TrackFiles {
     line_files(track, centerline, result)
+}
+
+/// Reads the input and computes its racing lines.
+fn lines(
+    args: &Args,
+    params: &RacelineParams,
+) -> Result<(CenterlineTrack, RacelineResult), PipelineError> {
+    let input = read_centerline_track(&args.input)?;
+    let result = mapzoo_raceline::compute(&input.centerline, input.walls.as_ref(), params)
+        .map_err(|source| PipelineError::Optimize {
+            path: args.input.clone(),
+            source,
+        })?;
+    Ok((input, result))
 }
 
 /// Runs stages 7–11 and writes the files; exit 0, or 2 (via `Err`) on bad input or an infeasible track.
@@ -63,10 +76,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(lap) = read_trajectory(&args.input, &params)? {
         return trajectory(&args, lap);
     }
-    let input = read_centerline_track(&args.input)?;
     let start = Instant::now();
-    let result = mapzoo_raceline::compute(&input.centerline, input.walls.as_ref(), &params)
-        .with_context(|| format!("{}", args.input.display()))?;
+    let (input, result) = match lines(&args, &params) {
+        Ok(done) => done,
+        Err(e) => {
+            if args.json {
+                let track = mapzoo_format::set::input_track_name(&args.input);
+                let record = FailureRecord::new(&track, &e, cli_message(&e));
+                println!("{}", serde_json::to_string(&record)?);
+            }
+            return Err(e.into());
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
 
     let flavor = match args.flavor {
@@ -82,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let record = result.record(&input.track, input.centerline.len(), seconds);
     if args.json {
-        println!("{}", serde_json::to_string(&record)?);
+        println!("{}", ok_record(serde_json::to_value(&record)?));
     } else {
         let lines: Vec<String> = record
             .lines

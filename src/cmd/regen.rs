@@ -34,6 +34,7 @@ pub struct Args {
 /// Regenerates every folder; exit 1 if any failed.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = args.config.resolve()?;
+    super::common::note_jobs(args.jobs);
     let progress = Progress::new(args.dirs.len(), args.json);
     let results = run_batch(
         &args.dirs,

@@ -1,5 +1,7 @@
 //! `mapzoo render DIR -o FILE.png [--size PX]`: a picture of one track set;
 //! `mapzoo render --gallery DIR... -o FILE.png`: a grid of many (issue 7).
+//! Each picture shows the track with a margin, not the whole map (issue 11
+//! item 9); `--whole-map` shows all of it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,7 +10,8 @@ use anyhow::Context;
 
 use super::common::cli_message;
 use mapzoo_render::{
-    load_track, render_gallery, render_track, save_png, GalleryOptions, RenderOptions,
+    check_png_path, load_track, render_gallery, render_track, save_png, GalleryOptions,
+    RenderOptions, TrackPicture, CROP_MARGIN_M,
 };
 
 /// Arguments of `mapzoo render`.
@@ -20,9 +23,15 @@ pub struct Args {
     /// Draw all the given tracks in a grid, each with its name and SP lap time.
     #[arg(long)]
     pub gallery: bool,
-    /// The PNG file to write.
+    /// The PNG file to write (its name must end in .png).
     #[arg(short, long, value_name = "FILE.png")]
     pub output: PathBuf,
+    /// Draw the whole map, not just the track and a margin around it.
+    #[arg(long)]
+    pub whole_map: bool,
+    /// Margin around the track, metres (default 1.0; ignored with --whole-map).
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
+    pub margin: Option<f64>,
     /// Long side of the map in pixels (default 1000); with --gallery, the side of each cell (default 320).
     #[arg(long, value_name = "PX")]
     pub size: Option<u32>,
@@ -32,6 +41,21 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Pictures classify map pixels by the default configuration's rule (map-server).
     let rule = mapzoo_pipeline::Config::default().map.free_rule;
+    check_png_path(&args.output)?;
+    let margin = args.margin.unwrap_or(CROP_MARGIN_M);
+    if !(margin.is_finite() && (0.0..=1000.0).contains(&margin)) {
+        anyhow::bail!(
+            "--margin {} is outside 0 to 1000 metres",
+            mapzoo_raceline::format_number(margin)
+        );
+    }
+    let framed = |t: TrackPicture| {
+        if args.whole_map {
+            t
+        } else {
+            t.cropped_to_track(margin)
+        }
+    };
     if !args.gallery {
         let [dir] = args.dirs.as_slice() else {
             anyhow::bail!(
@@ -40,6 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         };
         let track = load_track(dir, rule).with_context(|| format!("reading {}", dir.display()))?;
+        let track = framed(track);
         let options = RenderOptions {
             size: args.size.unwrap_or(RenderOptions::default().size),
         };
@@ -58,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut failed = 0;
     for dir in &args.dirs {
         match load_track(dir, rule) {
-            Ok(t) => tracks.push(t),
+            Ok(t) => tracks.push(framed(t)),
             Err(e) => {
                 failed += 1;
                 eprintln!("error: {}; left out of the gallery", cli_message(&e));

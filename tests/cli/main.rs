@@ -5,7 +5,9 @@
 mod build;
 mod centerline;
 mod generate;
+mod inputs;
 mod interop;
+mod no_panic;
 mod raceline;
 mod regression;
 mod render;

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use mapzoo_format::LineKind;
 use mapzoo_render::{encode_png, load_track, render_gallery, render_track};
-use mapzoo_render::{GalleryOptions, RenderOptions};
+use mapzoo_render::{GalleryOptions, RenderOptions, CROP_MARGIN_M};
 
 use crate::support::{names, run, s, text};
 
@@ -73,7 +73,12 @@ fn one_track_picture_matches_the_library() {
         "bounds from the centerline widths"
     );
     assert_eq!(track.speed_sectors.len(), 1);
-    let picture = render_track(&track, &RenderOptions { size: 400 }).unwrap();
+    // `render` draws the track with a margin, not the whole map.
+    let picture = render_track(
+        &track.cropped_to_track(CROP_MARGIN_M),
+        &RenderOptions { size: 400 },
+    )
+    .unwrap();
     assert_eq!(
         std::fs::read(&png).unwrap(),
         encode_png(&picture.image).unwrap()
@@ -108,8 +113,12 @@ fn gallery_leaves_out_unreadable_folders_and_says_so() {
         "{said}"
     );
     let tracks = [
-        load_track(&a, FreeRule::MapServer).unwrap(),
-        load_track(&b, FreeRule::MapServer).unwrap(),
+        load_track(&a, FreeRule::MapServer)
+            .unwrap()
+            .cropped_to_track(CROP_MARGIN_M),
+        load_track(&b, FreeRule::MapServer)
+            .unwrap()
+            .cropped_to_track(CROP_MARGIN_M),
     ];
     let options = GalleryOptions {
         cell: 160,
@@ -234,7 +243,11 @@ fn race_stack_f_renders_with_its_json_and_sectors() {
     assert!(out.status.success(), "{}", text(&out));
     // Where no other layer covers it, the IQP line shows each waypoint's
     // speed: SP dots, ticks and the arrow hide some, most must read back.
-    let picture = render_track(&track, &RenderOptions { size: 600 }).unwrap();
+    let picture = render_track(
+        &track.cropped_to_track(CROP_MARGIN_M),
+        &RenderOptions { size: 600 },
+    )
+    .unwrap();
     let scale = picture.speed.unwrap();
     let shown = track
         .waypoints(LineKind::Iqp)

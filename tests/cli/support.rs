@@ -90,8 +90,8 @@ pub fn names(dir: &Path) -> Vec<String> {
 }
 
 /// The keys of the `--json` record that `build` and `raceline` share, in their order
-/// (`build` adds one `<stage>_s` key per stage after them).
-pub const RECORD_KEYS: [&str; 11] = [
+/// (`build` adds one `<stage>_s` key per stage before `status`).
+pub const RECORD_KEYS: [&str; 12] = [
     "track",
     "centerline_points",
     "iqp_points",
@@ -103,4 +103,5 @@ pub const RECORD_KEYS: [&str; 11] = [
     "iqp_length_m",
     "sp_length_m",
     "seconds",
+    "status",
 ];

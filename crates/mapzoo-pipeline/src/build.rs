@@ -145,8 +145,21 @@ pub struct LoadedMap {
 }
 
 impl LoadedMap {
-    /// Reads `yaml` and its image, classifying pixels with `rule` (stage 1).
+    /// Reads `yaml` and its image, classifying pixels with `rule` (stage 1); a map wider than
+    /// 100 km (pixels × resolution) is refused before any stage allocates from it.
     pub fn read(yaml: &Path, rule: FreeRule) -> Result<Self, PipelineError> {
+        if yaml.is_dir() {
+            return Err(PipelineError::input(
+                yaml,
+                "is a folder; give the map-server YAML of a map (its `image` names the PNG)",
+            ));
+        }
+        if !yaml.exists() {
+            return Err(PipelineError::input(
+                yaml,
+                "no such file; give the map-server YAML of a map (its `image` names the PNG)",
+            ));
+        }
         let meta = MapMeta::read(yaml)?;
         let image = meta.image_path(yaml);
         let png = std::fs::read(&image).map_err(|e| {
@@ -164,6 +177,7 @@ impl LoadedMap {
             }
         })?;
         let map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
+        crate::input_check::check_map_extent(yaml, &map)?;
         Ok(LoadedMap { meta, png, map })
     }
 }
@@ -176,6 +190,7 @@ pub fn build_map(
 ) -> Result<TrackSet, PipelineError> {
     let LoadedMap { meta, png, map } = loaded;
     let image = meta.image_path(&req.yaml);
+    crate::input_check::check_map_extent(&req.yaml, &map)?;
     let t = Instant::now();
     let extraction = mapzoo_extract::extract(&map, &config.extract, req.start, req.reverse)
         .map_err(|source| PipelineError::Extract {
@@ -320,7 +335,7 @@ mod tests {
             assert!(matches!(&err, PipelineError::TrackName { name: n } if n == name));
             assert_eq!(
                 err.to_string(),
-                format!("<command line>: track name {name:?} cannot name a folder: use letters, digits, '-' or '_' (no '/', no leading '.')")
+                format!("<command line>: track name {name:?} cannot name a folder; a track name is not empty, does not start with '.', and has no '/', '\\' or control characters (e.g. Austin_2 or f-1)")
             );
         }
         assert!(check_track_name("Austin_2").is_ok());

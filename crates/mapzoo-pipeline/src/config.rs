@@ -7,7 +7,7 @@ use std::path::Path;
 
 use mapzoo_extract::ExtractParams;
 use mapzoo_format::FreeRule;
-use mapzoo_raceline::RacelineParams;
+use mapzoo_raceline::{format_number, RacelineParams};
 use serde::{Deserialize, Serialize};
 
 use crate::error::PipelineError;
@@ -194,6 +194,7 @@ impl Config {
 
     /// Checks every range; `path` names the configuration in the message.
     pub fn validate(&self, path: &Path) -> Result<(), PipelineError> {
+        check_bounds(self, path)?;
         self.extract
             .validate()
             .map_err(|e| PipelineError::config(path, format!("[extract] {e}")))?;
@@ -205,7 +206,10 @@ impl Config {
             if !(v > 0.0 && v <= 1.0) {
                 return Err(PipelineError::config(
                     path,
-                    format!("[sectors] field \"{field}\" must be in (0, 1] (found {v})"),
+                    format!(
+                        "[sectors] field \"{field}\" must be in (0, 1] (found {})",
+                        format_number(v)
+                    ),
                 ));
             }
         }
@@ -214,7 +218,7 @@ impl Config {
                 path,
                 format!(
                     "[sectors] field \"yeet_factor\" must be > 0 (found {})",
-                    s.yeet_factor
+                    format_number(s.yeet_factor)
                 ),
             ));
         }
@@ -232,7 +236,7 @@ impl Config {
                 path,
                 format!(
                     "[sectors] field \"ot_sector_begin\" must be in [0, 1] (found {})",
-                    s.ot_sector_begin
+                    format_number(s.ot_sector_begin)
                 ),
             ));
         }
@@ -243,6 +247,134 @@ impl Config {
     pub fn to_toml_string(&self) -> String {
         toml::to_string(self).unwrap_or_default()
     }
+}
+
+/// The plausible range of a value that sizes an allocation or a loop: outside it, a run
+/// would hang or exhaust memory long before it could say anything useful.
+struct Bound {
+    /// `[table] field` as in pipeline.toml.
+    table: &'static str,
+    /// The field.
+    field: &'static str,
+    /// Smallest plausible value.
+    min: f64,
+    /// Largest plausible value.
+    max: f64,
+    /// Unit and meaning, for the message.
+    what: &'static str,
+}
+
+/// Centerline point spacing bounds, metres: below 1 cm a 100 m lap is 10,000+ points per
+/// metre of map; above 1 m the centerline no longer follows a 1:10 track's corners.
+pub const SPACING_M: (f64, f64) = (0.01, 1.0);
+
+/// Safety width bounds, metres: a car is centimetres to metres wide, not 1e-300 or 1e300 m.
+pub const SAFETY_WIDTH_M: (f64, f64) = (0.01, 100.0);
+
+/// Largest side of the opening's structuring element, pixels (a radius of 254 px).
+pub const MAX_OPENING_SIZE: usize = 509;
+
+/// Most IQP iterations (the loop converges in 5–20 on real tracks).
+pub const MAX_IQP_ITERS: usize = 1000;
+
+/// Largest half window of the SP's α smoothing, points.
+pub const MAX_SMOOTHING_HALF_WINDOW: usize = 10_000;
+
+/// Largest `spline_len` of new overtaking sectors, waypoints.
+pub const MAX_SPLINE_LEN: i64 = 1_000_000;
+
+/// Checks every value that sizes an allocation or a loop against its plausible range,
+/// before any other check (so the message names the range, not a later symptom).
+fn check_bounds(c: &Config, path: &Path) -> Result<(), PipelineError> {
+    let bounds = [
+        (
+            Bound {
+                table: "extract",
+                field: "spacing_m",
+                min: SPACING_M.0,
+                max: SPACING_M.1,
+                what: "metres between centerline points; default 0.1",
+            },
+            c.extract.spacing_m,
+        ),
+        (
+            Bound {
+                table: "extract",
+                field: "opening_size",
+                min: 1.0,
+                max: MAX_OPENING_SIZE as f64,
+                what: "pixels, odd; default 9",
+            },
+            c.extract.opening_size as f64,
+        ),
+        (
+            Bound {
+                table: "raceline",
+                field: "safety_width",
+                min: SAFETY_WIDTH_M.0,
+                max: SAFETY_WIDTH_M.1,
+                what: "metres, vehicle width + margin; mapzoo 1.2, racestack 0.7",
+            },
+            c.raceline.safety_width,
+        ),
+        (
+            Bound {
+                table: "raceline",
+                field: "safety_width_sp",
+                min: SAFETY_WIDTH_M.0,
+                max: SAFETY_WIDTH_M.1,
+                what: "metres, vehicle width + margin; mapzoo 1.2, racestack 0.7",
+            },
+            c.raceline.safety_width_sp,
+        ),
+        (
+            Bound {
+                table: "raceline",
+                field: "iqp_iters_max",
+                min: 1.0,
+                max: MAX_IQP_ITERS as f64,
+                what: "iterations; default 100",
+            },
+            c.raceline.iqp_iters_max as f64,
+        ),
+        (
+            Bound {
+                table: "raceline",
+                field: "sp_alpha_smoothing_half_window",
+                min: 0.0,
+                max: MAX_SMOOTHING_HALF_WINDOW as f64,
+                what: "points; default 3",
+            },
+            c.raceline.sp_alpha_smoothing_half_window as f64,
+        ),
+        (
+            Bound {
+                table: "sectors",
+                field: "spline_len",
+                min: 1.0,
+                max: MAX_SPLINE_LEN as f64,
+                what: "waypoints; default 30",
+            },
+            c.sectors.spline_len as f64,
+        ),
+    ];
+    for (b, v) in bounds {
+        if !(v >= b.min && v <= b.max) {
+            return Err(PipelineError::config(
+                path,
+                format!(
+                    "[{}] field \"{}\" is {}, outside the plausible range {} to {} ({})",
+                    b.table,
+                    b.field,
+                    format_number(v),
+                    format_number(b.min),
+                    format_number(b.max),
+                    b.what
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Overlays `overlay` onto `base`: tables merge key by key, anything else replaces.

@@ -39,7 +39,7 @@ pub enum PipelineError {
         what: String,
     },
     /// A track name cannot name a set folder (empty, a path separator, a leading dot).
-    #[error("<command line>: track name {name:?} cannot name a folder: use letters, digits, '-' or '_' (no '/', no leading '.')")]
+    #[error("<command line>: track name {name:?} cannot name a folder; a track name is not empty, does not start with '.', and has no '/', '\\' or control characters (e.g. Austin_2 or f-1)")]
     TrackName {
         /// The name given.
         name: String,
@@ -58,6 +58,12 @@ pub enum PipelineError {
     /// The output folder exists and the write policy does not replace it.
     #[error("{}: the output folder exists; {}", .0.display(), Hint::Replace)]
     Exists(PathBuf),
+    /// A bug: a stage panicked. The batch catches it as this track's error and goes on.
+    #[error("internal error (a bug in mapzoo, please report it with the input): {message}")]
+    Internal {
+        /// The panic message.
+        message: String,
+    },
     /// An I/O error on a path.
     #[error("{}: {source}", path.display())]
     Io {

@@ -27,12 +27,20 @@ pub struct CenterlineTrack {
 /// Reads the centerline file `path` (DESIGN §2.2, §4); a TUM centerline of 3
 /// or more points gets heading and curvature from its closed spline.
 pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineError> {
+    if path.is_dir() {
+        return Err(PipelineError::input(
+            path,
+            "is a folder; give a file: a MapZoo <T>_centerline.csv, a TUM centerline CSV or a global_waypoints.json",
+        ));
+    }
     let input = CenterlineInput::read(path)?;
     let walls = input.has_bounds().then_some(Walls {
         right: input.right_bound,
         left: input.left_bound,
     });
     let mut centerline = input.centerline;
+    // The input line's checks (issue 12 item 8) before any spline is fitted through it.
+    crate::input_check::check_centerline(path, &centerline)?;
     if input.format == InputFormat::TumCsv && centerline.len() >= 3 {
         // TUM files carry no heading or curvature: take them from the closed spline.
         let xy: Vec<[f64; 2]> = centerline.iter().map(|w| [w.x_m, w.y_m]).collect();

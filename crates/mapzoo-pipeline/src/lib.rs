@@ -50,12 +50,14 @@ mod build;
 mod check;
 mod config;
 mod error;
+mod failure;
 mod from_centerline;
+mod input_check;
 mod regen;
 mod trajectory;
 mod vehicle;
 
-pub use batch::run_batch;
+pub use batch::{run_batch, run_caught, Jobs};
 pub use build::{
     build, build_map, write_set, write_set_as, BuildRecord, BuildRequest, LoadedMap, TrackSet,
 };
@@ -65,6 +67,7 @@ pub use check::{
 };
 pub use config::{Config, MapConfig, Overrides, Profile, SectorDefaults};
 pub use error::PipelineError;
+pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
 pub use regen::{regen, regen_as, start_pose_of, RegenReport};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};

@@ -9,7 +9,7 @@ use crate::stage::Stage;
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum OptimizeError {
     /// A parameter is out of range (checked once by `RacelineParams::validate`).
-    #[error("parameter `{name}` {problem} (found {value})")]
+    #[error("parameter `{name}` {problem} (found {})", crate::params::format_number(*.value))]
     InvalidParameter {
         /// Parameter name as in `[raceline]` of pipeline.toml.
         name: &'static str,
@@ -30,7 +30,8 @@ pub enum OptimizeError {
     },
     /// A point lies absurdly far from the origin (a unit mix-up or a stray point).
     #[error(
-        "{what}: point {index} at ({x}, {y}) is more than {limit} m from the origin; check the units or remove that point"
+        "{what}: point {index} at ({}, {}) is more than {limit} m from the origin; check the units or remove that point",
+        crate::params::format_number(*.x), crate::params::format_number(*.y)
     )]
     FarPoint {
         /// Which input (e.g. "centerline", "right wall").
@@ -46,7 +47,8 @@ pub enum OptimizeError {
     },
     /// A track width is absurdly large.
     #[error(
-        "{what}: value {index} is {value} m, beyond {limit} m; check the units or fix that row"
+        "{what}: value {index} is {} m, beyond {limit} m; check the units or fix that row",
+        crate::params::format_number(*.value)
     )]
     WidthOutOfRange {
         /// Which column ("d_right" or "d_left").
@@ -119,6 +121,9 @@ pub enum OptimizeError {
         /// World y, metres.
         y: f64,
     },
+    /// The input centerline is not a line to optimise (`check_input_line`).
+    #[error(transparent)]
+    Input(#[from] crate::input::LineInputError),
     /// The track is narrower than the safety width somewhere.
     #[error(
         "{stage}: track too narrow at s = {s_m:.2} m (x {x:.3}, y {y:.3}): width {width:.3} m < safety width {safety_width:.3} m; \

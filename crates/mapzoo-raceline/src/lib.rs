@@ -25,6 +25,7 @@
 mod error;
 mod fitpack;
 mod fpclos;
+mod input;
 mod iqp;
 mod params;
 mod prep;
@@ -44,9 +45,10 @@ use mapzoo_format::{GlobalParts, LineParts};
 use mapzoo_format::{GlobalWaypoints, Waypoint};
 
 pub use error::{OptimizeError, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES};
+pub use input::{check_input_line, check_point_count, LineInputError};
 pub use iqp::IqpSolution;
 pub use mapzoo_format::LineKind;
-pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
+pub use params::{format_number, RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
 pub use qp::{QpProblem, QpSettings, QpStatus};
 pub use record::{LineFigures, RacelineRecord};
@@ -361,6 +363,7 @@ pub fn compute(
     let mut timings = Vec::new();
     let track = reftrack_from_waypoints(centerline);
     track.check("centerline")?;
+    check_input_line(&track, params.stepsize_reg)?;
     let walls_used = checked_walls(&track, walls, params)?;
     let walls = walls_used.resampled(params.wall_resample_step);
 

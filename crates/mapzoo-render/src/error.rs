@@ -65,6 +65,16 @@ pub enum RenderError {
         /// What the encoder or the OS said.
         reason: String,
     },
+    /// The output file is not named `.png`: pictures are written as PNG only, and a
+    /// `.jpg` holding PNG bytes would mislead every viewer.
+    #[error("{}: pictures are written as PNG only; name the output file with a .png extension{}", path.display(),
+            extension.as_ref().map_or(String::new(), |e| format!(" (found .{e})")))]
+    NotPng {
+        /// The output file.
+        path: PathBuf,
+        /// Its extension, if it has one.
+        extension: Option<String>,
+    },
 }
 
 impl RenderError {

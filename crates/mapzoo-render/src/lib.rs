@@ -49,6 +49,7 @@
 
 mod canvas;
 mod colormap;
+mod crop;
 mod draw;
 mod error;
 mod font;
@@ -59,6 +60,7 @@ mod track;
 mod view;
 
 pub use colormap::{viridis, Rgb, SpeedScale};
+pub use crop::CROP_MARGIN_M;
 pub use draw::{ARROW, CENTERLINE, HALO, INK, OVERTAKING_TICK, PAPER, SPEED_TICK, WALL};
 pub use error::RenderError;
 pub use gallery::{render_gallery, GalleryOptions};
@@ -79,8 +81,25 @@ pub fn encode_png(image: &image::RgbImage) -> Result<Vec<u8>, image::ImageError>
     Ok(bytes)
 }
 
-/// Writes `image` as a PNG at `path`, atomically (a temp file renamed over it).
+/// Checks that `path` names a PNG file (extension `.png`, any case): the only format written.
+pub fn check_png_path(path: &std::path::Path) -> Result<(), RenderError> {
+    let extension = path.extension().map(|e| e.to_string_lossy().into_owned());
+    if extension
+        .as_deref()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        return Ok(());
+    }
+    Err(RenderError::NotPng {
+        path: path.to_path_buf(),
+        extension,
+    })
+}
+
+/// Writes `image` as a PNG at `path`, atomically (a temp file renamed over it); `path` must
+/// end in `.png` ([`check_png_path`]).
 pub fn save_png(image: &image::RgbImage, path: &std::path::Path) -> Result<(), RenderError> {
+    check_png_path(path)?;
     let write_error = |reason: String| RenderError::Write {
         path: path.to_path_buf(),
         reason,

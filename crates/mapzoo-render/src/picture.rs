@@ -407,10 +407,16 @@ fn info_lines(track: &TrackPicture) -> Vec<String> {
             counts.push(format!("{name} {}", line.len()));
         }
     }
-    let mut last = format!(
-        "map {} x {} px at {:.3} m/px",
-        track.map.width, track.map.height, track.map.resolution
-    );
+    let mut last = match track.whole_map_px {
+        None => format!(
+            "map {} x {} px at {:.3} m/px",
+            track.map.width, track.map.height, track.map.resolution
+        ),
+        Some((w, h)) => format!(
+            "map {w} x {h} px at {:.3} m/px, {} x {} px shown",
+            track.map.resolution, track.map.width, track.map.height
+        ),
+    };
     if !counts.is_empty() {
         last.push_str(&format!("; waypoints: {}", counts.join(", ")));
     }

@@ -22,6 +22,9 @@ pub struct TrackPicture {
     pub speed_sectors: Vec<SectorSpan>,
     /// Overtaking sectors (ot_sectors.yaml), indices into the [`LineKind::RACING`] line.
     pub overtaking_sectors: Vec<SectorSpan>,
+    /// Width and height of the whole map, pixels, when `map` is a part of it
+    /// ([`TrackPicture::cropped_to_track`]); `None` when `map` is the whole map.
+    pub whole_map_px: Option<(usize, usize)>,
 }
 
 /// One racing line of a picture, with the figures printed under the title.
@@ -59,6 +62,7 @@ impl TrackPicture {
             lines: Vec::new(),
             speed_sectors: Vec::new(),
             overtaking_sectors: Vec::new(),
+            whole_map_px: None,
         }
     }
 

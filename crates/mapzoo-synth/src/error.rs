@@ -28,7 +28,7 @@ pub enum SynthError {
         resolution: f64,
     },
     /// The image would be larger than [`MAX_SIDE`] / [`MAX_PIXELS`].
-    #[error("the image would be {width}×{height} px, more than the generator's limit of {MAX_SIDE} px a side and {MAX_PIXELS} px in all; use a coarser resolution or a smaller margin")]
+    #[error("{}", too_large(*width, *height))]
     TooLarge {
         /// Image width, pixels.
         width: usize,
@@ -106,5 +106,69 @@ pub(crate) fn finite(field: &'static str, v: f64) -> Result<(), SynthError> {
         Ok(())
     } else {
         Err(opt_err(field, format!("must be finite (found {v})")))
+    }
+}
+
+/// The message of [`SynthError::TooLarge`]: the size, which of the two limits it passes (in
+/// words a reader takes in at a glance: 1.2e12 px, not thirteen digits), and what to change.
+fn too_large(width: usize, height: usize) -> String {
+    let px = |n: f64| {
+        if n >= 1e6 {
+            format!("{:.1} million", n / 1e6)
+        } else {
+            format!("{n:.0}")
+        }
+    };
+    let (w, h) = (width as f64, height as f64);
+    let size = if w >= 1e9 || h >= 1e9 {
+        format!("{w:.1e}×{h:.1e} px")
+    } else {
+        format!("{width}×{height} px")
+    };
+    let passed = if width > MAX_SIDE || height > MAX_SIDE {
+        format!("a side may be at most {MAX_SIDE} px")
+    } else {
+        format!(
+            "it would hold {} pixels, and at most {} are allowed",
+            px(w * h),
+            px(MAX_PIXELS as f64)
+        )
+    };
+    format!(
+        "the image would be {size}, too large for the generator: {passed}; use a smaller image size, \
+         or (for a size that follows from the track) a coarser resolution, a shorter lap or a smaller margin"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_size_limit_message_says_which_limit_and_stays_short() {
+        let side = SynthError::TooLarge {
+            width: 30_000,
+            height: 10,
+        }
+        .to_string();
+        assert!(
+            side.contains("30000×10 px") && side.contains("at most 20000 px"),
+            "{side}"
+        );
+        let area = SynthError::TooLarge {
+            width: 15_000,
+            height: 15_000,
+        }
+        .to_string();
+        assert!(
+            area.contains("225.0 million") && area.contains("100.0 million"),
+            "{area}"
+        );
+        let huge = SynthError::TooLarge {
+            width: 1_000_000_000_000,
+            height: 3,
+        }
+        .to_string();
+        assert!(huge.len() < 260 && huge.contains("1.0e12"), "{huge}");
     }
 }

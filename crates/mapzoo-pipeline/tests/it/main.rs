@@ -4,6 +4,8 @@
 //! on reference data are skipped without it, or fail under
 //! `MAPZOO_REQUIRE_DATA=1`.
 
+mod bounds;
 mod build;
+mod no_panic;
 mod regen;
 mod support;
