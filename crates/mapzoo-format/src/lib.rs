@@ -105,8 +105,9 @@ pub use flavor::Flavor;
 pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
 pub use hint::Hint;
 pub use map::{
-    decode_gray_png, encode_gray_png, is_free, is_free_level, pixel_to_world, read_gray_png,
-    world_to_pixel, write_gray_png, FreeRule, MapMeta, OccupancyMap,
+    decode_gray_png, encode_gray_png, is_free, is_free_level, occupancy, occupancy_level,
+    pixel_to_world, read_gray_png, world_to_pixel, write_gray_png, FreeRule, MapMeta, Occupancy,
+    OccupancyMap,
 };
 pub use published::{published_from_str, read_published_csv, PublishedRow};
 pub use sectors::{OtSector, OtSectors, SpeedScaling, SpeedSector};

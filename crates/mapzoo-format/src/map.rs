@@ -311,8 +311,43 @@ pub struct OccupancyMap {
     pub origin: [f64; 3],
     /// Gray value 0..255 of each pixel, row-major (RGB averaged, 16-bit scaled).
     pub gray: Vec<u8>,
-    /// Whether each pixel is free under the chosen rule, row-major.
+    /// Whether each pixel is free under the chosen rule, row-major;
+    /// `free[i] == (occupancy[i] == Occupancy::Free)`.
     pub free: Vec<bool>,
+    /// The tristate class of each pixel under the chosen rule, row-major like `free`
+    /// (ROS map_server's free / occupied / unknown; the non-zero rule has no unknown).
+    pub occupancy: Vec<Occupancy>,
+    /// Notes for the user about how the map was read (a threshold quirk, a yaw the
+    /// Race Stack ignores, …); empty for an ordinary map.
+    pub notes: Vec<String>,
+}
+
+/// The class ROS map_server gives a pixel: its OccupancyGrid value 0 (free),
+/// 100 or a positive probability (occupied), −1 (unknown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Occupancy {
+    /// Free space (map_server value 0).
+    Free,
+    /// An obstacle (map_server value 100, or a partial occupancy 1..99 in `scale` / `raw` mode).
+    Occupied,
+    /// Unknown space (map_server value −1): between the thresholds in `trinary` mode.
+    Unknown,
+}
+
+impl Occupancy {
+    /// `Free` for a free pixel, else `Occupied` (for maps classified by a boolean mask).
+    pub fn from_free(free: bool) -> Self {
+        if free {
+            Occupancy::Free
+        } else {
+            Occupancy::Occupied
+        }
+    }
+
+    /// Whether this is [`Occupancy::Free`].
+    pub fn is_free(self) -> bool {
+        self == Occupancy::Free
+    }
 }
 
 impl OccupancyMap {
@@ -324,10 +359,11 @@ impl OccupancyMap {
         meta: &MapMeta,
         rule: FreeRule,
     ) -> Self {
-        let free = gray
+        let occupancy = gray
             .iter()
-            .map(|&v| is_free(v, meta, rule))
+            .map(|&v| occupancy(v, meta, rule))
             .collect::<Vec<_>>();
+        let free = occupancy.iter().map(|o| o.is_free()).collect();
         OccupancyMap {
             width,
             height,
@@ -335,7 +371,36 @@ impl OccupancyMap {
             origin: meta.origin,
             gray,
             free,
+            occupancy,
+            notes: Vec::new(),
         }
+    }
+
+    /// A map from a free mask computed elsewhere: every non-free pixel is occupied, no notes.
+    pub fn from_free_mask(
+        width: usize,
+        height: usize,
+        resolution: f64,
+        origin: [f64; 3],
+        gray: Vec<u8>,
+        free: Vec<bool>,
+    ) -> Self {
+        let occupancy = free.iter().map(|&f| Occupancy::from_free(f)).collect();
+        OccupancyMap {
+            width,
+            height,
+            resolution,
+            origin,
+            gray,
+            free,
+            occupancy,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Sets `free` from `occupancy` (after a caller reclassified pixels).
+    pub fn sync_free(&mut self) {
+        self.free = self.occupancy.iter().map(|o| o.is_free()).collect();
     }
 
     /// Loads the YAML at `yaml_path` and its PNG, and classifies the pixels.
@@ -359,9 +424,10 @@ impl OccupancyMap {
         if let Some(sums) = sums {
             // Colour maps: classify the exact channel mean, as map_server does,
             // not the rounded gray value kept for display.
-            for (f, s) in map.free.iter_mut().zip(sums) {
-                *f = is_free_level(s as f64 / 3.0, meta, rule);
+            for (o, s) in map.occupancy.iter_mut().zip(sums) {
+                *o = occupancy_level(s as f64 / 3.0, meta, rule);
             }
+            map.sync_free();
         }
         Ok(map)
     }
@@ -439,20 +505,52 @@ pub fn is_free(v: u8, meta: &MapMeta, rule: FreeRule) -> bool {
 /// `raw` stores the gray value itself (after `negate`, truncated to an integer)
 /// as the occupancy value, so only a value of 0 is free.
 pub fn is_free_level(v: f64, meta: &MapMeta, rule: FreeRule) -> bool {
+    occupancy_level(v, meta, rule).is_free()
+}
+
+/// The tristate class of one gray value (see [`occupancy_level`]).
+pub fn occupancy(v: u8, meta: &MapMeta, rule: FreeRule) -> Occupancy {
+    occupancy_level(v as f64, meta, rule)
+}
+
+/// The tristate class of a gray level 0..=255 that may be fractional, as ROS map_server
+/// (`image_loader.cpp`) classifies it.
+///
+/// `FreeRule::Nonzero`: non-zero is free, zero occupied, nothing unknown.
+/// `FreeRule::MapServer`: after `negate`, the occupancy p = (255 − v) / 255 is tested
+/// for occupied first (p > `occupied_thresh`), then free (p < `free_thresh`), else
+/// unknown (`trinary`) or a partial occupancy (`scale`, classed occupied). In `raw`
+/// mode the negated level, truncated, is the cell value itself: 0 free, 1..=100
+/// occupied, anything else (255 is −1) unknown.
+pub fn occupancy_level(v: f64, meta: &MapMeta, rule: FreeRule) -> Occupancy {
     match rule {
-        FreeRule::Nonzero => v > 0.0,
-        FreeRule::MapServer if meta.mode.as_deref() == Some("raw") => {
-            // ROS 1 map_server negates before storing the raw value; 0 <= value < 1 truncates to 0.
-            let value = if meta.negate == 1 { 255.0 - v } else { v };
-            value < 1.0
-        }
+        FreeRule::Nonzero => Occupancy::from_free(v > 0.0),
         FreeRule::MapServer => {
+            // ROS 1 map_server negates the mean first, in every mode.
+            let level = if meta.negate == 1 { 255.0 - v } else { v };
+            if meta.mode.as_deref() == Some("raw") {
+                // 0 <= value < 1 truncates to 0.
+                return match level.trunc() {
+                    t if t == 0.0 => Occupancy::Free,
+                    t if (1.0..=100.0).contains(&t) => Occupancy::Occupied,
+                    _ => Occupancy::Unknown,
+                };
+            }
+            // p = (255 − level) / 255, written per branch as before so no rounding moves a pixel.
             let p = if meta.negate == 1 {
                 v / 255.0
             } else {
                 (255.0 - v) / 255.0
             };
-            p < meta.free_thresh
+            if p > meta.occupied_thresh {
+                Occupancy::Occupied
+            } else if p < meta.free_thresh {
+                Occupancy::Free
+            } else if meta.mode.as_deref() == Some("scale") {
+                Occupancy::Occupied
+            } else {
+                Occupancy::Unknown
+            }
         }
     }
 }
@@ -745,6 +843,29 @@ mod tests {
         .to_yaml_string();
         let back = MapMeta::from_yaml_str(&text, Path::new("m.yaml")).unwrap();
         assert_eq!(back.origin, [1.0, 2.0, 0.25]);
+    }
+
+    #[test]
+    fn occupancy_is_tristate_and_agrees_with_free() {
+        let m = meta(0);
+        // p = (255 - v) / 255: occupied above 0.65 (v <= 89), free below 0.196 (v >= 206).
+        assert_eq!(occupancy(89, &m, FreeRule::MapServer), Occupancy::Occupied);
+        assert_eq!(occupancy(90, &m, FreeRule::MapServer), Occupancy::Unknown);
+        assert_eq!(occupancy(205, &m, FreeRule::MapServer), Occupancy::Unknown);
+        assert_eq!(occupancy(206, &m, FreeRule::MapServer), Occupancy::Free);
+        assert_eq!(occupancy(0, &m, FreeRule::Nonzero), Occupancy::Occupied);
+        assert_eq!(occupancy(128, &m, FreeRule::Nonzero), Occupancy::Free);
+        let gray: Vec<u8> = (0..=255).collect();
+        for rule in [FreeRule::MapServer, FreeRule::Nonzero] {
+            let map = OccupancyMap::from_gray(16, 16, gray.clone(), &m, rule);
+            for (f, o) in map.free.iter().zip(&map.occupancy) {
+                assert_eq!(*f, *o == Occupancy::Free);
+            }
+            assert_eq!(
+                map.occupancy.contains(&Occupancy::Unknown),
+                rule == FreeRule::MapServer
+            );
+        }
     }
 
     #[test]
