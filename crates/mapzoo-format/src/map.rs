@@ -186,8 +186,12 @@ impl MapMeta {
     /// map); `path` names the YAML. Thresholds with occupied_thresh < free_thresh,
     /// a resolution outside the plausible range, a non-zero origin yaw.
     pub fn notes(&self, path: &Path) -> Vec<String> {
+        self.notes_prefixed(&path.display().to_string())
+    }
+
+    /// [`Self::notes`], each starting with `p` and a colon.
+    fn notes_prefixed(&self, p: &str) -> Vec<String> {
         let mut notes = Vec::new();
-        let p = path.display();
         let (f, o) = (self.free_thresh, self.occupied_thresh);
         if o <= f && self.mode.as_deref() != Some("raw") {
             let free: Vec<u8> = (0..=255u8)
@@ -199,7 +203,7 @@ impl MapMeta {
                 _ => "no gray level is free".to_string(),
             };
             notes.push(format!(
-                "{p}: occupied_thresh {} is not above free_thresh {}; read as ROS map_server reads it (occupied is tested first, so a pixel is free only when its occupancy p <= {} and nothing is unknown): {levels}",
+                "{p}: occupied_thresh {} is not above free_thresh {}: read as ROS map_server reads it (occupied is tested first, so a pixel is free only when its occupancy p <= {} and nothing is unknown): {levels}",
                 yaml_float(o),
                 yaml_float(f),
                 yaml_float(o)
@@ -538,7 +542,15 @@ impl OccupancyMap {
         let meta = MapMeta::read(yaml_path)?;
         let image = meta.image_path(yaml_path);
         let bytes = crate::raster::read_image_file(&image)?;
-        let map = Self::from_image_bytes(&bytes, &image, &meta, rule)?;
+        let mut map = Self::from_image_bytes(&bytes, &image, &meta, rule)?;
+        // Here the YAML's path is known: its notes name it.
+        let via = format!("{} (its YAML): ", image.display());
+        let yaml = format!("{}: ", yaml_path.display());
+        for n in &mut map.notes {
+            if let Some(rest) = n.strip_prefix(&via) {
+                *n = format!("{yaml}{rest}");
+            }
+        }
         Ok((meta, map))
     }
 
@@ -578,7 +590,8 @@ impl OccupancyMap {
             ));
         }
         check_extent(meta, decoded.width, decoded.height, path)?;
-        let mut notes = meta.notes(path);
+        // The YAML's path is not known here: its notes name the image's YAML.
+        let mut notes = meta.notes_prefixed(&format!("{} (its YAML)", path.display()));
         notes.extend(decoded.notes(path));
         let mut map = Self::from_gray(decoded.width, decoded.height, decoded.gray, meta, rule);
         if let Some(sums) = decoded.channel_sums {

@@ -323,7 +323,11 @@ fn decode_with_image_crate(
         FormatError::bad_image(path, format!("not a readable {name} image: {e}; {hint}"))
     };
     let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
-    let (w, h) = reader().into_dimensions().map_err(unreadable)?;
+    // PNG: the size from IHDR, the first chunk, so a bomb is refused from 24 bytes.
+    let (w, h) = match png_ihdr_size(bytes) {
+        Some(size) => size,
+        None => reader().into_dimensions().map_err(unreadable)?,
+    };
     check_pixel_count(path, w as u64, h as u64)?;
     let mut limits = image::Limits::default();
     // The widest buffer is RGBA16 (8 bytes a pixel), plus the decoder's working rows.
@@ -331,6 +335,15 @@ fn decode_with_image_crate(
     let mut r = reader();
     r.limits(limits);
     r.decode().map_err(unreadable)
+}
+
+/// Width and height from a PNG's IHDR chunk (bytes 8..24), when it is there.
+fn png_ihdr_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.len() < 24 || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    Some((be(16), be(20)))
 }
 
 /// Gray levels, channel sums and alpha facts of an `image` crate image.
