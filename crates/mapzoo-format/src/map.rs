@@ -704,10 +704,13 @@ pub fn occupancy_level(v: f64, meta: &MapMeta, rule: FreeRule) -> Occupancy {
             let level = if meta.negate == 1 { 255.0 - v } else { v };
             if meta.mode.as_deref() == Some("raw") {
                 // 0 <= value < 1 truncates to 0.
-                return match level.trunc() {
-                    t if t == 0.0 => Occupancy::Free,
-                    t if (1.0..=100.0).contains(&t) => Occupancy::Occupied,
-                    _ => Occupancy::Unknown,
+                let t = level.trunc();
+                return if t == 0.0 {
+                    Occupancy::Free
+                } else if (1.0..=100.0).contains(&t) {
+                    Occupancy::Occupied
+                } else {
+                    Occupancy::Unknown
                 };
             }
             // p = (255 − level) / 255, written per branch as before so no rounding moves a pixel.
