@@ -114,8 +114,8 @@ pub use map::{
 };
 pub use published::{published_from_str, read_published_csv, PublishedRow};
 pub use raster::{
-    decode_map_image, read_image_file, read_input_file, sniff_image_format, DecodedImage,
-    MapImageFormat, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_YAML_BYTES,
+    decode_map_image, image_as_png, read_image_file, read_input_file, sniff_image_format,
+    DecodedImage, MapImageFormat, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_YAML_BYTES,
 };
 pub use sectors::{OtSector, OtSectors, SpeedScaling, SpeedSector};
 pub use set::{Layout, SetFolder, StagedSet, TrackFiles, WritePolicy};

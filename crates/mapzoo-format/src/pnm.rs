@@ -82,6 +82,32 @@ impl Cursor<'_> {
 
 /// Decodes PBM / PGM / PPM bytes (the caller checked the `P1`–`P6` magic).
 pub(crate) fn decode(bytes: &[u8], path: &Path) -> Result<DecodedImage> {
+    let (w, h, channels, levels) = decode_levels(bytes, path)?;
+    let (gray, channel_sums) = if channels == 3 {
+        let mut gray = Vec::with_capacity(w * h);
+        let mut sums = Vec::with_capacity(w * h);
+        for px in levels.chunks_exact(3) {
+            let [r, g, b] = [px[0] as u32, px[1] as u32, px[2] as u32];
+            gray.push(avg3(r, g, b));
+            sums.push((r + g + b) as u16);
+        }
+        (gray, Some(sums))
+    } else {
+        (levels, None)
+    };
+    Ok(DecodedImage {
+        format: MapImageFormat::Pnm,
+        width: w,
+        height: h,
+        gray,
+        channel_sums,
+        transparent: 0,
+        only_alpha_varies: false,
+    })
+}
+
+/// (width, height, channels 1 or 3, the 8-bit levels of every sample, row-major).
+pub(crate) fn decode_levels(bytes: &[u8], path: &Path) -> Result<(usize, usize, usize, Vec<u8>)> {
     let magic = bytes.get(1).copied().unwrap_or(0);
     let (kind, ascii) = match magic {
         b'1' => (Kind::Bitmap, true),
@@ -143,31 +169,7 @@ pub(crate) fn decode(bytes: &[u8], path: &Path) -> Result<DecodedImage> {
             _ => ((2 * v as u64 * 255 + maxval) / (2 * maxval)) as u8,
         }
     };
-    let (gray, channel_sums) = if kind == Kind::Colour {
-        let mut gray = Vec::with_capacity(w * h);
-        let mut sums = Vec::with_capacity(w * h);
-        for px in samples.chunks_exact(3) {
-            let [r, g, b] = [
-                level(px[0]) as u32,
-                level(px[1]) as u32,
-                level(px[2]) as u32,
-            ];
-            gray.push(avg3(r, g, b));
-            sums.push((r + g + b) as u16);
-        }
-        (gray, Some(sums))
-    } else {
-        (samples.iter().map(|&v| level(v)).collect(), None)
-    };
-    Ok(DecodedImage {
-        format: MapImageFormat::Pnm,
-        width: w,
-        height: h,
-        gray,
-        channel_sums,
-        transparent: 0,
-        only_alpha_varies: false,
-    })
+    Ok((w, h, channels, samples.iter().map(|&v| level(v)).collect()))
 }
 
 fn pixel_of(i: usize, w: usize, channels: usize) -> String {

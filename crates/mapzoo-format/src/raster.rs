@@ -278,6 +278,44 @@ pub fn decode_map_image(bytes: &[u8], path: &Path) -> Result<DecodedImage> {
     Ok(from_dynamic(img, format))
 }
 
+/// The image as PNG bytes: `bytes` themselves when they are a PNG, else the same
+/// pixels re-encoded (8-bit gray, or RGB for a colour PPM / BMP, alpha kept), so a set
+/// built from a PGM holds a real `<name>.png` that reads back as the same map.
+pub fn image_as_png<'a>(bytes: &'a [u8], path: &Path) -> Result<std::borrow::Cow<'a, [u8]>> {
+    use std::borrow::Cow;
+    let encode = |img: image::DynamicImage| -> Result<Cow<'a, [u8]>> {
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, image::ImageFormat::Png)
+            .map_err(|e| {
+                FormatError::bad_image(path, format!("could not re-encode the image as PNG: {e}"))
+            })?;
+        Ok(Cow::Owned(out.into_inner()))
+    };
+    let bad = || FormatError::bad_image(path, "pixel buffer does not match width × height");
+    match sniff_image_format(bytes) {
+        Some(MapImageFormat::Png) => Ok(Cow::Borrowed(bytes)),
+        Some(MapImageFormat::Pnm) => {
+            let (w, h, channels, levels) = crate::pnm::decode_levels(bytes, path)?;
+            let img = if channels == 3 {
+                image::DynamicImage::ImageRgb8(
+                    image::RgbImage::from_raw(w as u32, h as u32, levels).ok_or_else(bad)?,
+                )
+            } else {
+                image::DynamicImage::ImageLuma8(
+                    image::GrayImage::from_raw(w as u32, h as u32, levels).ok_or_else(bad)?,
+                )
+            };
+            encode(img)
+        }
+        Some(MapImageFormat::Bmp) => encode(decode_with_image_crate(
+            bytes,
+            path,
+            image::ImageFormat::Bmp,
+        )?),
+        None => decode_map_image(bytes, path).map(|_| Cow::Borrowed(bytes)),
+    }
+}
+
 /// Checks a width × height from a header against [`MAX_IMAGE_PIXELS`].
 pub(crate) fn check_pixel_count(path: &Path, width: u64, height: u64) -> Result<()> {
     if width == 0 || height == 0 {

@@ -122,7 +122,7 @@ pub(crate) fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, Ot
 pub struct LoadedMap {
     /// The map-server YAML.
     pub meta: MapMeta,
-    /// The PNG bytes as read (written back unchanged).
+    /// The PNG bytes as read (written back unchanged); a PGM or BMP re-encoded as PNG.
     pub png: Vec<u8>,
     /// The classified pixels.
     pub map: OccupancyMap,
@@ -147,6 +147,8 @@ impl LoadedMap {
             other => other.into(),
         })?;
         let map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
+        // A PGM or BMP map goes into the set as a real PNG of the same pixels.
+        let png = mapzoo_format::image_as_png(&png, &image)?.into_owned();
         Ok(LoadedMap { meta, png, map })
     }
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{
-    decode_map_image, sniff_image_format, FormatError, FreeRule, MapImageFormat, MapMeta,
-    OccupancyMap,
+    decode_map_image, image_as_png, sniff_image_format, FormatError, FreeRule, MapImageFormat,
+    MapMeta, OccupancyMap,
 };
 use mapzoo_synth::{generate, SynthMap, SynthOptions};
 
@@ -141,6 +141,19 @@ fn pgm_p2_p5_8_and_16_bit_and_bmp_load_like_the_png() {
             for (name, bytes) in &encodings {
                 let got = load_as(tmp.path(), name, bytes, &map.meta, rule);
                 assert_same_map(&format!("seed {seed} {name} {rule:?}"), &got, &want);
+                // The set holds a real PNG of the same map.
+                let png = image_as_png(bytes, Path::new(name)).unwrap();
+                assert_eq!(
+                    sniff_image_format(&png),
+                    Some(MapImageFormat::Png),
+                    "{name}"
+                );
+                let again = load_as(tmp.path(), &format!("as-{name}.png"), &png, &map.meta, rule);
+                assert_same_map(
+                    &format!("seed {seed} {name} as PNG {rule:?}"),
+                    &again,
+                    &want,
+                );
             }
         }
         let named = load_as(
@@ -257,6 +270,11 @@ fn colour_ppm_classifies_like_the_colour_png() {
         for (name, bytes) in [("m.ppm", ppm_p6(4, 1, &rgb)), ("m.bmp", bmp24(4, 1, &rgb))] {
             let got = OccupancyMap::from_image_bytes(&bytes, Path::new(name), &meta, rule).unwrap();
             assert_same_map(name, &got, &want);
+            // Re-encoded as PNG, the colour (and so the exact channel mean) survives.
+            let png = image_as_png(&bytes, Path::new(name)).unwrap();
+            let again =
+                OccupancyMap::from_image_bytes(&png, Path::new("m.png"), &meta, rule).unwrap();
+            assert_same_map(name, &again, &want);
         }
     }
 }
