@@ -359,11 +359,12 @@ fn check_map_numbers(sheet: &mut Sheet, name: &str, value: &serde_yaml_ng::Value
         None => sheet.fail(name, ORG, "missing field \"origin\" (a list [x, y, yaw])"),
     }
 
-    const THR: &str = "0 <= free_thresh < occupied_thresh <= 1";
+    // ROS map_server takes the thresholds in either order (occupied is tested first).
+    const THR: &str = "free_thresh and occupied_thresh in 0..=1";
     let f = get("free_thresh").and_then(|v| v.as_f64());
     let o = get("occupied_thresh").and_then(|v| v.as_f64());
     match (f, o) {
-        (Some(f), Some(o)) if (0.0..=1.0).contains(&f) && (0.0..=1.0).contains(&o) && f < o => {
+        (Some(f), Some(o)) if (0.0..=1.0).contains(&f) && (0.0..=1.0).contains(&o) => {
             sheet.pass(name, THR, format!("free_thresh {f}, occupied_thresh {o}"))
         }
         (Some(f), Some(o)) => sheet.fail(
