@@ -529,6 +529,17 @@ impl OccupancyMap {
         }
     }
 
+    /// Makes the notes of the YAML, which [`Self::from_image_bytes`] attributes to
+    /// "`image` (its YAML)", name the YAML file `yaml` itself.
+    pub fn name_yaml_in_notes(&mut self, image: &Path, yaml: &Path) {
+        let via = format!("{} (its YAML): ", image.display());
+        for n in &mut self.notes {
+            if let Some(rest) = n.strip_prefix(&via) {
+                *n = format!("{}: {rest}", yaml.display());
+            }
+        }
+    }
+
     /// Sets `free` from `occupancy` (after a caller reclassified pixels).
     pub fn sync_free(&mut self) {
         self.free = self.occupancy.iter().map(|o| o.is_free()).collect();
@@ -543,14 +554,7 @@ impl OccupancyMap {
         let image = meta.image_path(yaml_path);
         let bytes = crate::raster::read_image_file(&image)?;
         let mut map = Self::from_image_bytes(&bytes, &image, &meta, rule)?;
-        // Here the YAML's path is known: its notes name it.
-        let via = format!("{} (its YAML): ", image.display());
-        let yaml = format!("{}: ", yaml_path.display());
-        for n in &mut map.notes {
-            if let Some(rest) = n.strip_prefix(&via) {
-                *n = format!("{yaml}{rest}");
-            }
-        }
+        map.name_yaml_in_notes(&image, yaml_path);
         Ok((meta, map))
     }
 

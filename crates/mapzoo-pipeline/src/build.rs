@@ -146,7 +146,8 @@ impl LoadedMap {
             }
             other => other.into(),
         })?;
-        let map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
+        let mut map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
+        map.name_yaml_in_notes(&image, yaml);
         // A PGM or BMP map goes into the set as a real PNG of the same pixels.
         let png = mapzoo_format::image_as_png(&png, &image)?.into_owned();
         Ok(LoadedMap { meta, png, map })
