@@ -153,7 +153,7 @@ pub(crate) fn decode_levels(bytes: &[u8], path: &Path) -> Result<(usize, usize, 
         }
         binary_samples(&cur, kind, n, w, h, channels, maxval)?
     };
-    let level = |v: u32| -> u8 {
+    let level = |v: u16| -> u8 {
         match kind {
             // PBM: 1 is black, 0 white.
             Kind::Bitmap => {
@@ -184,8 +184,10 @@ fn ascii_samples(
     w: usize,
     channels: usize,
     maxval: u64,
-) -> Result<Vec<u32>> {
-    let mut out = Vec::with_capacity(n);
+) -> Result<Vec<u16>> {
+    // At least one byte a sample: a header promising more than the file holds
+    // allocates no more than the file's size.
+    let mut out = Vec::with_capacity(n.min(cur.bytes.len()));
     for i in 0..n {
         let v = if kind == Kind::Bitmap {
             // PBM digits need no separator: "0110" is four pixels.
@@ -224,7 +226,7 @@ fn ascii_samples(
         if kind == Kind::Bitmap {
             cur.at += 1;
         }
-        out.push(v as u32);
+        out.push(v as u16);
     }
     Ok(out)
 }
@@ -254,7 +256,7 @@ fn binary_samples(
     h: usize,
     channels: usize,
     maxval: u64,
-) -> Result<Vec<u32>> {
+) -> Result<Vec<u16>> {
     let raster = &cur.bytes[cur.at..];
     if kind == Kind::Bitmap {
         // Rows of packed bits, most significant first, each row padded to a byte.
@@ -266,7 +268,7 @@ fn binary_samples(
         let mut out = Vec::with_capacity(n);
         for r in 0..h {
             let row = &raster[r * row_bytes..(r + 1) * row_bytes];
-            out.extend((0..w).map(|c| u32::from((row[c / 8] >> (7 - c % 8)) & 1)));
+            out.extend((0..w).map(|c| u16::from((row[c / 8] >> (7 - c % 8)) & 1)));
         }
         return Ok(out);
     }
@@ -283,7 +285,7 @@ fn binary_samples(
             u64::from(raster[i])
         };
         check_sample(cur, v, maxval, i, w, channels)?;
-        out.push(v as u32);
+        out.push(v as u16);
     }
     Ok(out)
 }

@@ -361,8 +361,13 @@ fn decode_with_image_crate(
         FormatError::bad_image(path, format!("not a readable {name} image: {e}; {hint}"))
     };
     let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
-    // PNG: the size from IHDR, the first chunk, so a bomb is refused from 24 bytes.
-    let (w, h) = match png_ihdr_size(bytes) {
+    // The size from the header (PNG's IHDR, BMP's info header), so a bomb is refused
+    // from a few bytes, before the decoder's own limits speak of something else.
+    let header = match format {
+        image::ImageFormat::Png => png_ihdr_size(bytes),
+        _ => bmp_header_size(bytes),
+    };
+    let (w, h) = match header {
         Some(size) => size,
         None => reader().into_dimensions().map_err(unreadable)?,
     };
@@ -382,6 +387,26 @@ fn png_ihdr_size(bytes: &[u8]) -> Option<(u32, u32)> {
     }
     let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
     Some((be(16), be(20)))
+}
+
+/// Width and |height| from a BMP's info header (12-byte core or 40-byte and later).
+fn bmp_header_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    let le32 = |i: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?))
+    };
+    let le16 = |i: usize| -> Option<u32> {
+        Some(u32::from(u16::from_le_bytes(
+            bytes.get(i..i + 2)?.try_into().ok()?,
+        )))
+    };
+    match le32(14)? {
+        12 => Some((le16(18)?, le16(20)?)),
+        n if n >= 40 => Some((
+            (le32(18)? as i32).unsigned_abs(),
+            (le32(22)? as i32).unsigned_abs(),
+        )),
+        _ => None,
+    }
 }
 
 /// Gray levels, channel sums and alpha facts of an `image` crate image.

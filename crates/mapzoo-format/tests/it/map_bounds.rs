@@ -217,6 +217,21 @@ fn png_header(w: u32, h: u32) -> Vec<u8> {
     out
 }
 
+/// A BMP file header and BITMAPINFOHEADER claiming `w` × `h` 24-bit pixels, no pixels.
+fn bmp_header(w: i32, h: i32) -> Vec<u8> {
+    let mut b = b"BM".to_vec();
+    b.extend_from_slice(&54u32.to_le_bytes());
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&54u32.to_le_bytes());
+    b.extend_from_slice(&40u32.to_le_bytes());
+    b.extend_from_slice(&w.to_le_bytes());
+    b.extend_from_slice(&h.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&24u16.to_le_bytes());
+    b.extend_from_slice(&[0; 24]);
+    b
+}
+
 #[test]
 fn decompression_bomb_is_refused_from_its_header_without_re_export_advice() {
     // Once "re-export as 8-bit gray" for an image that already was.
@@ -224,6 +239,9 @@ fn decompression_bomb_is_refused_from_its_header_without_re_export_advice() {
     for (name, bytes) in [
         ("bomb.png", png_header(100_000, 100_000)),
         ("bomb.pgm", b"P5\n100000 100000\n255\n".to_vec()),
+        ("bomb.bmp", bmp_header(100_000, 100_000)),
+        // An ASCII header promising 64 Mpixel over a few bytes allocates no more than the file.
+        ("short.pgm", b"P2\n8192 8192\n255\n0 1 2\n".to_vec()),
     ] {
         let err = within_time(name, {
             let meta = meta.clone();
@@ -233,9 +251,13 @@ fn decompression_bomb_is_refused_from_its_header_without_re_export_advice() {
             }
         });
         let msg = err.to_string();
+        if name == "short.pgm" {
+            assert!(msg.contains("cut short"), "{msg}");
+            continue;
+        }
         assert!(
             msg.contains("100000 × 100000") && msg.contains("limit") && msg.contains("Crop"),
-            "{msg}"
+            "{name}: {msg}"
         );
         assert!(!msg.contains("re-export"), "{msg}");
     }

@@ -338,3 +338,51 @@ fn reference_pgms_load() {
     }
     assert!(seen >= 4, "expected the PGM maps under slam/");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+
+    /// Random bytes behind each magic number: an image or an error, never a panic
+    /// (or a large allocation: at most 4 Kpixel of random header fits in memory here).
+    #[test]
+    fn random_bytes_behind_a_magic_number_never_panic(
+        magic in 0usize..8,
+        body in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400),
+    ) {
+        let prefix: &[u8] = [
+            b"P1 ".as_slice(), b"P2 ", b"P3 ", b"P4 ", b"P5 ", b"P6 ", b"BM", b"\x89PNG\r\n\x1a\n",
+        ][magic];
+        let bytes = [prefix, &body].concat();
+        let _ = decode_map_image(&bytes, Path::new("x.png"));
+        let _ = image_as_png(&bytes, Path::new("x.png"));
+    }
+
+    /// A valid PGM / BMP cut short or with bytes changed: any outcome but a panic;
+    /// a binary PGM cut inside its raster is an error.
+    #[test]
+    fn damaged_pgms_and_bmps_never_panic(
+        which in 0usize..3,
+        cut in proptest::prelude::any::<proptest::sample::Index>(),
+        edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 0..6),
+    ) {
+        let (w, h) = (9usize, 7usize);
+        let v: Vec<u32> = (0..w * h).map(|i| (i * 37 % 256) as u32).collect();
+        let rgb: Vec<[u8; 3]> = v.iter().map(|&x| [x as u8, 255 - x as u8, 7]).collect();
+        let mut bytes = match which {
+            0 => pgm_p5(w, h, 255, &v),
+            1 => pgm_p2(w, h, 255, &v),
+            _ => bmp24(w, h, &rgb),
+        };
+        let whole = bytes.len();
+        for (at, b) in &edits {
+            let i = at.index(bytes.len());
+            bytes[i] = *b;
+        }
+        let keep = cut.index(whole + 1);
+        bytes.truncate(keep);
+        let res = decode_map_image(&bytes, Path::new("x.pgm"));
+        if which == 0 && edits.is_empty() && keep < whole {
+            proptest::prop_assert!(res.is_err(), "a P5 cut at {keep} of {whole} decoded");
+        }
+    }
+}
