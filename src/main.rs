@@ -33,10 +33,22 @@ enum Command {
     Raceline(cmd::raceline::Args),
     /// Extract a map's centerline (with d_right, d_left, psi, kappa) into a waypoint CSV.
     Centerline(cmd::centerline::Args),
+    /// Write sets in another consumer's layout: f1tenth_racetracks / f1tenth_gym, or TUM.
+    Export(cmd::export::Args),
 }
 
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    run(std::env::args_os())
+}
+
+/// The command line on `args` (the program name first). The Python package's `mapzoo`
+/// command runs this too: `crates/mapzoo-py` compiles this file into its extension.
+pub(crate) fn run<I, T>(args: I) -> std::process::ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::parse_from(args);
     let result = match cli.command {
         Command::Build(args) => cmd::build::run(args),
         Command::Regen(args) => cmd::regen::run(args),
@@ -47,6 +59,7 @@ fn main() -> std::process::ExitCode {
         Command::Render(args) => cmd::render::run(args),
         Command::Raceline(args) => cmd::raceline::run(args),
         Command::Centerline(args) => cmd::centerline::run(args),
+        Command::Export(args) => cmd::export::run(args),
     };
     match result {
         Ok(code) => code,

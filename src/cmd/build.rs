@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use mapzoo_extract::StartPose;
-use mapzoo_format::WritePolicy;
-use mapzoo_pipeline::{build, run_batch, write_set, BuildRecord, BuildRequest};
+use mapzoo_format::{Flavor, WritePolicy};
+use mapzoo_pipeline::{build, run_batch, write_set_as, BuildRecord, BuildRequest};
 use mapzoo_raceline::LineKind;
 
 use super::common::{cli_message, parse_start, ConfigArgs, Progress};
@@ -19,7 +19,7 @@ pub struct Args {
     /// Output folder; each track goes to DIR/<name>/.
     #[arg(long, short, value_name = "DIR")]
     pub out: PathBuf,
-    /// Track name (only with one map); default: the YAML's file stem.
+    /// Track name (only with one map); default: the YAML's file stem, less `_map` (`Austin_map.yaml`: Austin) unless its folder has the whole stem.
     #[arg(long)]
     pub name: Option<String>,
     /// Start pose x,y,yaw (metres, radians): waypoint 0 and driving direction.
@@ -40,6 +40,9 @@ pub struct Args {
     /// Print per-stage timings.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Race Stack file flavour: ros1 (the MapZoo dataset's) or ros2 (the ROS 2 Race Stack's).
+    #[arg(long, default_value = "ros1", value_name = "ros1|ros2")]
+    pub flavor: Flavor,
     #[command(flatten)]
     pub config: ConfigArgs,
 }
@@ -84,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             for note in &set.map.notes {
                 eprintln!("note: {note}");
             }
-            let dir = write_set(&set, &args.out, WritePolicy::from(args.force))?;
+            let dir = write_set_as(&set, &args.out, WritePolicy::from(args.force), args.flavor)?;
             let mut record = set.record();
             record.seconds = t.elapsed().as_secs_f64();
             Ok((dir, record))

@@ -60,7 +60,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |dir| check(dir, &config, &opts),
         |dir, r| {
             if r.is_ok() {
-                progress.done(&format!("checked {}", dir.display()));
+                // the flavour of the published Race Stack files, where the folder has them
+                let json = dir.join(mapzoo_format::set::layout::GLOBAL_WAYPOINTS);
+                let flavor = mapzoo_format::file_flavor(&json).ok().flatten();
+                let found = flavor.map_or(String::new(), |f| format!(" ({f})"));
+                progress.done(&format!("checked {}{found}", dir.display()));
             }
         },
     );

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use mapzoo_extract::{ExtractError, StartPose};
 use mapzoo_format::{FreeRule, Hint};
-use mapzoo_pipeline::{Config, Overrides, PipelineError, Profile};
+use mapzoo_pipeline::{apply_vehicle_dir, Config, Overrides, PipelineError, Profile};
 use mapzoo_render::RenderError;
 
 /// Configuration options: a profile, a TOML file and single-value overrides.
@@ -26,6 +26,11 @@ pub struct ConfigArgs {
     /// Safety width of the SP line and its reference IQP, metres.
     #[arg(long, value_name = "W")]
     pub safety_width_sp: Option<f64>,
+    /// The car's Race Stack / TUM config folder as it is (racecar_f110.ini or racecar.ini,
+    /// ggv.csv, ax_max_machines.csv, global_planner_params.yaml): its values replace the
+    /// profile's and the TOML file's; --safety-width / --safety-width-sp still win.
+    #[arg(long, value_name = "DIR")]
+    pub vehicle: Option<PathBuf>,
 }
 
 impl ConfigArgs {
@@ -37,7 +42,18 @@ impl ConfigArgs {
             safety_width: self.safety_width,
             safety_width_sp: self.safety_width_sp,
         };
-        Ok(Config::resolve(self.config.as_deref(), &overrides)?)
+        let mut config = Config::resolve(self.config.as_deref(), &overrides)?;
+        if let Some(dir) = &self.vehicle {
+            apply_vehicle_dir(&mut config, dir)?;
+            // explicit widths on the command line win over the car's files
+            if let Some(w) = self.safety_width {
+                config.raceline.safety_width = w;
+            }
+            if let Some(w) = self.safety_width_sp {
+                config.raceline.safety_width_sp = w;
+            }
+        }
+        Ok(config)
     }
 }
 

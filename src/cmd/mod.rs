@@ -5,6 +5,7 @@ pub mod centerline;
 pub mod check;
 pub mod common;
 pub mod demo;
+pub mod export;
 pub mod generate;
 pub mod raceline;
 pub mod regen;

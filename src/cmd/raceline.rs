@@ -14,9 +14,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use mapzoo_format::set::layout::RACING_LINE;
 use mapzoo_format::set::{TrackFiles, WritePolicy};
-use mapzoo_format::Waypoint;
-use mapzoo_pipeline::{line_files, read_centerline_track};
+use mapzoo_format::{file_flavor, Flavor, Waypoint};
+use mapzoo_pipeline::{line_files, read_centerline_track, read_trajectory, TrajectoryLap};
 use mapzoo_raceline::{RacelineParams, RacelineResult};
 
 use super::common::ConfigArgs;
@@ -33,6 +34,9 @@ pub struct Args {
     /// Print one JSON record with the figures instead of a text summary.
     #[arg(long)]
     pub json: bool,
+    /// Race Stack file flavour of the output (ros1, ros2); default: the input JSON's, else ros1.
+    #[arg(long, value_name = "ros1|ros2")]
+    pub flavor: Option<Flavor>,
     /// Profile, TOML file (its [raceline] table is used; the whole file is checked as
     /// `build --config` checks it) and the safety widths.
     #[command(flatten)]
@@ -56,14 +60,23 @@ fn output_files(track: &str, centerline: &[Waypoint], result: &RacelineResult) -
 /// Runs stages 7–11 and writes the files; exit 0, or 2 (via `Err`) on bad input or an infeasible track.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let params = params(&args)?;
+    if let Some(lap) = read_trajectory(&args.input, &params)? {
+        return trajectory(&args, lap);
+    }
     let input = read_centerline_track(&args.input)?;
     let start = Instant::now();
     let result = mapzoo_raceline::compute(&input.centerline, input.walls.as_ref(), &params)
         .with_context(|| format!("{}", args.input.display()))?;
     let seconds = start.elapsed().as_secs_f64();
 
+    let flavor = match args.flavor {
+        Some(f) => f,
+        None => file_flavor(&args.input)?.unwrap_or_default(),
+    };
+    let mut files = output_files(&input.track, &input.centerline, &result);
+    files.set_flavor(flavor);
     // Other files of an existing --out folder stay; the four are swapped in together.
-    output_files(&input.track, &input.centerline, &result).write(&args.out, WritePolicy::Merge)?;
+    files.write(&args.out, WritePolicy::Merge)?;
     for w in &result.warnings {
         eprintln!("warning: {}: {w}", args.input.display());
     }
@@ -86,10 +99,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
             .collect();
         println!(
-            "{}: {} ({:.3} s) -> {}",
+            "{} ({flavor}): {} ({:.3} s) -> {}",
             input.track,
             lines.join("; "),
             seconds,
+            args.out.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A finished trajectory (TUM, f1tenth_racetracks): its lap with the configured vehicle,
+/// written as the set's racing-line CSV.
+fn trajectory(args: &Args, lap: TrajectoryLap) -> anyhow::Result<ExitCode> {
+    if args.flavor.is_some() {
+        bail!("--flavor has no effect on a trajectory input, which gives only a racing-line CSV; leave it out");
+    }
+    let mut files = TrackFiles::new(&lap.track);
+    files.lines = vec![(RACING_LINE.to_string(), lap.waypoints.clone())];
+    files.write(&args.out, WritePolicy::Merge)?;
+    let n = lap.waypoints.len();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "track": lap.track,
+                "input": "trajectory",
+                "heading": format!("{:?}", lap.heading),
+                "lap_s": lap.lap_time_s,
+                "vmax": lap.v_max,
+                "points": n,
+                "length_m": lap.length_m,
+                "file_lap_s": lap.file_lap_time_s,
+            })
+        );
+    } else {
+        println!(
+            "{}: trajectory ({:?} heading): lap {:.4} s, {:.4} m/s, {} points, {:.2} m (its own speeds: {:.4} s) -> {}",
+            lap.track,
+            lap.heading,
+            lap.lap_time_s,
+            lap.v_max,
+            n,
+            lap.length_m,
+            lap.file_lap_time_s,
             args.out.display()
         );
     }

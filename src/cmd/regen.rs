@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use mapzoo_pipeline::{regen, run_batch, RegenReport};
+use mapzoo_format::Flavor;
+use mapzoo_pipeline::{regen_as, run_batch, RegenReport};
 
 use super::common::{cli_message, ConfigArgs, Progress};
 
@@ -23,6 +24,9 @@ pub struct Args {
     /// Print one JSON record per track on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Write the Race Stack files in this flavour (ros1, ros2); default: the set's own.
+    #[arg(long, value_name = "ros1|ros2")]
+    pub flavor: Option<Flavor>,
     #[command(flatten)]
     pub config: ConfigArgs,
 }
@@ -34,7 +38,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let results = run_batch(
         &args.dirs,
         args.jobs,
-        |dir| regen(dir, &config, args.force_sectors),
+        |dir| regen_as(dir, &config, args.force_sectors, args.flavor),
         |_, r| match r {
             Ok(rep) => progress.done(&describe(rep)),
             Err(e) => progress.done(&format!("FAIL  {}", cli_message(e))),
@@ -67,8 +71,9 @@ fn describe(r: &RegenReport) -> String {
         "sectors kept unchanged".to_string()
     };
     format!(
-        "ok    {}: IQP {} -> {:.4} s, SP {} -> {:.4} s, racing line {} -> {} points, {sectors}",
+        "ok    {} ({}): IQP {} -> {:.4} s, SP {} -> {:.4} s, racing line {} -> {} points, {sectors}",
         r.track,
+        r.flavor,
         before(r.iqp_lap_s.0),
         r.iqp_lap_s.1,
         before(r.sp_lap_s.0),

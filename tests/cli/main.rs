@@ -5,6 +5,7 @@
 mod build;
 mod centerline;
 mod generate;
+mod interop;
 mod map_image;
 mod raceline;
 mod regression;

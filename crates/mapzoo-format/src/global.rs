@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::error::{FormatError, Result};
+use crate::flavor::Flavor;
 use crate::pyfmt;
 use crate::waypoint::{read_text, Waypoint, CSV_COLUMNS};
 
@@ -43,21 +44,99 @@ const CYLINDER_DIAMETER: f64 = 0.1;
 /// ROS `std_msgs/Header`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Header {
-    /// Sequence number (the Race Stack writes 0 in markers, 0 or 1 in waypoint arrays).
-    pub seq: u32,
+    /// Sequence number (ROS 1 only: the Race Stack writes 0 in markers, 0 or 1 in waypoint
+    /// arrays); `None` in ROS 2 headers, which have no `seq`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u32>,
     /// Time stamp (always zero in the files).
     pub stamp: RosTime,
     /// Coordinate frame, `"map"` in markers, `""` in waypoint arrays.
     pub frame_id: String,
 }
 
-/// ROS `time` / `duration`: seconds and nanoseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+impl Header {
+    /// A header of `flavor`: ROS 1 with `seq`, ROS 2 without; zero stamp.
+    pub fn new(seq: u32, frame_id: &str, flavor: Flavor) -> Self {
+        let mut h = Header {
+            seq: Some(seq),
+            stamp: RosTime::default(),
+            frame_id: frame_id.to_string(),
+        };
+        h.set_flavor(flavor, seq);
+        h
+    }
+
+    /// The flavour of this header: ROS 2 when it has no `seq` and its stamp is `{sec, nanosec}`.
+    pub fn flavor(&self) -> Flavor {
+        match (self.seq, self.stamp.flavor) {
+            (None, Flavor::Ros2) => Flavor::Ros2,
+            _ => Flavor::Ros1,
+        }
+    }
+
+    /// Rewrites the header in `flavor`: ROS 2 drops `seq`; ROS 1 keeps its `seq` or gets `seq`.
+    pub fn set_flavor(&mut self, flavor: Flavor, seq: u32) {
+        self.stamp.flavor = flavor;
+        self.seq = match flavor {
+            Flavor::Ros1 => Some(self.seq.unwrap_or(seq)),
+            Flavor::Ros2 => None,
+        };
+    }
+}
+
+/// ROS `time` / `duration`: seconds and nanoseconds. ROS 1 names them `{secs, nsecs}`,
+/// ROS 2 `{sec, nanosec}`; the reader takes either and remembers which in `flavor`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RosTime {
     /// Whole seconds.
     pub secs: i64,
     /// Nanoseconds.
     pub nsecs: i64,
+    /// Which names the fields have in the file.
+    pub flavor: Flavor,
+}
+
+impl Serialize for RosTime {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (k_sec, k_nsec) = match self.flavor {
+            Flavor::Ros1 => ("secs", "nsecs"),
+            Flavor::Ros2 => ("sec", "nanosec"),
+        };
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry(k_sec, &self.secs)?;
+        map.serialize_entry(k_nsec, &self.nsecs)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RosTime {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            secs: Option<i64>,
+            nsecs: Option<i64>,
+            sec: Option<i64>,
+            nanosec: Option<i64>,
+        }
+        let r = Raw::deserialize(d)?;
+        match (r.secs, r.nsecs, r.sec, r.nanosec) {
+            (Some(secs), Some(nsecs), None, None) => Ok(RosTime {
+                secs,
+                nsecs,
+                flavor: Flavor::Ros1,
+            }),
+            (None, None, Some(secs), Some(nsecs)) => Ok(RosTime {
+                secs,
+                nsecs,
+                flavor: Flavor::Ros2,
+            }),
+            _ => Err(serde::de::Error::custom(
+                "a ROS time needs `secs` and `nsecs` (ROS 1) or `sec` and `nanosec` (ROS 2)",
+            )),
+        }
+    }
 }
 
 /// ROS `geometry_msgs/Point` (also used for `Vector3`), metres.
@@ -273,11 +352,7 @@ impl Marker {
     /// A marker of `kind` at `position` with `scale` and `color`, every other field as the Race Stack writes it.
     pub fn new(id: i64, kind: i32, position: Point3, scale: Point3, color: ColorRgba) -> Self {
         Marker {
-            header: Header {
-                seq: 0,
-                stamp: RosTime::default(),
-                frame_id: "map".into(),
-            },
+            header: Header::new(0, "map", Flavor::Ros1),
             ns: String::new(),
             id,
             kind,
@@ -334,11 +409,7 @@ impl WpntArray {
     /// An array with the header the current Race Stack writes (`seq` 1).
     pub fn new(wpnts: Vec<Waypoint>) -> Self {
         WpntArray {
-            header: Header {
-                seq: 1,
-                stamp: RosTime::default(),
-                frame_id: String::new(),
-            },
+            header: Header::new(1, "", Flavor::Ros1),
             wpnts,
         }
     }
@@ -436,6 +507,45 @@ impl MapInfo {
             ));
         }
         text
+    }
+}
+
+/// `map_info_str` with each figure printed as the writer of `flavor` prints it: ROS 1
+/// (the MapZoo dataset) `{:.4}`, ROS 2 (the Race Stack's `f"{round(x, 4)}"`) the same
+/// digits without trailing zeros (`9.669`, `10.0`). Parts that are not `label: <number><unit>`
+/// are kept as they are.
+pub fn map_info_in(text: &str, flavor: Flavor) -> String {
+    let mut out = String::with_capacity(text.len());
+    for part in text.split_inclusive(';') {
+        let Some((label, rest)) = part.split_once(": ") else {
+            out.push_str(part);
+            continue;
+        };
+        let body = rest.strip_suffix(';').unwrap_or(rest);
+        let unit = if body.ends_with("m/s") { "m/s" } else { "s" };
+        let number = body.strip_suffix(unit).and_then(|n| n.parse::<f64>().ok());
+        let Some(v) = number.filter(|v| v.is_finite()) else {
+            out.push_str(part);
+            continue;
+        };
+        out.push_str(label);
+        out.push_str(": ");
+        out.push_str(&figure_in(v, flavor));
+        out.push_str(unit);
+        if rest.ends_with(';') {
+            out.push(';');
+        }
+    }
+    out
+}
+
+/// One figure of `map_info_str` in `flavor` (see [`map_info_in`]).
+pub fn figure_in(v: f64, flavor: Flavor) -> String {
+    let fixed = format!("{v:.4}");
+    match flavor {
+        Flavor::Ros1 => fixed,
+        // Python's repr(round(v, 4)): the 4-decimal digits read back, shortest form.
+        Flavor::Ros2 => pyfmt::float_repr(fixed.parse::<f64>().unwrap_or(v)),
     }
 }
 
@@ -579,6 +689,38 @@ impl GlobalWaypoints {
             *wpnts = WpntArray::new(line.wpnts);
         }
         g
+    }
+
+    /// The flavour the file was written in: the centerline array's header decides (ROS 2:
+    /// no `seq`, stamp `{sec, nanosec}`).
+    pub fn flavor(&self) -> Flavor {
+        self.centerline.header.flavor()
+    }
+
+    /// Rewrites the file in `flavor`: every header and marker lifetime (ROS 2: no `seq`,
+    /// `{sec, nanosec}`; ROS 1: `seq` 0 in markers and 1 in waypoint arrays where it had
+    /// none, `{secs, nsecs}`), and the figures of `map_info_str` as that flavour's writer
+    /// prints them (ROS 1 as the MapZoo dataset: 4 decimals; ROS 2 as the Race Stack's
+    /// `round(x, 4)`: no trailing zeros). Waypoints and positions are untouched.
+    pub fn set_flavor(&mut self, flavor: Flavor) {
+        let wpnt_arrays = [&mut self.centerline, &mut self.iqp, &mut self.sp];
+        for arr in wpnt_arrays {
+            arr.header.set_flavor(flavor, 1);
+        }
+        let marker_arrays = [
+            &mut self.centerline_markers,
+            &mut self.iqp_markers,
+            &mut self.sp_markers,
+            &mut self.trackbounds_markers,
+        ];
+        for arr in marker_arrays {
+            for m in &mut arr.markers {
+                m.header.set_flavor(flavor, 0);
+                m.lifetime.flavor = flavor;
+            }
+        }
+        self.map_info_str = map_info_in(&self.map_info_str, flavor);
+        self.map_info = MapInfo::parse(&self.map_info_str);
     }
 
     /// The marker and waypoint arrays of one racing line.
@@ -1058,6 +1200,30 @@ mod tests {
             ]),
             "IQP estimated lap time: 18.5875s; IQP maximum speed: 12.5381m/s; SP estimated lap time: 20.5395s; SP maximum speed: 12.5212m/s; "
         );
+    }
+
+    /// ROS 2 prints the figures as Python's `f"{round(x, 4)}"`; converting back gives 4 decimals.
+    #[test]
+    fn map_info_figures_follow_the_flavour() {
+        assert_eq!(figure_in(9.668970483429684, Flavor::Ros2), "9.669");
+        assert_eq!(figure_in(9.668970483429684, Flavor::Ros1), "9.6690");
+        assert_eq!(figure_in(10.00001, Flavor::Ros2), "10.0");
+        assert_eq!(figure_in(5.82099, Flavor::Ros2), "5.821");
+        let ros1 = "IQP estimated lap time: 9.5544s; IQP maximum speed: 11.1678m/s; SP estimated lap time: 9.6690s; SP maximum speed: 11.1853m/s; ";
+        let ros2 = map_info_in(ros1, Flavor::Ros2);
+        assert_eq!(ros2, ros1.replace("9.6690s", "9.669s"));
+        assert_eq!(map_info_in(&ros2, Flavor::Ros1), ros1);
+        assert_eq!(MapInfo::parse(&ros2), MapInfo::parse(ros1));
+        // text that is not a figure stays
+        assert_eq!(
+            map_info_in("garbage; a: b;", Flavor::Ros2),
+            "garbage; a: b;"
+        );
+        for k in 0..2000 {
+            let v = 0.37 * k as f64 + 1e-5 * (k % 7) as f64;
+            let back: f64 = figure_in(v, Flavor::Ros2).parse().unwrap();
+            assert_eq!(format!("{back:.4}"), figure_in(v, Flavor::Ros1), "{v}");
+        }
     }
 
     #[test]

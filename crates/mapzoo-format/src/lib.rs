@@ -84,6 +84,7 @@
 
 mod atomic;
 mod error;
+pub mod export;
 mod flavor;
 pub mod global;
 mod hint;
@@ -99,11 +100,13 @@ mod table;
 pub mod testdata;
 mod tum;
 mod validate;
+mod vehicle;
 mod waypoint;
 
 pub use atomic::write_file as write_file_atomic;
 pub use error::{FormatError, Result};
-pub use flavor::Flavor;
+pub use export::{export_set, Export, ExportFormat};
+pub use flavor::{file_flavor, Flavor};
 pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
 pub use hint::Hint;
 pub use map::{
@@ -121,9 +124,10 @@ pub use sectors::{OtSector, OtSectors, SpeedScaling, SpeedSector};
 pub use set::{Layout, SetFolder, StagedSet, TrackFiles, WritePolicy};
 pub use tum::{
     centerline_any_from_str, centerline_from_str as tum_centerline_from_str,
-    centerline_to_string as tum_centerline_to_string, raceline_from_str as tum_raceline_from_str,
-    raceline_to_string as tum_raceline_to_string, read_centerline as read_tum_centerline,
-    read_centerline_any, read_centerline_detect, read_raceline as read_tum_raceline,
+    centerline_to_string as tum_centerline_to_string, is_trajectory_text,
+    raceline_from_str as tum_raceline_from_str, raceline_to_string as tum_raceline_to_string,
+    read_centerline as read_tum_centerline, read_centerline_any, read_centerline_detect,
+    read_raceline as read_tum_raceline, read_trajectory_detect as read_tum_trajectory_detect,
     CenterlineFormat, TumRacelinePoint, TumTrackPoint,
     CENTERLINE_COLUMNS as TUM_CENTERLINE_COLUMNS, RACELINE_COLUMNS as TUM_RACELINE_COLUMNS,
 };
@@ -131,6 +135,7 @@ pub use validate::{
     validate_dir, CheckStatus, ValidationCheck, ValidationReport, SPACING_M, SPACING_TOLERANCE_M,
     TRAJECTORY_TOLERANCE,
 };
+pub use vehicle::VehicleFiles;
 pub use waypoint::{
     check_finite as check_finite_waypoints, from_csv_str as waypoints_from_csv_str,
     read_csv as read_waypoint_csv, to_csv_string as waypoints_to_csv_string,

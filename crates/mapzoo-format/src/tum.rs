@@ -61,11 +61,11 @@ pub fn read_centerline(path: &Path) -> Result<Vec<TumTrackPoint>> {
 
 /// Parses TUM centerline text; `path` is used in messages only.
 pub fn centerline_from_str(text: &str, path: &Path) -> Result<Vec<TumTrackPoint>> {
-    centerline_rows(text, false, path)
+    four_column_rows(text, false, path)
 }
 
-/// The TUM centerline points of `text`, its first row skipped when `skip_first`.
-fn centerline_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumTrackPoint>> {
+/// The 4-column TUM track points of `text`, its first row skipped when `skip_first`.
+fn four_column_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumTrackPoint>> {
     let rows = parse_rows::<4>(text, ',', &CENTERLINE_COLUMNS, skip_first, path)?;
     Ok(rows
         .into_iter()
@@ -76,6 +76,75 @@ fn centerline_rows(text: &str, skip_first: bool, path: &Path) -> Result<Vec<TumT
             w_tr_left_m: v[3],
         })
         .collect())
+}
+
+/// The TUM track points of `text`, its first row skipped when `skip_first`. Every layout
+/// TUM's `import_track` accepts: 4 columns `x_m, y_m, w_tr_right_m, w_tr_left_m`; 3 columns
+/// `x_m, y_m, w_tr_m` (the total width, half on each side); 5 columns
+/// `x_m, y_m, z_m, w_tr_right_m, w_tr_left_m` (z ignored). Every row has the count of the
+/// header's names (`header`), else of the first row.
+fn centerline_rows(
+    text: &str,
+    skip_first: bool,
+    header: Option<usize>,
+    path: &Path,
+) -> Result<Vec<TumTrackPoint>> {
+    let dialect = Dialect::Lines {
+        delimiter: ',',
+        comments: true,
+    };
+    let rows = table::rows(text, dialect);
+    let width = header.unwrap_or_else(|| {
+        rows.get(usize::from(skip_first))
+            .map_or(4, |r| r.cells.len())
+    });
+    match width {
+        3 => {
+            let cols = ["x_m", "y_m", "w_tr_m"];
+            let rows = parse_rows::<3>(text, ',', &cols, skip_first, path)?;
+            Ok(rows
+                .into_iter()
+                .map(|v| TumTrackPoint {
+                    x_m: v[0],
+                    y_m: v[1],
+                    w_tr_right_m: v[2] / 2.0,
+                    w_tr_left_m: v[2] / 2.0,
+                })
+                .collect())
+        }
+        5 => {
+            let cols = ["x_m", "y_m", "z_m", "w_tr_right_m", "w_tr_left_m"];
+            let rows = parse_rows::<5>(text, ',', &cols, skip_first, path)?;
+            Ok(rows
+                .into_iter()
+                .map(|v| TumTrackPoint {
+                    x_m: v[0],
+                    y_m: v[1],
+                    w_tr_right_m: v[3],
+                    w_tr_left_m: v[4],
+                })
+                .collect())
+        }
+        _ => four_column_rows(text, skip_first, path),
+    }
+}
+
+/// Whether `text` is a TUM trajectory (`s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2`,
+/// as TUM's optimiser and the f1tenth_racetracks `*_raceline.csv` hold it): a `#` line naming
+/// those columns, or a first data row of 7 `;`-separated cells.
+pub fn is_trajectory_text(text: &str) -> bool {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match line.strip_prefix('#') {
+            Some(comment) => {
+                if comment.split(';').map(str::trim).eq(RACELINE_COLUMNS) {
+                    return true;
+                }
+            }
+            None => return line.split(';').count() == RACELINE_COLUMNS.len(),
+        }
+    }
+    false
 }
 
 /// Reads a TUM raceline (`s_m; x_m; y_m; psi_rad; kappa_radpm; vx_mps; ax_mps2`).
@@ -98,6 +167,15 @@ pub fn raceline_from_str(text: &str, path: &Path) -> Result<Vec<TumRacelinePoint
             ax_mps2: v[6],
         })
         .collect())
+}
+
+/// Reads `path` as a TUM trajectory if it is one ([`is_trajectory_text`]), else `None`.
+pub fn read_trajectory_detect(path: &Path) -> Result<Option<Vec<TumRacelinePoint>>> {
+    let text = read_text(path)?;
+    if !is_trajectory_text(&text) {
+        return Ok(None);
+    }
+    raceline_from_str(&text, path).map(Some)
 }
 
 /// The TUM centerline text: `# x_m, y_m, w_tr_right_m, w_tr_left_m` then rows, shortest round-trip floats.
@@ -167,8 +245,18 @@ pub fn centerline_any_from_str(
         ));
     }
     // A header line without `#` (`x_m,y_m,...`) as the first line is skipped.
-    let header_skipped = first.split(',').map(str::trim).eq(CENTERLINE_COLUMNS);
-    let points = centerline_rows(body, header_skipped, path)?;
+    let header_skipped = first
+        .split(',')
+        .next()
+        .is_some_and(|c| c.trim() == CENTERLINE_COLUMNS[0]);
+    // The header's column names (a `#` comment or the bare line) fix the row width.
+    let names = first.trim_start_matches('#');
+    let header = names
+        .split(',')
+        .next()
+        .is_some_and(|c| c.trim() == CENTERLINE_COLUMNS[0])
+        .then(|| names.split(',').count());
+    let points = centerline_rows(body, header_skipped, header, path)?;
     let mut s = 0.0;
     let waypoints = points
         .iter()

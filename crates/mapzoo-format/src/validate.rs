@@ -526,7 +526,11 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
     }
     let g = match GlobalWaypoints::read(&dir.join(FILE)) {
         Ok(g) => {
-            sheet.pass(FILE, PARSE, g.map_info_str.trim().to_string());
+            let flavor = match g.flavor() {
+                crate::Flavor::Ros1 => "ROS 1",
+                crate::Flavor::Ros2 => "ROS 2",
+            };
+            sheet.pass(FILE, PARSE, format!("{flavor}; {}", g.map_info_str.trim()));
             g
         }
         Err(e) => {

@@ -8,7 +8,7 @@ use mapzoo_extract::{Extraction, StartPose};
 use mapzoo_format::set::layout::RACING_LINE;
 use mapzoo_format::set::{CentMap, MapFile, TrackFiles, WritePolicy};
 use mapzoo_format::{
-    FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
+    Flavor, FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
 };
 use mapzoo_raceline::{LineKind, RacelineRecord, RacelineResult, Stage, Walls};
 
@@ -20,7 +20,9 @@ use crate::error::PipelineError;
 pub struct BuildRequest {
     /// The map-server YAML.
     pub yaml: PathBuf,
-    /// Track name (folder and file prefix); default: the YAML's file stem.
+    /// Track name (folder and file prefix); default: the YAML's file stem, less a `_map`
+    /// suffix (`Austin_map.yaml` is track `Austin`, as f1tenth_racetracks names it) unless
+    /// the YAML's folder is named after the whole stem (`overtake_map/overtake_map.yaml`).
     pub name: Option<String>,
     /// Where waypoint 0 lies and which way the car drives (DESIGN §3.5).
     pub start: Option<StartPose>,
@@ -32,10 +34,24 @@ impl BuildRequest {
     /// The track name: `name`, else the YAML's file stem.
     pub fn track_name(&self) -> String {
         self.name.clone().unwrap_or_else(|| {
-            self.yaml
+            let stem = self
+                .yaml
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "track".into())
+                .unwrap_or_else(|| "track".into());
+            // f1tenth_racetracks / f1tenth_gym name a track's map `<T>_map.yaml`: the track is
+            // T, unless the map's own folder carries the whole stem (MapZoo's `overtake_map/`).
+            let folder = self.yaml.canonicalize().ok().and_then(|p| {
+                p.parent()
+                    .and_then(|d| d.file_name())
+                    .map(|n| n.to_string_lossy().into_owned())
+            });
+            match stem.strip_suffix("_map") {
+                Some(t) if !t.is_empty() && folder.as_deref() != Some(stem.as_str()) => {
+                    t.to_string()
+                }
+                _ => stem,
+            }
         })
     }
 }
@@ -267,9 +283,20 @@ pub fn write_set(
     out: &Path,
     policy: impl Into<WritePolicy>,
 ) -> Result<PathBuf, PipelineError> {
+    write_set_as(set, out, policy, Flavor::Ros1)
+}
+
+/// [`write_set`] with the Race Stack files (JSON, sector files) in `flavor`.
+pub fn write_set_as(
+    set: &TrackSet,
+    out: &Path,
+    policy: impl Into<WritePolicy>,
+    flavor: Flavor,
+) -> Result<PathBuf, PipelineError> {
     check_track_name(&set.name)?;
-    let written = set
-        .files()
+    let mut files = set.files();
+    files.set_flavor(flavor);
+    let written = files
         .write(&out.join(&set.name), policy.into())
         .map_err(write_error)?;
     Ok(written.dir)

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use mapzoo_extract::StartPose;
 use mapzoo_format::set::layout::{OT_SECTORS, SPEED_SCALING};
 use mapzoo_format::set::{SetFolder, WritePolicy};
-use mapzoo_format::{Hint, Waypoint};
+use mapzoo_format::{Flavor, Hint, Waypoint};
 use mapzoo_raceline::LineKind;
 use serde::Serialize;
 
@@ -31,6 +31,8 @@ pub struct RegenReport {
     pub sectors_reset: bool,
     /// Files of the folder that are not part of the set, left in place unchanged.
     pub kept_files: Vec<String>,
+    /// The flavour the set was found in and written in (`ros1`, `ros2`; DESIGN §2.3).
+    pub flavor: String,
 }
 
 /// The pieces of an existing set that a regeneration keeps.
@@ -41,6 +43,7 @@ struct Existing {
     iqp: Option<Vec<Waypoint>>,
     iqp_lap_s: Option<f64>,
     sp_lap_s: Option<f64>,
+    flavor: Option<Flavor>,
 }
 
 fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
@@ -66,6 +69,7 @@ fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
         iqp: old.racing_line().map(<[Waypoint]>::to_vec),
         iqp_lap_s,
         sp_lap_s,
+        flavor: old.flavor(),
         folder,
     })
 }
@@ -81,11 +85,23 @@ pub fn start_pose_of(centerline: &[Waypoint]) -> Option<StartPose> {
     })
 }
 
-/// Rebuilds the set in `dir` in place (atomically) and reports what changed.
+/// Rebuilds the set in `dir` in place (atomically) and reports what changed; the set keeps
+/// its own flavour (ROS 1 or ROS 2).
 pub fn regen(
     dir: &Path,
     config: &Config,
     force_sectors: bool,
+) -> Result<RegenReport, PipelineError> {
+    regen_as(dir, config, force_sectors, None)
+}
+
+/// [`regen`] writing the Race Stack files in `flavor` (`None`: the set's own, ROS 1 when
+/// the set has no JSON or sector files).
+pub fn regen_as(
+    dir: &Path,
+    config: &Config,
+    force_sectors: bool,
+    flavor: Option<Flavor>,
 ) -> Result<RegenReport, PipelineError> {
     // "." or "sets/f/.." name a folder too: work on its real path.
     let dir = &dir.canonicalize().map_err(|e| PipelineError::io(dir, e))?;
@@ -105,11 +121,14 @@ pub fn regen(
         force_sectors,
     )?;
 
+    let flavor = flavor
+        .or(old.flavor)
+        .or((!sectors_reset).then_some(set.speed_scaling.flavor))
+        .unwrap_or_default();
+    let mut files = set.files();
+    files.set_flavor(flavor);
     // The folder's other files stay where they are; the set's files are swapped in together.
-    let written = set
-        .files()
-        .write(dir, WritePolicy::Merge)
-        .map_err(write_error)?;
+    let written = files.write(dir, WritePolicy::Merge).map_err(write_error)?;
     Ok(RegenReport {
         track: set.name.clone(),
         iqp_lap_s: (old.iqp_lap_s, set.lines[LineKind::Iqp].lap_time_s),
@@ -121,6 +140,7 @@ pub fn regen(
         sectors_remapped,
         sectors_reset,
         kept_files: written.kept,
+        flavor: flavor.name().to_string(),
     })
 }
 

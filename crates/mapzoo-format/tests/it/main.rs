@@ -4,6 +4,7 @@
 //! the error kinds a caller matches on, and no input making a reader panic.
 
 mod error;
+mod flavor;
 mod global;
 mod map;
 mod map_bounds;
@@ -13,4 +14,5 @@ mod no_panic;
 mod sectors;
 mod support;
 mod tum;
+mod vehicle;
 mod waypoint;

@@ -6,18 +6,18 @@
 
 use mapzoo_raceline::reference::CurvatureQp;
 use mapzoo_raceline::{distance_scaling, ClosedSpline, RefTrack};
-use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
+use crate::dense::Mat;
 use crate::support::loop_points;
 
 /// TUM `opt_min_curv`'s dense QP before its bounds: Hessian, linear term, curvature rows and
 /// the reference line's curvature at the knots (1/m).
 struct DenseQp {
-    h: DMatrix<f64>,
-    f: DVector<f64>,
-    e_kappa: DMatrix<f64>,
-    k_ref: DVector<f64>,
+    h: Mat,
+    f: Vec<f64>,
+    e_kappa: Mat,
+    k_ref: Vec<f64>,
 }
 
 /// TUM `opt_min_curv`'s dense matrices (A⁻¹ of the 4N×4N spline system, N×N Hessian).
@@ -26,7 +26,7 @@ fn dense_problem(qp: &CurvatureQp) -> Option<DenseQp> {
     let n = rt.len();
     let s = qp.scaling;
     // spline system M (TUM calc_splines, closed) for coefficient vector [a0 a1 a2 a3] per segment
-    let mut m = DMatrix::<f64>::zeros(4 * n, 4 * n);
+    let mut m = Mat::zeros(4 * n, 4 * n);
     for i in 0..n {
         let j = 4 * i;
         m[(j, j)] = 1.0;
@@ -42,18 +42,19 @@ fn dense_problem(qp: &CurvatureQp) -> Option<DenseQp> {
         m[(j + 3, j + 3)] = 6.0;
         m[(j + 3, nx + 2)] -= 2.0 * s[i] * s[i];
     }
-    let minv = m.try_inverse()?;
-    let mut a_ex_b = DMatrix::<f64>::zeros(n, 4 * n);
-    let mut a_ex_c = DMatrix::<f64>::zeros(n, 4 * n);
+    let minv = m.inverse()?;
+    let mut a_ex_b = Mat::zeros(n, 4 * n);
+    let mut a_ex_c = Mat::zeros(n, 4 * n);
     for i in 0..n {
         a_ex_b[(i, 4 * i + 1)] = 1.0;
         a_ex_c[(i, 4 * i + 2)] = 2.0;
     }
-    let t_c = &a_ex_c * &minv;
-    let mut m_x = DMatrix::<f64>::zeros(4 * n, n);
-    let mut m_y = DMatrix::<f64>::zeros(4 * n, n);
-    let mut q_x = DVector::<f64>::zeros(4 * n);
-    let mut q_y = DVector::<f64>::zeros(4 * n);
+    let t_b = a_ex_b.mul(&minv);
+    let t_c = a_ex_c.mul(&minv);
+    let mut m_x = Mat::zeros(4 * n, n);
+    let mut m_y = Mat::zeros(4 * n, n);
+    let mut q_x = vec![0.0; 4 * n];
+    let mut q_y = vec![0.0; 4 * n];
     for i in 0..n {
         let j = 4 * i;
         let nx = (i + 1) % n;
@@ -66,16 +67,16 @@ fn dense_problem(qp: &CurvatureQp) -> Option<DenseQp> {
         q_y[j] = rt.xy[i][1];
         q_y[j + 1] = rt.xy[nx][1];
     }
-    let xp = &a_ex_b * &minv * &q_x;
-    let yp = &a_ex_b * &minv * &q_y;
-    let t_nx = &t_c * &m_x;
-    let t_ny = &t_c * &m_y;
-    let mut h = DMatrix::<f64>::zeros(n, n);
-    let mut f = DVector::<f64>::zeros(n);
-    let mut e_kappa = DMatrix::<f64>::zeros(n, n);
-    let mut k_ref = DVector::<f64>::zeros(n);
-    let cx = &t_c * &q_x;
-    let cy = &t_c * &q_y;
+    let xp = t_b.mul_vec(&q_x);
+    let yp = t_b.mul_vec(&q_y);
+    let t_nx = t_c.mul(&m_x);
+    let t_ny = t_c.mul(&m_y);
+    let mut h = Mat::zeros(n, n);
+    let mut f = vec![0.0; n];
+    let mut e_kappa = Mat::zeros(n, n);
+    let mut k_ref = vec![0.0; n];
+    let cx = t_c.mul_vec(&q_x);
+    let cy = t_c.mul_vec(&q_y);
     for i in 0..n {
         let cp = 1.0 / (xp[i] * xp[i] + yp[i] * yp[i]).powf(1.5);
         let cp2 = cp * cp;
@@ -84,16 +85,19 @@ fn dense_problem(qp: &CurvatureQp) -> Option<DenseQp> {
             cp2 * xp[i] * xp[i],
             cp2 * -2.0 * xp[i] * yp[i],
         );
-        let rx = t_nx.row(i);
-        let ry = t_ny.row(i);
-        h += rx.transpose() * rx * pxx + ry.transpose() * rx * pxy + ry.transpose() * ry * pyy;
-        f += (rx.transpose() * (2.0 * pxx * cx[i] + pxy * cy[i])
-            + ry.transpose() * (pxy * cx[i] + 2.0 * pyy * cy[i]))
-            .column(0);
-        e_kappa.set_row(i, &(ry * (cp * xp[i]) - rx * (cp * yp[i])));
+        let (rx, ry) = (t_nx.row(i), t_ny.row(i));
+        // H += rxᵀrx·pxx + ryᵀrx·pxy + ryᵀry·pyy; f += rxᵀ(2pxx·cx + pxy·cy) + ryᵀ(pxy·cx + 2pyy·cy)
+        for r in 0..n {
+            for c in 0..n {
+                h[(r, c)] += rx[r] * rx[c] * pxx + ry[r] * rx[c] * pxy + ry[r] * ry[c] * pyy;
+            }
+            f[r] += rx[r] * (2.0 * pxx * cx[i] + pxy * cy[i])
+                + ry[r] * (pxy * cx[i] + 2.0 * pyy * cy[i]);
+            e_kappa[(i, r)] = ry[r] * (cp * xp[i]) - rx[r] * (cp * yp[i]);
+        }
         k_ref[i] = cp * xp[i] * cy[i] - cp * yp[i] * cx[i];
     }
-    let h = (&h + h.transpose()) / 2.0;
+    let h = Mat::from_fn(n, n, |r, c| (h[(r, c)] + h[(c, r)]) / 2.0);
     Some(DenseQp {
         h,
         f,
@@ -156,7 +160,7 @@ fn dense_alpha(qp: &CurvatureQp, dense: &DenseQp) -> Option<Vec<f64>> {
         .ok()?;
     let mut solver = DefaultSolver::new(
         &p,
-        f.as_slice(),
+        f,
         &a,
         &b,
         &[SupportedConeT::NonnegativeConeT(4 * n)],
@@ -174,7 +178,7 @@ fn dense_alpha(qp: &CurvatureQp, dense: &DenseQp) -> Option<Vec<f64>> {
     // An interior point stops short of the bounds by ~1e-7, which an ill-conditioned curvature
     // Hessian turns into ~1e-6 in α. Make the reference exact: solve the KKT system of its active
     // set (rows whose slack is below their multiplier) densely.
-    let a_dense = DMatrix::from_fn(4 * n, n, |r, c| {
+    let a_dense = Mat::from_fn(4 * n, n, |r, c| {
         let (i, k) = (r % n, c);
         match r / n {
             0 => f64::from(i == k),
@@ -185,8 +189,8 @@ fn dense_alpha(qp: &CurvatureQp, dense: &DenseQp) -> Option<Vec<f64>> {
     });
     let active: Vec<usize> = (0..4 * n).filter(|&r| sol.s[r] < sol.z[r]).collect();
     let m = active.len();
-    let mut kkt = DMatrix::zeros(n + m, n + m);
-    let mut rhs = DVector::zeros(n + m);
+    let mut kkt = Mat::zeros(n + m, n + m);
+    let mut rhs = vec![0.0; n + m];
     for r in 0..n {
         for c in 0..n {
             kkt[(r, c)] = h[(r, c)];
@@ -200,10 +204,10 @@ fn dense_alpha(qp: &CurvatureQp, dense: &DenseQp) -> Option<Vec<f64>> {
         }
         rhs[n + j] = b[row];
     }
-    let exact = kkt.lu().solve(&rhs)?;
+    let exact = kkt.solve(&rhs)?;
     let x: Vec<f64> = exact.iter().take(n).copied().collect();
     // Keep it only if it is still feasible; otherwise the interior-point answer stands.
-    let ax = &a_dense * DVector::from_column_slice(&x);
+    let ax = a_dense.mul_vec(&x);
     let feasible = (0..4 * n).all(|r| ax[r] <= b[r] + 1e-9);
     Some(if feasible { x } else { sol.x.clone() })
 }

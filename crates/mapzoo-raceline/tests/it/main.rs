@@ -4,11 +4,13 @@
 //! one), [`params`] (the profiles against the Race Stack's files), [`parity`]
 //! (published lap times; reference data, skipped without it or failed under
 //! `MAPZOO_REQUIRE_DATA=1`), [`spline`], [`velocity`] and [`walls`] (kernels
-//! against naive twins). Saved proptest cases of module `m` are in
+//! against naive twins); [`dense`] is the small dense matrix the naive
+//! twins solve with. Saved proptest cases of module `m` are in
 //! `tests/proptest-regressions/m.txt` (proptest finds `tests/it/main.rs` and
 //! looks in a `proptest-regressions` folder beside `it/`).
 
 mod compute;
+mod dense;
 mod error;
 mod iqp;
 mod params;
