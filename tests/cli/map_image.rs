@@ -117,3 +117,29 @@ fn image_path_a_folder_fails_naming_it() {
         );
     }
 }
+
+#[test]
+fn occupied_thresh_below_free_thresh_builds_with_a_note_and_validates() {
+    // Several real maps ship occupied_thresh 0.065, free_thresh 0.25; map_server loads them.
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 5);
+    let meta = MapMeta::read(&yaml).unwrap();
+    MapMeta {
+        occupied_thresh: 0.065,
+        free_thresh: 0.25,
+        ..meta
+    }
+    .write(&yaml)
+    .unwrap();
+    let out = tmp.path().join("out");
+    let built = run(&["build", s(&yaml), "--out", s(&out)]);
+    assert!(built.status.success(), "{}", text(&built));
+    let err = stderr(&built);
+    assert!(
+        err.contains("note: ")
+            && err.contains("occupied_thresh 0.065 is not above free_thresh 0.25"),
+        "{err}"
+    );
+    let checked = run(&["validate", s(&out.join("t"))]);
+    assert!(checked.status.success(), "{}", text(&checked));
+}
