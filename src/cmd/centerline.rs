@@ -35,6 +35,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The map is read as `build` reads it (the same messages for a missing or bad image).
     let LoadedMap { meta, map, .. } = LoadedMap::read(&args.map, config.map.free_rule)?;
     let image = meta.image_path(&args.map);
+    for note in &map.notes {
+        eprintln!("note: {note}");
+    }
     let ex = extract(&map, &config.extract, args.start, args.reverse)
         .with_context(|| format!("{}", image.display()))?;
     write_waypoint_csv(&args.out, &ex.centerline)?;

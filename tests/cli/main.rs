@@ -7,6 +7,7 @@ mod centerline;
 mod generate;
 mod inputs;
 mod interop;
+mod map_image;
 mod no_panic;
 mod raceline;
 mod regression;

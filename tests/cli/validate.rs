@@ -291,12 +291,14 @@ fn origin_with_two_numbers(set: &Set) -> Broken {
     broken(set.fname(".yaml"), &[&"origin", &"2 entries"])
 }
 
-fn thresholds_swapped(set: &Set) -> Broken {
+/// Thresholds in either order are legal (ROS map_server tests occupied first, issue 11.2);
+/// one outside 0..=1 is not.
+fn threshold_out_of_range(set: &Set) -> Broken {
     let occupied = MapMeta::read(&set.file(".yaml")).unwrap().occupied_thresh;
-    set_line(&set.file(".yaml"), "free_thresh:", "free_thresh: 0.9");
+    set_line(&set.file(".yaml"), "free_thresh:", "free_thresh: 1.5");
     broken(
         set.fname(".yaml"),
-        &[&"free_thresh 0.9", &format!("occupied_thresh {occupied}")],
+        &[&"free_thresh 1.5", &format!("occupied_thresh {occupied}")],
     )
 }
 
@@ -530,7 +532,7 @@ broken_copies! {
     corrupt_png: race_stack_copy,
     negative_resolution: race_stack_copy,
     origin_with_two_numbers: race_stack_copy,
-    thresholds_swapped: race_stack_copy,
+    threshold_out_of_range: race_stack_copy,
     missing_trajectory_key: race_stack_copy,
     nan_in_a_json_waypoint: race_stack_copy,
     nan_in_a_csv_waypoint: mapzoo_copy,

@@ -226,14 +226,21 @@ fn check_map(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Occup
 /// PNG loads, `image` points to it, resolution, origin and thresholds, one line each.
 fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<OccupancyMap> {
     let path = dir.join(name);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
+    let bytes = crate::raster::read_input_file(&path, crate::raster::MAX_YAML_BYTES, "map YAML");
+    let text = match bytes.map(String::from_utf8) {
+        Ok(Ok(t)) => t,
+        Ok(Err(_)) => {
+            sheet.fail(name, "map YAML readable", "not UTF-8 text");
+            return None;
+        }
         Err(e) => {
-            sheet.fail(name, "map YAML readable", e.to_string());
+            sheet.fail(name, "map YAML readable", e.reason());
             return None;
         }
     };
-    let value: serde_yaml_ng::Value = match serde_yaml_ng::from_str(&text) {
+    // A leading UTF-8 byte-order mark is not part of the YAML.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let value: serde_yaml_ng::Value = match serde_yaml_ng::from_str(text) {
         Ok(v) => v,
         Err(e) => {
             sheet.fail(name, "map YAML parses", format!("not valid YAML: {e}"));
@@ -245,7 +252,7 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
     check_map_numbers(sheet, name, &value);
 
     // The classified map, for the free-space check, only if everything above holds.
-    let meta = MapMeta::from_yaml_str(&text, &path).ok()?;
+    let meta = MapMeta::from_yaml_str(text, &path).ok()?;
     let (w, h, gray) = pixels?;
     Some(OccupancyMap::from_gray(
         w,
@@ -303,19 +310,18 @@ fn check_png(
 ) -> Option<(usize, usize, Vec<u8>)> {
     const PNG: &str = "PNG loads";
     match image {
-        Some((img_name, p)) => match std::fs::read(p)
-            .map_err(|e| FormatError::io(p, e))
-            .and_then(|b| decode_gray_png(&b, p))
-        {
-            Ok((w, h, gray)) => {
-                sheet.pass(img_name, PNG, format!("{w} × {h} pixels"));
-                Some((w, h, gray))
+        Some((img_name, p)) => {
+            match crate::raster::read_image_file(p).and_then(|b| decode_gray_png(&b, p)) {
+                Ok((w, h, gray)) => {
+                    sheet.pass(img_name, PNG, format!("{w} × {h} pixels"));
+                    Some((w, h, gray))
+                }
+                Err(e) => {
+                    sheet.fail(img_name, PNG, e.reason());
+                    None
+                }
             }
-            Err(e) => {
-                sheet.fail(img_name, PNG, e.reason());
-                None
-            }
-        },
+        }
         None => {
             sheet.skip(name, PNG, "no image to load");
             None
@@ -359,11 +365,12 @@ fn check_map_numbers(sheet: &mut Sheet, name: &str, value: &serde_yaml_ng::Value
         None => sheet.fail(name, ORG, "missing field \"origin\" (a list [x, y, yaw])"),
     }
 
-    const THR: &str = "0 <= free_thresh < occupied_thresh <= 1";
+    // ROS map_server takes the thresholds in either order (occupied is tested first).
+    const THR: &str = "free_thresh and occupied_thresh in 0..=1";
     let f = get("free_thresh").and_then(|v| v.as_f64());
     let o = get("occupied_thresh").and_then(|v| v.as_f64());
     match (f, o) {
-        (Some(f), Some(o)) if (0.0..=1.0).contains(&f) && (0.0..=1.0).contains(&o) && f < o => {
+        (Some(f), Some(o)) if (0.0..=1.0).contains(&f) && (0.0..=1.0).contains(&o) => {
             sheet.pass(name, THR, format!("free_thresh {f}, occupied_thresh {o}"))
         }
         (Some(f), Some(o)) => sheet.fail(

@@ -138,7 +138,7 @@ pub(crate) fn default_sectors(n: usize, d: &SectorDefaults) -> (SpeedScaling, Ot
 pub struct LoadedMap {
     /// The map-server YAML.
     pub meta: MapMeta,
-    /// The PNG bytes as read (written back unchanged).
+    /// The PNG bytes as read (written back unchanged); a PGM or BMP re-encoded as PNG.
     pub png: Vec<u8>,
     /// The classified pixels.
     pub map: OccupancyMap,
@@ -162,8 +162,8 @@ impl LoadedMap {
         }
         let meta = MapMeta::read(yaml)?;
         let image = meta.image_path(yaml);
-        let png = std::fs::read(&image).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
+        let png = mapzoo_format::read_image_file(&image).map_err(|e| match e {
+            FormatError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
                 PipelineError::input(
                     yaml,
                     format!(
@@ -172,12 +172,14 @@ impl LoadedMap {
                         image.display()
                     ),
                 )
-            } else {
-                PipelineError::io(&image, e)
             }
+            other => other.into(),
         })?;
-        let map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
+        let mut map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
         crate::input_check::check_map_extent(yaml, &map)?;
+        map.name_yaml_in_notes(&image, yaml);
+        // A PGM or BMP map goes into the set as a real PNG of the same pixels.
+        let png = mapzoo_format::image_as_png(&png, &image)?.into_owned();
         Ok(LoadedMap { meta, png, map })
     }
 }
