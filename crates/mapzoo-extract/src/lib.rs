@@ -60,12 +60,15 @@
 
 #![warn(missing_docs)]
 
+mod barrier;
 mod centerline;
 mod clean;
 mod cycle;
 mod error;
+mod holes;
 mod leak;
 mod mask;
+mod note;
 mod params;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
@@ -78,11 +81,12 @@ use std::time::Instant;
 use mapzoo_format::{OccupancyMap, Waypoint};
 
 pub use centerline::{orient, Centerline, StartPose};
-pub use clean::{free_space, Component, FreeSpace};
+pub use clean::{free_space, free_space_near, Component, FreeSpace};
 pub use cycle::{skeleton_loop, SkeletonLoop};
-pub use error::{ExtractError, MapPoint};
+pub use error::{ExtractError, LoopCandidate, MapPoint};
 pub use leak::check_infield;
 pub use mask::Mask;
+pub use note::ExtractNote;
 pub use params::ExtractParams;
 pub use smooth::{smooth, SmoothedLoop};
 pub use thin::skeletonize;
@@ -104,6 +108,8 @@ pub struct Extraction {
     pub timings: Vec<(&'static str, f64)>,
     /// Chebyshev radius of the opening actually used, pixels (smaller than asked when it was shrunk).
     pub opening_radius_px: usize,
+    /// What the extraction assumed or changed that the user should know (empty on a plain map).
+    pub notes: Vec<ExtractNote>,
 }
 
 /// Seconds spent per stage, from one lap to the next.
@@ -174,7 +180,8 @@ fn start_pose(map: &OccupancyMap, start: Option<StartPose>) -> Result<StartPose,
 /// Extracts the centerline, walls and boundary distances of `map` (DESIGN §3, stages 2–6).
 ///
 /// `start` fixes waypoint 0 and the driving direction (default: the map origin, yaw 0);
-/// `reverse` then drives the other way round.
+/// `reverse` then drives the other way round. Where several loops are equally plausible,
+/// a given `start` also picks the one nearest to it ([`free_space_near`]).
 pub fn extract(
     map: &OccupancyMap,
     params: &ExtractParams,
@@ -183,9 +190,10 @@ pub fn extract(
 ) -> Result<Extraction, ExtractError> {
     params.validate()?;
     check_map(map)?;
+    let given = start;
     let start = start_pose(map, start)?;
     let mut clock = Clock::start();
-    let space = free_space(map, params)?;
+    let space = free_space_near(map, params, given.map(|_| start))?;
     clock.lap("clean");
     let skeleton = skeletonize(&space.mask);
     clock.lap("thin");
@@ -201,6 +209,7 @@ pub fn extract(
     clock.lap("resample");
     let track = track_bounds(map, &space, &contours, centerline);
     let track_free = space.image_mask().data;
+    let notes = note::notes_of(map, &space);
     clock.lap("walls");
     Ok(Extraction {
         centerline: track.waypoints(),
@@ -209,5 +218,6 @@ pub fn extract(
         track_free,
         timings: clock.timings,
         opening_radius_px: space.opening_radius_px,
+        notes,
     })
 }
