@@ -84,17 +84,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let dir = write_set(&set, &args.out, WritePolicy::from(args.force))?;
             let mut record = set.record();
             record.seconds = t.elapsed().as_secs_f64();
-            Ok((dir, record))
+            Ok((dir, record, set.extraction.notes.clone()))
         },
         |_, r| match r {
-            Ok((dir, rec)) => {
+            Ok((dir, rec, notes)) => {
                 let laps: Vec<String> = rec
                     .lines
                     .iter()
                     .map(|l| format!("{} {:.4} s", l.kind.label(), l.lap_s))
                     .collect();
+                let notes: String = notes
+                    .iter()
+                    .map(|n| format!("\nnote  {}: {n}", rec.track))
+                    .collect();
                 progress.done(&format!(
-                    "ok    {}: {} -> {}",
+                    "ok    {}: {} -> {}{notes}",
                     rec.track,
                     laps.join(", "),
                     dir.display()
@@ -108,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut ok: Vec<&BuildRecord> = Vec::new();
     for r in &results {
         match r {
-            Ok((_, rec)) => ok.push(rec),
+            Ok((_, rec, _)) => ok.push(rec),
             Err(_) => failed += 1,
         }
     }

@@ -65,7 +65,9 @@ pub(crate) fn find_barrier(map: &OccupancyMap, opened: &Mask, comp: &Component) 
                 .any(|&(dr, dc)| !mask.get(c as isize + dc, r as isize + dr))
         })
         .collect();
-    let mut best: Option<(u32, usize, usize, f64)> = None;
+    // Pairs across a wall: (walking difference, p, q, distance in the image).
+    let mut pairs: Vec<(u32, usize, usize, f64)> = Vec::new();
+    let mut top = 0u32;
     for &p in &boundary {
         let (c, r) = mask.col_row(p);
         for dr in -MAX_THICKNESS..=MAX_THICKNESS {
@@ -75,23 +77,24 @@ pub(crate) fn find_barrier(map: &OccupancyMap, opened: &Mask, comp: &Component) 
                     continue;
                 }
                 let q = mask.index(cc as usize, rr as usize);
-                if d[q] <= d[p] {
-                    continue;
-                }
                 let gap = ((dr * dr + dc * dc) as f64).sqrt();
-                if gap > MAX_THICKNESS as f64 {
+                // Only the far side's pairs that could be the wall: most of the way round.
+                if d[q] <= d[p] || gap > MAX_THICKNESS as f64 || 2 * (d[q] - d[p]) < longest {
                     continue;
                 }
-                let diff = d[q] - d[p];
-                if best.is_none_or(|b| diff > b.0 || (diff == b.0 && gap < b.3)) {
-                    best = Some((diff, p, q, gap));
-                }
+                top = top.max(d[q] - d[p]);
+                pairs.push((d[q] - d[p], p, q, gap));
             }
         }
     }
-    let (diff, p, q, gap) = best?;
-    // Most of the region's length apart, and far more than across.
-    if (diff as f64) < 0.5 * longest as f64 || (diff as f64) < 10.0 * gap {
+    // Of the pairs about as far apart the long way round as the farthest, the closest in
+    // the image: straight across the wall, not across its rounded corners.
+    let slack = 2 * MAX_THICKNESS as u32 + 2;
+    let (diff, p, q, gap) = pairs
+        .into_iter()
+        .filter(|t| t.0 + slack >= top)
+        .min_by(|a, b| a.3.total_cmp(&b.3).then(b.0.cmp(&a.0)))?;
+    if (diff as f64) < 10.0 * gap {
         return None;
     }
     let (pc, pr) = mask.col_row(p);

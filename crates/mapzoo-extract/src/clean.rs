@@ -487,9 +487,7 @@ pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
             && a.hole_at(f % a.image_width, f / a.image_width) == Some(a.infield.area)
     };
     let plain: Vec<usize> = (0..kept.len())
-        .filter(|&i| {
-            !(0..kept.len()).any(|j| j != i && encloses(&kept[i].space, &kept[j].space))
-        })
+        .filter(|&i| !(0..kept.len()).any(|j| j != i && encloses(&kept[i].space, &kept[j].space)))
         .collect();
     if plain.len() >= 2 {
         let first = kept[plain[0]].space.infield.area;
@@ -614,7 +612,11 @@ fn open_until_holed(
 
 /// The error for a map whose free space has no holed region; `largest` is its largest
 /// free region.
-fn no_hole(map: &OccupancyMap, largest: Option<Component>, barrier: Option<String>) -> ExtractError {
+fn no_hole(
+    map: &OccupancyMap,
+    largest: Option<Component>,
+    barrier: Option<String>,
+) -> ExtractError {
     let why = match largest {
         Some(c) if c.area == map.width * map.height => {
             "every pixel is free (a blank image?); check the image and the free-space rule"
@@ -627,9 +629,10 @@ fn no_hole(map: &OccupancyMap, largest: Option<Component>, barrier: Option<Strin
             } else {
                 ""
             };
-            let cut = barrier
-                .map(|b| format!("; {b}"))
-                .unwrap_or_else(|| "; if the track has an infield, a wall gap joins it to the track: close the gap".to_string());
+            let cut = barrier.map(|b| format!("; {b}")).unwrap_or_else(|| {
+                "; if the track has an infield, a wall gap joins it to the track: close the gap"
+                    .to_string()
+            });
             format!("the largest free region ({} pixels, from {at}){border} has no hole, so there is no infield for a loop to go around{cut}", c.area)
         }
         None => "the free space is empty".to_string(),
@@ -739,7 +742,9 @@ mod tests {
         let (labels, comps) = label_components(&free, true);
         assert_eq!(comps.len(), 2);
         assert!(!comps[0].touches_border && comps[1].touches_border);
-        let region = FreeSpace::cut(&labels, &free, 1, &comps[0]).expect("a hole").space;
+        let region = FreeSpace::cut(&labels, &free, 1, &comps[0])
+            .expect("a hole")
+            .space;
         assert!(region.obstacles.is_empty());
         assert_eq!(region.infield.area, 10);
         match choose_track(&free) {

@@ -66,10 +66,10 @@ fn occupancy(grey: u8) -> f64 {
 }
 
 /// The sizes of a small hole, worded.
-fn small_room(room_m: &Option<f64>) -> String {
+fn small_room(room_m: &Option<f64>, region_m: f64) -> String {
     match room_m {
-        Some(r) => format!(" in free space about {r:.1} m across"),
-        None => " in a much larger free region".into(),
+        Some(r) => format!(", with free space about {r:.1} m across round it"),
+        None => format!(", in a free region {region_m:.1} m across"),
     }
 }
 
@@ -108,7 +108,7 @@ pub enum ExtractError {
     },
     /// The only loops in the free space circle small things (a pillar in an open room):
     /// no track loop.
-    #[error("no track loop: the only loop in the free space goes round something small, {:.2} × {:.2} m at {at}{}, not round a track's infield (an open room or hall, not a track?); a track's infield is larger than the track is wide", size_m[0], size_m[1], small_room(room_m))]
+    #[error("no track loop: the only loop in the free space goes round something small, {:.2} × {:.2} m at {at}{}, not round a track's infield (an open room or hall, not a track?); a track's infield is larger than the track is wide", size_m[0], size_m[1], small_room(room_m, *region_m))]
     NoTrackLoop {
         /// The middle of the largest small hole found.
         at: MapPoint,
@@ -116,6 +116,8 @@ pub enum ExtractError {
         size_m: [f64; 2],
         /// Width of the free space around it, metres, when measured.
         room_m: Option<f64>,
+        /// Longest side of the free region it lies in, metres.
+        region_m: f64,
     },
     /// The free space has no region that goes around an infield.
     #[error("no closed loop in the free space: {why}")]

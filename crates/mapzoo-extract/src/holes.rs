@@ -30,6 +30,8 @@ pub(crate) struct SmallHole {
     pub size_px: [usize; 2],
     /// Width of the free space around it, pixels (0 when not measured).
     pub room_px: f64,
+    /// Longest side of the free region around it, pixels.
+    pub region_px: usize,
 }
 
 /// How many of the largest holes of a region are examined as infields.
@@ -63,6 +65,7 @@ pub(crate) fn small_hole(
             hole.bbox[3] - hole.bbox[1] + 1,
         ],
         room_px,
+        region_px: region_extent,
     };
     // Spanning half the region: an infield whatever the room around it (the common case,
     // decided without a distance transform).
@@ -92,7 +95,10 @@ pub(crate) fn small_hole(
             if !mask[i] {
                 continue;
             }
-            if mask.neighbours(i, &NEIGHBOURS_4).any(|q| labels[q] == label) {
+            if mask
+                .neighbours(i, &NEIGHBOURS_4)
+                .any(|q| labels[q] == label)
+            {
                 around.push(clear[i]);
             }
         }
@@ -172,6 +178,7 @@ pub(crate) fn small_loop_error(map: &OccupancyMap, s: &SmallHole) -> ExtractErro
         at: MapPoint::of(map, s.centre.0, s.centre.1),
         size_m: [s.size_px[0] as f64 * res, s.size_px[1] as f64 * res],
         room_m: (s.room_px > 0.0).then_some(2.0 * s.room_px * res),
+        region_m: s.region_px as f64 * res,
     }
 }
 

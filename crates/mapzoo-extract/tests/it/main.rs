@@ -5,6 +5,8 @@
 //! own tests (and their property tests against the naive twins) are unit tests
 //! beside them in `src/`.
 
+mod border;
+mod loops;
 mod reference;
 mod support;
 mod synthetic;

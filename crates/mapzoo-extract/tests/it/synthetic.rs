@@ -22,13 +22,13 @@ fn ours_xy(ex: &Extraction) -> Vec<[f64; 2]> {
 }
 
 /// The synthetic truth starts at (0, 0) heading +x.
-const START: StartPose = StartPose {
+pub(crate) const START: StartPose = StartPose {
     x: 0.0,
     y: 0.0,
     yaw: 0.0,
 };
 
-fn run(opts: &SynthOptions) -> (SynthMap, Result<Extraction, ExtractError>) {
+pub(crate) fn run(opts: &SynthOptions) -> (SynthMap, Result<Extraction, ExtractError>) {
     let map = generate(opts).expect("generator");
     let occ = map.occupancy(FreeRule::MapServer);
     let ex = extract(&occ, &ExtractParams::default(), Some(START), false);
@@ -36,7 +36,7 @@ fn run(opts: &SynthOptions) -> (SynthMap, Result<Extraction, ExtractError>) {
 }
 
 /// Lap, direction and closeness to the truth; returns (mean, max) distance to it, metres.
-fn check_loop(name: &str, map: &SynthMap, ex: &Extraction) -> (f64, f64) {
+pub(crate) fn check_loop(name: &str, map: &SynthMap, ex: &Extraction) -> (f64, f64) {
     let truth = truth_xy(&map.truth.centerline);
     let ours = ours_xy(ex);
     let n = ours.len();
@@ -268,7 +268,9 @@ fn a_corridor_to_the_image_border_is_a_dead_end() {
         let ex = ex.unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         check_loop(&format!("corridor to the border, seed {seed}"), &map, &ex);
         assert!(
-            ex.notes.iter().any(|n| matches!(n, ExtractNote::BorderIsWall { .. })),
+            ex.notes
+                .iter()
+                .any(|n| matches!(n, ExtractNote::BorderIsWall { .. })),
             "seed {seed}: no note that the border was taken as a wall: {:?}",
             ex.notes
         );
@@ -472,7 +474,7 @@ fn a_walled_frame_around_a_thin_wall_map_is_not_the_track() {
 
 /// A w × h picture of free rings: `#` free, `.` occupied, built from (col, row, outer
 /// half-size, inner half-size) squares.
-fn rings(w: usize, h: usize, squares: &[(i64, i64, i64, i64)]) -> Vec<String> {
+pub(crate) fn rings(w: usize, h: usize, squares: &[(i64, i64, i64, i64)]) -> Vec<String> {
     (0..h as i64)
         .map(|r| {
             (0..w as i64)
@@ -548,7 +550,7 @@ fn assert_ambiguous(rows: &[String], needle: &str) {
     }
 }
 
-fn literal_map(rows: &[&str], resolution: f64) -> OccupancyMap {
+pub(crate) fn literal_map(rows: &[&str], resolution: f64) -> OccupancyMap {
     let (w, h) = (rows[0].len(), rows.len());
     let gray = rows
         .iter()
