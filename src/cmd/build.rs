@@ -81,6 +81,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |req| {
             let t = std::time::Instant::now();
             let set = build(req, &config)?;
+            for note in &set.map.notes {
+                eprintln!("note: {note}");
+            }
             let dir = write_set(&set, &args.out, WritePolicy::from(args.force))?;
             let mut record = set.record();
             record.seconds = t.elapsed().as_secs_f64();

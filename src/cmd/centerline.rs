@@ -34,6 +34,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = args.config.resolve()?;
     let (meta, map) = OccupancyMap::load(&args.map, config.map.free_rule)?;
     let image = meta.image_path(&args.map);
+    for note in &map.notes {
+        eprintln!("note: {note}");
+    }
     let ex = extract(&map, &config.extract, args.start, args.reverse)
         .with_context(|| format!("{}", image.display()))?;
     write_waypoint_csv(&args.out, &ex.centerline)?;

@@ -35,7 +35,7 @@
 //!     })
 //!     .collect();
 //! let gray = free.iter().map(|&f| if f { 254 } else { 0 }).collect();
-//! let map = OccupancyMap { width, height, resolution: 0.05, origin: [0.0; 3], gray, free };
+//! let map = OccupancyMap::from_free_mask(width, height, 0.05, [0.0; 3], gray, free);
 //! let params = ExtractParams::default();
 //! let start = StartPose { x: 5.0, y: 2.0, yaw: 0.0 };
 //!

@@ -88,8 +88,10 @@ mod flavor;
 pub mod global;
 mod hint;
 mod map;
+mod pnm;
 mod published;
 mod pyfmt;
+mod raster;
 mod sectors;
 pub mod set;
 mod table;
@@ -105,10 +107,16 @@ pub use flavor::Flavor;
 pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
 pub use hint::Hint;
 pub use map::{
-    decode_gray_png, encode_gray_png, is_free, is_free_level, pixel_to_world, read_gray_png,
-    world_to_pixel, write_gray_png, FreeRule, MapMeta, OccupancyMap,
+    check_extent, decode_gray_png, encode_gray_png, is_free, is_free_level, occupancy,
+    occupancy_level, pixel_to_world, read_gray_png, world_to_pixel, write_gray_png, FreeRule,
+    MapMeta, Occupancy, OccupancyMap, MAX_ORIGIN_M, MAX_RESOLUTION, MAX_WORLD_EXTENT_M,
+    MIN_RESOLUTION, PLAUSIBLE_RESOLUTION,
 };
 pub use published::{published_from_str, read_published_csv, PublishedRow};
+pub use raster::{
+    decode_map_image, read_image_file, read_input_file, sniff_image_format, DecodedImage,
+    MapImageFormat, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_YAML_BYTES,
+};
 pub use sectors::{OtSector, OtSectors, SpeedScaling, SpeedSector};
 pub use set::{Layout, SetFolder, StagedSet, TrackFiles, WritePolicy};
 pub use tum::{

@@ -1,4 +1,5 @@
-//! Occupancy maps: the map-server YAML and its PNG (DESIGN §2.1).
+//! Occupancy maps: the map-server YAML and its image (DESIGN §2.1); the image
+//! decoders are in [`crate::raster`].
 
 use std::path::{Path, PathBuf};
 
@@ -51,8 +52,10 @@ pub struct MapMeta {
 }
 
 impl MapMeta {
-    /// Parses and validates map YAML text; `path` is used in messages only.
+    /// Parses and validates map YAML text; `path` is used in messages only. A leading
+    /// UTF-8 byte-order mark (as some Windows editors write) is skipped.
     pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let value: serde_yaml_ng::Value =
             serde_yaml_ng::from_str(text).map_err(|e| crate::error::yaml_syntax(path, &e))?;
         let map = value.as_mapping().ok_or_else(|| {
@@ -103,14 +106,49 @@ impl MapMeta {
                 ),
             ));
         }
-        let (f, o) = (self.free_thresh, self.occupied_thresh);
-        if !(0.0..=1.0).contains(&f) || !(0.0..=1.0).contains(&o) || f >= o {
+        if !(MIN_RESOLUTION..=MAX_RESOLUTION).contains(&self.resolution) {
             return Err(FormatError::bad_value(
                 path,
-                "free_thresh",
+                "resolution",
                 None,
-                format!("fields \"free_thresh\" and \"occupied_thresh\" must satisfy 0 <= free_thresh < occupied_thresh <= 1 (found {f} and {o})"),
+                format!(
+                    "field \"resolution\" is {} m/pixel, outside the accepted {}–{} m/pixel; a 1:10 track map is {}–{} m/pixel (0.05 is usual): was it written in another unit (cm, mm)?",
+                    yaml_float(self.resolution),
+                    MIN_RESOLUTION,
+                    MAX_RESOLUTION,
+                    PLAUSIBLE_RESOLUTION.0,
+                    PLAUSIBLE_RESOLUTION.1
+                ),
             ));
+        }
+        if let Some(i) = self.origin[..2].iter().position(|v| v.abs() > MAX_ORIGIN_M) {
+            return Err(FormatError::bad_value(
+                path,
+                format!("origin[{i}]"),
+                None,
+                format!(
+                    "field \"origin\"[{i}] is {} m, beyond the accepted ±{MAX_ORIGIN_M} m; the origin is the bottom-left corner of the image in metres",
+                    yaml_float(self.origin[i])
+                ),
+            ));
+        }
+        // ROS map_server accepts any pair of thresholds in 0..=1: occupied is tested
+        // first, so occupied_thresh < free_thresh is legal (see `notes`).
+        for (field, v) in [
+            ("free_thresh", self.free_thresh),
+            ("occupied_thresh", self.occupied_thresh),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(FormatError::bad_value(
+                    path,
+                    field,
+                    None,
+                    format!(
+                        "field \"{field}\" must be an occupancy probability in 0..=1 (found {}); map_server's defaults are free_thresh 0.196, occupied_thresh 0.65",
+                        yaml_float(v)
+                    ),
+                ));
+            }
         }
         if let Some(mode) = &self.mode {
             if !matches!(mode.as_str(), "trinary" | "scale" | "raw") {
@@ -125,10 +163,68 @@ impl MapMeta {
         Ok(())
     }
 
-    /// Reads and validates a map YAML file.
+    /// Reads and validates a map YAML file (a regular file of at most
+    /// [`crate::MAX_YAML_BYTES`]; a leading UTF-8 byte-order mark is skipped).
     pub fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| FormatError::io(path, e))?;
+        let bytes =
+            crate::raster::read_input_file(path, crate::raster::MAX_YAML_BYTES, "map YAML")?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            FormatError::syntax(
+                path,
+                None,
+                None,
+                format!(
+                    "not UTF-8 text (invalid byte at offset {}); save the YAML as UTF-8",
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+        })?;
         Self::from_yaml_str(&text, path)
+    }
+
+    /// Notes for the user about how map_server reads this YAML (empty for an ordinary
+    /// map); `path` names the YAML. Thresholds with occupied_thresh < free_thresh,
+    /// a resolution outside the plausible range, a non-zero origin yaw.
+    pub fn notes(&self, path: &Path) -> Vec<String> {
+        self.notes_prefixed(&path.display().to_string())
+    }
+
+    /// [`Self::notes`], each starting with `p` and a colon.
+    fn notes_prefixed(&self, p: &str) -> Vec<String> {
+        let mut notes = Vec::new();
+        let (f, o) = (self.free_thresh, self.occupied_thresh);
+        if o <= f && self.mode.as_deref() != Some("raw") {
+            let free: Vec<u8> = (0..=255u8)
+                .filter(|&v| occupancy(v, self, FreeRule::MapServer).is_free())
+                .collect();
+            let levels = match (free.first(), free.last()) {
+                (Some(a), Some(b)) if a == b => format!("only gray {a} is free"),
+                (Some(a), Some(b)) => format!("gray {a}..={b} is free"),
+                _ => "no gray level is free".to_string(),
+            };
+            notes.push(format!(
+                "{p}: occupied_thresh {} is not above free_thresh {}: read as ROS map_server reads it (occupied is tested first, so a pixel is free only when its occupancy p <= {} and nothing is unknown): {levels}",
+                yaml_float(o),
+                yaml_float(f),
+                yaml_float(o)
+            ));
+        }
+        let (lo, hi) = PLAUSIBLE_RESOLUTION;
+        if !(lo..=hi).contains(&self.resolution) {
+            notes.push(format!(
+                "{p}: resolution {} m/pixel is outside the usual {lo}–{hi} m/pixel of a 1:10 track map; check its unit",
+                yaml_float(self.resolution)
+            ));
+        }
+        let yaw = self.origin[2];
+        if yaw != 0.0 {
+            notes.push(format!(
+                "{p}: origin yaw {} rad ({:.1}°) is applied as map_server applies it (the image is rotated about the origin); the Race Stack's own planner ignores the yaw, so its lines would be rotated against these",
+                yaml_float(yaw),
+                yaw.to_degrees()
+            ));
+        }
+        notes
     }
 
     /// The YAML text in the layout of the published files (keys sorted, block lists, Python float repr).
@@ -171,6 +267,41 @@ impl MapMeta {
             .unwrap_or_else(|| Path::new(""))
             .join(&self.image)
     }
+}
+
+/// The smallest resolution accepted, m/pixel (1 mm).
+pub const MIN_RESOLUTION: f64 = 0.001;
+/// The largest resolution accepted, m/pixel: a 5 or 100 (a unit slip) is refused.
+pub const MAX_RESOLUTION: f64 = 1.0;
+/// The resolutions of real 1:10 track maps, m/pixel; outside them a note is given.
+pub const PLAUSIBLE_RESOLUTION: (f64, f64) = (0.01, 0.2);
+/// The largest |origin x|, |origin y| accepted, metres.
+pub const MAX_ORIGIN_M: f64 = 1e6;
+/// The largest world width or height of a map, metres (width · resolution).
+pub const MAX_WORLD_EXTENT_M: f64 = 2000.0;
+
+/// Refuses a map whose world extent (pixels · resolution) exceeds [`MAX_WORLD_EXTENT_M`].
+pub fn check_extent(meta: &MapMeta, width: usize, height: usize, image: &Path) -> Result<()> {
+    let (w, h) = (
+        width as f64 * meta.resolution,
+        height as f64 * meta.resolution,
+    );
+    if w.max(h) > MAX_WORLD_EXTENT_M {
+        return Err(FormatError::bad_value(
+            image,
+            "resolution",
+            None,
+            format!(
+                "the image is {width} × {height} pixels at resolution {} m/pixel: {:.0} m × {:.0} m, more than the accepted {MAX_WORLD_EXTENT_M} m; check the YAML's resolution (a 1:10 track map is {}–{} m/pixel)",
+                yaml_float(meta.resolution),
+                w,
+                h,
+                PLAUSIBLE_RESOLUTION.0,
+                PLAUSIBLE_RESOLUTION.1
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn yaml_float(v: f64) -> String {
@@ -311,8 +442,43 @@ pub struct OccupancyMap {
     pub origin: [f64; 3],
     /// Gray value 0..255 of each pixel, row-major (RGB averaged, 16-bit scaled).
     pub gray: Vec<u8>,
-    /// Whether each pixel is free under the chosen rule, row-major.
+    /// Whether each pixel is free under the chosen rule, row-major;
+    /// `free[i] == (occupancy[i] == Occupancy::Free)`.
     pub free: Vec<bool>,
+    /// The tristate class of each pixel under the chosen rule, row-major like `free`
+    /// (ROS map_server's free / occupied / unknown; the non-zero rule has no unknown).
+    pub occupancy: Vec<Occupancy>,
+    /// Notes for the user about how the map was read (a threshold quirk, a yaw the
+    /// Race Stack ignores, …); empty for an ordinary map.
+    pub notes: Vec<String>,
+}
+
+/// The class ROS map_server gives a pixel: its OccupancyGrid value 0 (free),
+/// 100 or a positive probability (occupied), −1 (unknown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Occupancy {
+    /// Free space (map_server value 0).
+    Free,
+    /// An obstacle (map_server value 100, or a partial occupancy 1..99 in `scale` / `raw` mode).
+    Occupied,
+    /// Unknown space (map_server value −1): between the thresholds in `trinary` mode.
+    Unknown,
+}
+
+impl Occupancy {
+    /// `Free` for a free pixel, else `Occupied` (for maps classified by a boolean mask).
+    pub fn from_free(free: bool) -> Self {
+        if free {
+            Occupancy::Free
+        } else {
+            Occupancy::Occupied
+        }
+    }
+
+    /// Whether this is [`Occupancy::Free`].
+    pub fn is_free(self) -> bool {
+        self == Occupancy::Free
+    }
 }
 
 impl OccupancyMap {
@@ -324,10 +490,11 @@ impl OccupancyMap {
         meta: &MapMeta,
         rule: FreeRule,
     ) -> Self {
-        let free = gray
+        let occupancy = gray
             .iter()
-            .map(|&v| is_free(v, meta, rule))
+            .map(|&v| occupancy(v, meta, rule))
             .collect::<Vec<_>>();
+        let free = occupancy.iter().map(|o| o.is_free()).collect();
         OccupancyMap {
             width,
             height,
@@ -335,34 +502,107 @@ impl OccupancyMap {
             origin: meta.origin,
             gray,
             free,
+            occupancy,
+            notes: Vec::new(),
         }
     }
 
-    /// Loads the YAML at `yaml_path` and its PNG, and classifies the pixels.
+    /// A map from a free mask computed elsewhere: every non-free pixel is occupied, no notes.
+    pub fn from_free_mask(
+        width: usize,
+        height: usize,
+        resolution: f64,
+        origin: [f64; 3],
+        gray: Vec<u8>,
+        free: Vec<bool>,
+    ) -> Self {
+        let occupancy = free.iter().map(|&f| Occupancy::from_free(f)).collect();
+        OccupancyMap {
+            width,
+            height,
+            resolution,
+            origin,
+            gray,
+            free,
+            occupancy,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Sets `free` from `occupancy` (after a caller reclassified pixels).
+    pub fn sync_free(&mut self) {
+        self.free = self.occupancy.iter().map(|o| o.is_free()).collect();
+    }
+
+    /// Loads the YAML at `yaml_path` and its image, and classifies the pixels.
+    ///
+    /// Only regular files are read (a folder, FIFO, device or link loop is a
+    /// [`FormatError::BadPath`] naming it), each under a size limit.
     pub fn load(yaml_path: &Path, rule: FreeRule) -> Result<(MapMeta, Self)> {
         let meta = MapMeta::read(yaml_path)?;
-        let png = meta.image_path(yaml_path);
-        let bytes = std::fs::read(&png).map_err(|e| FormatError::io(&png, e))?;
-        let map = Self::from_png_bytes(&bytes, &png, &meta, rule)?;
+        let image = meta.image_path(yaml_path);
+        let bytes = crate::raster::read_image_file(&image)?;
+        let mut map = Self::from_image_bytes(&bytes, &image, &meta, rule)?;
+        // Here the YAML's path is known: its notes name it.
+        let via = format!("{} (its YAML): ", image.display());
+        let yaml = format!("{}: ", yaml_path.display());
+        for n in &mut map.notes {
+            if let Some(rest) = n.strip_prefix(&via) {
+                *n = format!("{yaml}{rest}");
+            }
+        }
         Ok((meta, map))
     }
 
-    /// Decodes PNG bytes and classifies the pixels; `path` names the image in errors.
+    /// Decodes image bytes (PNG, PGM or BMP, told by their content) and classifies the
+    /// pixels; `path` names the image in errors. Same as [`Self::from_image_bytes`].
     pub fn from_png_bytes(
         bytes: &[u8],
         path: &Path,
         meta: &MapMeta,
         rule: FreeRule,
     ) -> Result<Self> {
-        let (w, h, gray, sums) = decode_png(bytes, path)?;
-        let mut map = Self::from_gray(w, h, gray, meta, rule);
-        if let Some(sums) = sums {
+        Self::from_image_bytes(bytes, path, meta, rule)
+    }
+
+    /// Decodes image bytes (PNG, PGM / PNM or BMP, told by their content, never by the
+    /// name) and classifies the pixels as ROS map_server does; `path` names the image
+    /// in errors and notes.
+    ///
+    /// Refused before any pixel is allocated: more than [`crate::MAX_IMAGE_PIXELS`]
+    /// pixels, or a world extent over [`MAX_WORLD_EXTENT_M`]. [`Self::notes`] receives
+    /// the notes of [`MapMeta::notes`] and of the image (a PGM named `.png`, transparent
+    /// pixels whose alpha is ignored).
+    pub fn from_image_bytes(
+        bytes: &[u8],
+        path: &Path,
+        meta: &MapMeta,
+        rule: FreeRule,
+    ) -> Result<Self> {
+        let decoded = crate::raster::decode_map_image(bytes, path)?;
+        if decoded.only_alpha_varies {
+            return Err(FormatError::bad_image(
+                path,
+                format!(
+                    "every pixel has the same colour (gray {}) and only the alpha channel varies: the map is drawn in alpha, which is ignored (map_server reads the colour levels); flatten it onto a background and re-export it as 8-bit gray",
+                    decoded.gray[0]
+                ),
+            ));
+        }
+        check_extent(meta, decoded.width, decoded.height, path)?;
+        // The YAML's path is not known here: its notes name the image's YAML.
+        let mut notes = meta.notes_prefixed(&format!("{} (its YAML)", path.display()));
+        notes.extend(decoded.notes(path));
+        let mut map = Self::from_gray(decoded.width, decoded.height, decoded.gray, meta, rule);
+        if let Some(sums) = decoded.channel_sums {
             // Colour maps: classify the exact channel mean, as map_server does,
             // not the rounded gray value kept for display.
-            for (f, s) in map.free.iter_mut().zip(sums) {
-                *f = is_free_level(s as f64 / 3.0, meta, rule);
+            for (o, s) in map.occupancy.iter_mut().zip(sums) {
+                *o = occupancy_level(s as f64 / 3.0, meta, rule);
             }
+            map.sync_free();
         }
+        map.notes = notes;
         Ok(map)
     }
 
@@ -439,97 +679,67 @@ pub fn is_free(v: u8, meta: &MapMeta, rule: FreeRule) -> bool {
 /// `raw` stores the gray value itself (after `negate`, truncated to an integer)
 /// as the occupancy value, so only a value of 0 is free.
 pub fn is_free_level(v: f64, meta: &MapMeta, rule: FreeRule) -> bool {
+    occupancy_level(v, meta, rule).is_free()
+}
+
+/// The tristate class of one gray value (see [`occupancy_level`]).
+pub fn occupancy(v: u8, meta: &MapMeta, rule: FreeRule) -> Occupancy {
+    occupancy_level(v as f64, meta, rule)
+}
+
+/// The tristate class of a gray level 0..=255 that may be fractional, as ROS map_server
+/// (`image_loader.cpp`) classifies it.
+///
+/// `FreeRule::Nonzero`: non-zero is free, zero occupied, nothing unknown.
+/// `FreeRule::MapServer`: after `negate`, the occupancy p = (255 − v) / 255 is tested
+/// for occupied first (p > `occupied_thresh`), then free (p < `free_thresh`), else
+/// unknown (`trinary`) or a partial occupancy (`scale`, classed occupied). In `raw`
+/// mode the negated level, truncated, is the cell value itself: 0 free, 1..=100
+/// occupied, anything else (255 is −1) unknown.
+pub fn occupancy_level(v: f64, meta: &MapMeta, rule: FreeRule) -> Occupancy {
     match rule {
-        FreeRule::Nonzero => v > 0.0,
-        FreeRule::MapServer if meta.mode.as_deref() == Some("raw") => {
-            // ROS 1 map_server negates before storing the raw value; 0 <= value < 1 truncates to 0.
-            let value = if meta.negate == 1 { 255.0 - v } else { v };
-            value < 1.0
-        }
+        FreeRule::Nonzero => Occupancy::from_free(v > 0.0),
         FreeRule::MapServer => {
+            // ROS 1 map_server negates the mean first, in every mode.
+            let level = if meta.negate == 1 { 255.0 - v } else { v };
+            if meta.mode.as_deref() == Some("raw") {
+                // 0 <= value < 1 truncates to 0.
+                return match level.trunc() {
+                    t if t == 0.0 => Occupancy::Free,
+                    t if (1.0..=100.0).contains(&t) => Occupancy::Occupied,
+                    _ => Occupancy::Unknown,
+                };
+            }
+            // p = (255 − level) / 255, written per branch as before so no rounding moves a pixel.
             let p = if meta.negate == 1 {
                 v / 255.0
             } else {
                 (255.0 - v) / 255.0
             };
-            p < meta.free_thresh
+            if p > meta.occupied_thresh {
+                Occupancy::Occupied
+            } else if p < meta.free_thresh {
+                Occupancy::Free
+            } else if meta.mode.as_deref() == Some("scale") {
+                Occupancy::Occupied
+            } else {
+                Occupancy::Unknown
+            }
         }
     }
 }
 
-/// Reads a PNG as 8-bit gray: RGB(A) averaged (alpha ignored), 16-bit scaled to 0..255.
+/// Reads a map image (PNG, PGM or BMP, told by its bytes) as 8-bit gray: RGB(A)
+/// averaged (alpha ignored), 16-bit scaled to 0..255. Only a regular file of at most
+/// [`crate::MAX_IMAGE_BYTES`] is read.
 pub fn read_gray_png(path: &Path) -> Result<(usize, usize, Vec<u8>)> {
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, e))?;
+    let bytes = crate::raster::read_image_file(path)?;
     decode_gray_png(&bytes, path)
 }
 
-/// Decodes PNG bytes as in [`read_gray_png`]; `path` is used in messages only.
+/// Decodes image bytes as in [`read_gray_png`]; `path` is used in messages only.
 pub fn decode_gray_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u8>)> {
-    decode_png(bytes, path).map(|(w, h, gray, _)| (w, h, gray))
-}
-
-/// Channel sums of a colour pixel (three 8-bit channels), three times its exact mean.
-type ChannelSums = Vec<u16>;
-
-/// Decodes to rounded gray, plus the channel sums when the image is colour.
-fn decode_png(bytes: &[u8], path: &Path) -> Result<(usize, usize, Vec<u8>, Option<ChannelSums>)> {
-    let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png).map_err(|e| {
-        FormatError::bad_image(
-            path,
-            format!("not a readable PNG image: {e}; re-export it as 8-bit gray PNG"),
-        )
-    })?;
-    let (w, h) = (img.width() as usize, img.height() as usize);
-    if w == 0 || h == 0 {
-        return Err(FormatError::bad_image(path, "the image has no pixels"));
-    }
-    use image::DynamicImage as D;
-    let sums = colour_pixels(&img, |[r, g, b]| (r + g + b) as u16);
-    let gray: Vec<u8> = match colour_pixels(&img, |[r, g, b]| avg3(r, g, b)) {
-        Some(gray) => gray,
-        None => match img {
-            D::ImageLuma8(b) => b.into_raw(),
-            D::ImageLumaA8(b) => b.pixels().map(|p| p.0[0]).collect(),
-            D::ImageLuma16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
-            D::ImageLumaA16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
-            other => other.to_luma8().into_raw(),
-        },
-    };
-    Ok((w, h, gray, sums))
-}
-
-/// `f` of the red, green and blue levels (each 0..255; 16-bit scaled) of every
-/// pixel of a colour image, row-major; `None` for a gray image.
-fn colour_pixels<T>(img: &image::DynamicImage, f: impl Fn([u32; 3]) -> T) -> Option<Vec<T>> {
-    use image::DynamicImage as D;
-    let wide = |v: u16| scale16(v) as u32;
-    match img {
-        D::ImageRgb8(b) => Some(rgb_levels(b, u32::from).map(f).collect()),
-        D::ImageRgba8(b) => Some(rgb_levels(b, u32::from).map(f).collect()),
-        D::ImageRgb16(b) => Some(rgb_levels(b, wide).map(f).collect()),
-        D::ImageRgba16(b) => Some(rgb_levels(b, wide).map(f).collect()),
-        _ => None,
-    }
-}
-
-/// The first three channels of each pixel of `b` as 8-bit levels by `level`.
-fn rgb_levels<'a, P: image::Pixel + 'a>(
-    b: &'a image::ImageBuffer<P, Vec<P::Subpixel>>,
-    level: impl Fn(P::Subpixel) -> u32 + 'a,
-) -> impl Iterator<Item = [u32; 3]> + 'a {
-    b.pixels().map(move |p| {
-        let c = p.channels();
-        [level(c[0]), level(c[1]), level(c[2])]
-    })
-}
-
-fn scale16(v: u16) -> u8 {
-    ((v as u32 + 128) / 257) as u8
-}
-
-fn avg3(r: u32, g: u32, b: u32) -> u8 {
-    // Rounded mean of the three channels (not Rec.709 luma).
-    ((r + g + b + 1) / 3) as u8
+    crate::raster::decode_map_image(bytes, path).map(|d| (d.width, d.height, d.gray))
 }
 
 /// Writes 8-bit gray pixels (row-major, row 0 on top) as a PNG.
@@ -745,6 +955,29 @@ mod tests {
         .to_yaml_string();
         let back = MapMeta::from_yaml_str(&text, Path::new("m.yaml")).unwrap();
         assert_eq!(back.origin, [1.0, 2.0, 0.25]);
+    }
+
+    #[test]
+    fn occupancy_is_tristate_and_agrees_with_free() {
+        let m = meta(0);
+        // p = (255 - v) / 255: occupied above 0.65 (v <= 89), free below 0.196 (v >= 206).
+        assert_eq!(occupancy(89, &m, FreeRule::MapServer), Occupancy::Occupied);
+        assert_eq!(occupancy(90, &m, FreeRule::MapServer), Occupancy::Unknown);
+        assert_eq!(occupancy(205, &m, FreeRule::MapServer), Occupancy::Unknown);
+        assert_eq!(occupancy(206, &m, FreeRule::MapServer), Occupancy::Free);
+        assert_eq!(occupancy(0, &m, FreeRule::Nonzero), Occupancy::Occupied);
+        assert_eq!(occupancy(128, &m, FreeRule::Nonzero), Occupancy::Free);
+        let gray: Vec<u8> = (0..=255).collect();
+        for rule in [FreeRule::MapServer, FreeRule::Nonzero] {
+            let map = OccupancyMap::from_gray(16, 16, gray.clone(), &m, rule);
+            for (f, o) in map.free.iter().zip(&map.occupancy) {
+                assert_eq!(*f, *o == Occupancy::Free);
+            }
+            assert_eq!(
+                map.occupancy.contains(&Occupancy::Unknown),
+                rule == FreeRule::MapServer
+            );
+        }
     }
 
     #[test]

@@ -133,8 +133,8 @@ impl LoadedMap {
     pub fn read(yaml: &Path, rule: FreeRule) -> Result<Self, PipelineError> {
         let meta = MapMeta::read(yaml)?;
         let image = meta.image_path(yaml);
-        let png = std::fs::read(&image).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
+        let png = mapzoo_format::read_image_file(&image).map_err(|e| match e {
+            FormatError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
                 PipelineError::input(
                     yaml,
                     format!(
@@ -143,9 +143,8 @@ impl LoadedMap {
                         image.display()
                     ),
                 )
-            } else {
-                PipelineError::io(&image, e)
             }
+            other => other.into(),
         })?;
         let map = OccupancyMap::from_png_bytes(&png, &image, &meta, rule)?;
         Ok(LoadedMap { meta, png, map })

@@ -23,7 +23,7 @@
 //!     .collect();
 //! let gray = free.iter().map(|&f| if f { 254 } else { 0 }).collect();
 //! let origin = [-120.0 * res, -120.0 * res, 0.0];
-//! let map = OccupancyMap { width, height, resolution: res, origin, gray, free };
+//! let map = OccupancyMap::from_free_mask(width, height, res, origin, gray, free);
 //!
 //! // Its centerline, 1 m from each wall, and the walls rebuilt from those widths.
 //! let centerline: Vec<Waypoint> = (0..100)

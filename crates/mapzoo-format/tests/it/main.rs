@@ -6,6 +6,9 @@
 mod error;
 mod global;
 mod map;
+mod map_bounds;
+mod map_image;
+mod map_ros;
 mod no_panic;
 mod sectors;
 mod support;

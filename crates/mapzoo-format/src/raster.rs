@@ -1,0 +1,444 @@
+//! Map images as ROS map_server reads them: PNG (every colour type), PGM / PBM / PPM
+//! (binary and ASCII, 8 and 16 bit) and BMP, recognised by their first bytes, never by
+//! the file name (real repositories hold PGM bytes in a `.png`).
+//!
+//! Every file is checked before it is opened ([`read_input_file`]): only a regular file
+//! of bounded size is read, so `image: /dev/zero`, a FIFO, a folder or a symbolic-link
+//! loop is a clear error rather than a hang. Every image is checked against
+//! [`MAX_IMAGE_PIXELS`] from its header before any pixel is allocated.
+//!
+//! Gray levels follow ROS map_server: ROS 1 reads PNM through SDL_image, which
+//! scales a maximum value below 255 by `v · 255 / maxval` (integer division) and
+//! refuses one above 255; ROS 2 (Nav2, through GraphicsMagick) reads 16-bit samples at
+//! full depth. Here a 16-bit sample becomes the 8-bit level `round(v · 255 / maxval)`,
+//! exactly as a 16-bit PNG is read, so a map saved as PGM and as PNG is the same map.
+//! Colour pixels keep the exact channel mean for classification; alpha is ignored.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::{FormatError, Result};
+
+/// The largest image file read, in bytes (512 MiB): an ASCII PGM of
+/// [`MAX_IMAGE_PIXELS`] pixels fits; a 3 GB file is refused before it is read.
+pub const MAX_IMAGE_BYTES: u64 = 512 << 20;
+
+/// The largest YAML file read, in bytes (1 MiB; a map-server YAML is a few lines).
+pub const MAX_YAML_BYTES: u64 = 1 << 20;
+
+/// The largest image read, in pixels (64 Mi, e.g. 8192 × 8192: a 400 m square at 0.05 m/pixel).
+pub const MAX_IMAGE_PIXELS: u64 = 1 << 26;
+
+/// The file formats a map image may have, told apart by their first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapImageFormat {
+    /// PNG (`\x89PNG`), any colour type and bit depth.
+    Png,
+    /// Netpbm (`P1`–`P6`): PBM, PGM (the ROS map_saver format) or PPM, ASCII or binary.
+    Pnm,
+    /// Windows bitmap (`BM`).
+    Bmp,
+}
+
+impl MapImageFormat {
+    /// The short name used in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            MapImageFormat::Png => "PNG",
+            MapImageFormat::Pnm => "PGM/PNM",
+            MapImageFormat::Bmp => "BMP",
+        }
+    }
+
+    /// The usual file-name extensions of the format, lower case.
+    fn extensions(self) -> &'static [&'static str] {
+        match self {
+            MapImageFormat::Png => &["png"],
+            MapImageFormat::Pnm => &["pgm", "pnm", "pbm", "ppm"],
+            MapImageFormat::Bmp => &["bmp", "dib"],
+        }
+    }
+}
+
+/// The format of `bytes` from their magic number; `None` when it is none of
+/// [`MapImageFormat`].
+pub fn sniff_image_format(bytes: &[u8]) -> Option<MapImageFormat> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some(MapImageFormat::Png)
+    } else if bytes.len() >= 3
+        && bytes[0] == b'P'
+        && (b'1'..=b'6').contains(&bytes[1])
+        && (bytes[2].is_ascii_whitespace() || bytes[2] == b'#')
+    {
+        Some(MapImageFormat::Pnm)
+    } else if bytes.starts_with(b"BM") {
+        Some(MapImageFormat::Bmp)
+    } else {
+        None
+    }
+}
+
+/// What other common formats are, for the message when an image is none of ours.
+fn other_format_name(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
+        Some("a JPEG image (lossy: its walls are blurred)")
+    } else if bytes.starts_with(b"GIF8") {
+        Some("a GIF image")
+    } else if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
+        Some("a TIFF image")
+    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some("a WebP image")
+    } else if bytes.starts_with(b"P7") {
+        Some("a PAM (P7) image")
+    } else if bytes.is_empty() {
+        Some("an empty file")
+    } else {
+        None
+    }
+}
+
+/// Reads a whole input file after checking, before opening it, that `path` is a regular
+/// file (following symbolic links) of at most `max_bytes`; `what` names the file's role
+/// in messages ("image", "map YAML").
+///
+/// A folder, a FIFO, a device (`/dev/zero`), a socket or a link loop is a
+/// [`FormatError::BadPath`] naming the path and what it is; so is a file over the size
+/// limit, which is never read. A missing file stays [`FormatError::Io`] (`NotFound`). The read itself stops at the limit, should the file grow meanwhile.
+pub fn read_input_file(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|e| metadata_error(path, e, what))?;
+    let ft = meta.file_type();
+    if !ft.is_file() {
+        return Err(FormatError::bad_path(
+            path,
+            format!(
+                "is {}, not a regular file; the {what} must be a file",
+                file_type_name(&ft)
+            ),
+        ));
+    }
+    if meta.len() > max_bytes {
+        return Err(FormatError::bad_path(
+            path,
+            format!(
+                "the {what} is {}, more than the limit of {}; nothing was read (is it the right file?)",
+                human_bytes(meta.len()),
+                human_bytes(max_bytes)
+            ),
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| FormatError::io(path, e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(FormatError::bad_path(
+            path,
+            format!(
+                "the {what} grew past the limit of {} while it was read",
+                human_bytes(max_bytes)
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Reads a map image file: [`read_input_file`] with [`MAX_IMAGE_BYTES`].
+pub fn read_image_file(path: &Path) -> Result<Vec<u8>> {
+    read_input_file(path, MAX_IMAGE_BYTES, "image")
+}
+
+fn metadata_error(path: &Path, e: std::io::Error, what: &str) -> FormatError {
+    // ELOOP (40 on Linux, 62 on macOS / BSD): a cycle of symbolic links.
+    let is_loop = matches!(e.raw_os_error(), Some(40) | Some(62))
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_loop {
+        return FormatError::bad_path(
+            path,
+            format!("is a symbolic link that never reaches a file (a loop of links: {e}); point the {what} path at the file itself"),
+        );
+    }
+    FormatError::io(path, e)
+}
+
+fn file_type_name(ft: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if ft.is_char_device() {
+            return "a character device";
+        }
+        if ft.is_block_device() {
+            return "a block device";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+    }
+    if ft.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+fn human_bytes(n: u64) -> String {
+    const MIB: f64 = (1u64 << 20) as f64;
+    if n >= 1 << 30 {
+        format!("{:.1} GiB", n as f64 / (MIB * 1024.0))
+    } else if n >= 1 << 20 {
+        format!("{:.1} MiB", n as f64 / MIB)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// A decoded map image: 8-bit gray levels, plus what classification needs beyond them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodedImage {
+    /// The file format the bytes were recognised as.
+    pub format: MapImageFormat,
+    /// Width, pixels.
+    pub width: usize,
+    /// Height, pixels.
+    pub height: usize,
+    /// Gray level 0..=255 of each pixel, row-major, row 0 on top: the rounded channel
+    /// mean of a colour pixel (alpha ignored), a 16-bit sample scaled to 8 bits.
+    pub gray: Vec<u8>,
+    /// For a colour image, the sum of each pixel's three 8-bit channel levels (three
+    /// times its exact mean, which map_server thresholds).
+    pub channel_sums: Option<Vec<u16>>,
+    /// Pixels whose alpha is below opaque (0 for an image without alpha); alpha is ignored.
+    pub transparent: usize,
+    /// Whether the colour channels hold one level everywhere while alpha varies: the
+    /// picture is only in the alpha channel, which is ignored.
+    pub only_alpha_varies: bool,
+}
+
+impl DecodedImage {
+    /// Notes for the user about how this image was read (empty for an ordinary map).
+    pub fn notes(&self, path: &Path) -> Vec<String> {
+        let mut notes = Vec::new();
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if let Some(ext) = ext {
+            let known = [
+                MapImageFormat::Png,
+                MapImageFormat::Pnm,
+                MapImageFormat::Bmp,
+            ];
+            if known.iter().any(|f| f.extensions().contains(&ext.as_str()))
+                && !self.format.extensions().contains(&ext.as_str())
+            {
+                notes.push(format!(
+                    "{}: the file is named .{ext} but holds {} bytes; read as {} (map_server does the same)",
+                    path.display(),
+                    self.format.name(),
+                    self.format.name()
+                ));
+            }
+        }
+        if self.transparent > 0 {
+            notes.push(format!(
+                "{}: {} of {} pixels are transparent; the alpha channel is ignored (only the colour levels are classified)",
+                path.display(),
+                self.transparent,
+                self.width * self.height
+            ));
+        }
+        notes
+    }
+}
+
+/// Decodes image bytes of any [`MapImageFormat`]; `path` names the file in errors.
+///
+/// The size is checked from the header against [`MAX_IMAGE_PIXELS`] before any pixel
+/// buffer is allocated.
+pub fn decode_map_image(bytes: &[u8], path: &Path) -> Result<DecodedImage> {
+    let format = sniff_image_format(bytes).ok_or_else(|| {
+        let what = match other_format_name(bytes) {
+            Some(name) => format!("{name}, not a map image"),
+            None => "not a map image (no PNG, PGM or BMP signature)".to_string(),
+        };
+        FormatError::bad_image(
+            path,
+            format!("{what}; map_server maps are PNG, PGM or BMP: re-export it as 8-bit gray PNG or PGM"),
+        )
+    })?;
+    let img = match format {
+        MapImageFormat::Pnm => return crate::pnm::decode(bytes, path),
+        MapImageFormat::Png => decode_with_image_crate(bytes, path, image::ImageFormat::Png)?,
+        MapImageFormat::Bmp => decode_with_image_crate(bytes, path, image::ImageFormat::Bmp)?,
+    };
+    Ok(from_dynamic(img, format))
+}
+
+/// Checks a width × height from a header against [`MAX_IMAGE_PIXELS`].
+pub(crate) fn check_pixel_count(path: &Path, width: u64, height: u64) -> Result<()> {
+    if width == 0 || height == 0 {
+        return Err(FormatError::bad_image(
+            path,
+            format!("the image has no pixels ({width} × {height})"),
+        ));
+    }
+    let n = width.saturating_mul(height);
+    if n > MAX_IMAGE_PIXELS {
+        return Err(FormatError::bad_image(
+            path,
+            format!(
+                "the image is {width} × {height} = {n} pixels, more than the limit of {MAX_IMAGE_PIXELS} ({} Mpixel); \
+                 nothing was decoded. Crop it to the track (a 1:10 track map is rarely over 4000 × 4000)",
+                MAX_IMAGE_PIXELS >> 20
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn decode_with_image_crate(
+    bytes: &[u8],
+    path: &Path,
+    format: image::ImageFormat,
+) -> Result<image::DynamicImage> {
+    let name = if format == image::ImageFormat::Png {
+        "PNG"
+    } else {
+        "BMP"
+    };
+    let unreadable = |e: image::ImageError| {
+        let hint = match &e {
+            image::ImageError::Limits(_) => {
+                "the decoder needs more memory than allowed; crop the image to the track"
+            }
+            image::ImageError::Unsupported(_) => {
+                "this variant is not supported; re-export it as 8-bit gray PNG"
+            }
+            _ => "the file is damaged or cut short; re-export it as 8-bit gray PNG",
+        };
+        FormatError::bad_image(path, format!("not a readable {name} image: {e}; {hint}"))
+    };
+    let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    // PNG: the size from IHDR, the first chunk, so a bomb is refused from 24 bytes.
+    let (w, h) = match png_ihdr_size(bytes) {
+        Some(size) => size,
+        None => reader().into_dimensions().map_err(unreadable)?,
+    };
+    check_pixel_count(path, w as u64, h as u64)?;
+    let mut limits = image::Limits::default();
+    // The widest buffer is RGBA16 (8 bytes a pixel), plus the decoder's working rows.
+    limits.max_alloc = Some(MAX_IMAGE_PIXELS * 8 + (64 << 20));
+    let mut r = reader();
+    r.limits(limits);
+    r.decode().map_err(unreadable)
+}
+
+/// Width and height from a PNG's IHDR chunk (bytes 8..24), when it is there.
+fn png_ihdr_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.len() < 24 || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    Some((be(16), be(20)))
+}
+
+/// Gray levels, channel sums and alpha facts of an `image` crate image.
+fn from_dynamic(img: image::DynamicImage, format: MapImageFormat) -> DecodedImage {
+    use image::DynamicImage as D;
+    let (width, height) = (img.width() as usize, img.height() as usize);
+    let channel_sums = colour_pixels(&img, |[r, g, b]| (r + g + b) as u16);
+    let (transparent, colour_uniform) = alpha_facts(&img);
+    let gray: Vec<u8> = match colour_pixels(&img, |[r, g, b]| avg3(r, g, b)) {
+        Some(gray) => gray,
+        None => match img {
+            D::ImageLuma8(b) => b.into_raw(),
+            D::ImageLumaA8(b) => b.pixels().map(|p| p.0[0]).collect(),
+            D::ImageLuma16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
+            D::ImageLumaA16(b) => b.pixels().map(|p| scale16(p.0[0])).collect(),
+            other => other.to_luma8().into_raw(),
+        },
+    };
+    DecodedImage {
+        format,
+        width,
+        height,
+        gray,
+        channel_sums,
+        transparent,
+        only_alpha_varies: transparent > 0 && colour_uniform,
+    }
+}
+
+/// (pixels below opaque alpha, whether every pixel's colour channels are those of the first).
+fn alpha_facts(img: &image::DynamicImage) -> (usize, bool) {
+    use image::DynamicImage as D;
+    fn facts<P: image::Pixel>(
+        b: &image::ImageBuffer<P, Vec<P::Subpixel>>,
+        opaque: P::Subpixel,
+    ) -> (usize, bool)
+    where
+        P::Subpixel: PartialEq,
+    {
+        let n = P::CHANNEL_COUNT as usize;
+        let first = b.pixels().next().map(|p| p.channels()[..n - 1].to_vec());
+        let mut transparent = 0;
+        let mut uniform = true;
+        for p in b.pixels() {
+            let c = p.channels();
+            if c[n - 1] != opaque {
+                transparent += 1;
+            }
+            if uniform && first.as_deref() != Some(&c[..n - 1]) {
+                uniform = false;
+            }
+        }
+        (transparent, uniform)
+    }
+    match img {
+        D::ImageLumaA8(b) => facts(b, u8::MAX),
+        D::ImageRgba8(b) => facts(b, u8::MAX),
+        D::ImageLumaA16(b) => facts(b, u16::MAX),
+        D::ImageRgba16(b) => facts(b, u16::MAX),
+        D::ImageRgba32F(b) => facts(b, 1.0),
+        _ => (0, false),
+    }
+}
+
+/// `f` of the red, green and blue levels (each 0..255; 16-bit scaled) of every
+/// pixel of a colour image, row-major; `None` for a gray image.
+fn colour_pixels<T>(img: &image::DynamicImage, f: impl Fn([u32; 3]) -> T) -> Option<Vec<T>> {
+    use image::DynamicImage as D;
+    let wide = |v: u16| scale16(v) as u32;
+    match img {
+        D::ImageRgb8(b) => Some(rgb_levels(b, u32::from).map(f).collect()),
+        D::ImageRgba8(b) => Some(rgb_levels(b, u32::from).map(f).collect()),
+        D::ImageRgb16(b) => Some(rgb_levels(b, wide).map(f).collect()),
+        D::ImageRgba16(b) => Some(rgb_levels(b, wide).map(f).collect()),
+        _ => None,
+    }
+}
+
+/// The first three channels of each pixel of `b` as 8-bit levels by `level`.
+fn rgb_levels<'a, P: image::Pixel + 'a>(
+    b: &'a image::ImageBuffer<P, Vec<P::Subpixel>>,
+    level: impl Fn(P::Subpixel) -> u32 + 'a,
+) -> impl Iterator<Item = [u32; 3]> + 'a {
+    b.pixels().map(move |p| {
+        let c = p.channels();
+        [level(c[0]), level(c[1]), level(c[2])]
+    })
+}
+
+/// A 16-bit sample as the nearest 8-bit level: round(v · 255 / 65535).
+pub(crate) fn scale16(v: u16) -> u8 {
+    ((v as u32 + 128) / 257) as u8
+}
+
+/// Rounded mean of the three channels (not Rec.709 luma).
+pub(crate) fn avg3(r: u32, g: u32, b: u32) -> u8 {
+    ((r + g + b + 1) / 3) as u8
+}
