@@ -84,24 +84,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             for note in &set.map.notes {
                 eprintln!("note: {note}");
             }
+            for note in &set.extraction.notes {
+                eprintln!("note: {note}");
+            }
             let dir = write_set(&set, &args.out, WritePolicy::from(args.force))?;
             let mut record = set.record();
             record.seconds = t.elapsed().as_secs_f64();
-            Ok((dir, record, set.extraction.notes.clone()))
+            Ok((dir, record))
         },
         |_, r| match r {
-            Ok((dir, rec, notes)) => {
+            Ok((dir, rec)) => {
                 let laps: Vec<String> = rec
                     .lines
                     .iter()
                     .map(|l| format!("{} {:.4} s", l.kind.label(), l.lap_s))
                     .collect();
-                let notes: String = notes
-                    .iter()
-                    .map(|n| format!("\nnote  {}: {n}", rec.track))
-                    .collect();
                 progress.done(&format!(
-                    "ok    {}: {} -> {}{notes}",
+                    "ok    {}: {} -> {}",
                     rec.track,
                     laps.join(", "),
                     dir.display()
@@ -115,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut ok: Vec<&BuildRecord> = Vec::new();
     for r in &results {
         match r {
-            Ok((_, rec, _)) => ok.push(rec),
+            Ok((_, rec)) => ok.push(rec),
             Err(_) => failed += 1,
         }
     }

@@ -47,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ex.centerline.len()
     );
     for note in &ex.notes {
-        eprintln!("note  {}: {note}", image.display());
+        eprintln!("note: {note}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -74,6 +74,7 @@ mod params;
 pub mod reference;
 mod smooth;
 mod thin;
+mod unknown;
 mod walls;
 
 use std::time::Instant;
@@ -182,7 +183,33 @@ fn start_pose(map: &OccupancyMap, start: Option<StartPose>) -> Result<StartPose,
 /// `start` fixes waypoint 0 and the driving direction (default: the map origin, yaw 0);
 /// `reverse` then drives the other way round. Where several loops are equally plausible,
 /// a given `start` also picks the one nearest to it ([`free_space_near`]).
+///
+/// When the extraction fails and a uniform grey region joined to the image border counts as
+/// free (the ROS 2 map saver's unknown 205 under free_thresh 0.25, or another unknown grey),
+/// that region is taken as unknown and the extraction runs again; the result then carries an
+/// [`ExtractNote::GreyIsUnknown`].
 pub fn extract(
+    map: &OccupancyMap,
+    params: &ExtractParams,
+    start: Option<StartPose>,
+    reverse: bool,
+) -> Result<Extraction, ExtractError> {
+    match extract_as_classified(map, params, start, reverse) {
+        Err(e @ (ExtractError::Param { .. } | ExtractError::BadMap { .. })) => Err(e),
+        Err(e) => match unknown::border_grey_as_unknown(map) {
+            Some((known, note)) => {
+                let mut ex = extract_as_classified(&known, params, start, reverse)?;
+                ex.notes.insert(0, note);
+                Ok(ex)
+            }
+            None => Err(e),
+        },
+        ok => ok,
+    }
+}
+
+/// [`extract`] on the pixels as `map` classifies them.
+fn extract_as_classified(
     map: &OccupancyMap,
     params: &ExtractParams,
     start: Option<StartPose>,

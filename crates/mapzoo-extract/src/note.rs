@@ -18,6 +18,14 @@ pub enum ExtractNote {
         /// How many of the track's pixels lie on the image border.
         pixels: usize,
     },
+    /// A uniform grey region joined to the image border counted as free under the YAML's
+    /// thresholds and made the track leak; it was taken as unknown space.
+    GreyIsUnknown {
+        /// The grey level, 0..255.
+        grey: u8,
+        /// How many pixels of it were taken as unknown.
+        pixels: usize,
+    },
 }
 
 impl fmt::Display for ExtractNote {
@@ -26,6 +34,12 @@ impl fmt::Display for ExtractNote {
             ExtractNote::BorderIsWall { at, pixels } => write!(
                 f,
                 "the track's free space reaches the image border ({pixels} pixels, the first at {at}); outside the image counts as a wall there"
+            ),
+            ExtractNote::GreyIsUnknown { grey, pixels } => write!(
+                f,
+                "{pixels} pixels of uniform grey {grey} joined to the image border count as free under the YAML's free_thresh (occupancy {:.3}) and let the track leak; they were taken as unknown space, as the map means (the ROS 2 map saver writes unknown as 205 with free_thresh 0.25: slam_toolbox #587, navigation2 #5278); to keep this out of the map, lower free_thresh below {:.3}",
+                (255.0 - *grey as f64) / 255.0,
+                (255.0 - *grey as f64) / 255.0
             ),
         }
     }

@@ -1,9 +1,11 @@
 //! The image border is a wall (issue 11 item 4): a track whose free space runs into the edge
 //! of the image builds, on each of the four edges, with a note; a leak is only a gap in a wall
 //! into free space outside the track (`synthetic::wall_gap_is_reported_where_it_is`).
+//! Unknown space stays unknown (item 3): a uniform grey joined to the border that the
+//! thresholds call free (ROS 2's 205 under free_thresh 0.25, or 216) is taken as unknown.
 
 use mapzoo_extract::{extract, ExtractNote, ExtractParams};
-use mapzoo_format::{FreeRule, OccupancyMap};
+use mapzoo_format::{FreeRule, Occupancy, OccupancyMap};
 use mapzoo_synth::{generate, SynthOptions};
 
 use crate::synthetic::{check_loop, START};
@@ -12,12 +14,18 @@ use crate::synthetic::{check_loop, START};
 /// keeps its world position (yaw 0).
 fn crop(map: &OccupancyMap, c0: usize, r0: usize, c1: usize, r1: usize) -> OccupancyMap {
     let (w, h) = (c1 - c0, r1 - r0);
-    let pick = |v: &[u8]| -> Vec<u8> {
+    fn pick<T: Clone>(
+        map: &OccupancyMap,
+        v: &[T],
+        c0: usize,
+        r0: usize,
+        c1: usize,
+        r1: usize,
+    ) -> Vec<T> {
         (r0..r1)
             .flat_map(|r| v[r * map.width + c0..r * map.width + c1].to_vec())
             .collect()
-    };
-    let free: Vec<u8> = map.free.iter().map(|&f| f as u8).collect();
+    }
     let mut origin = map.origin;
     origin[0] += c0 as f64 * map.resolution;
     origin[1] += (map.height - r1) as f64 * map.resolution;
@@ -26,8 +34,10 @@ fn crop(map: &OccupancyMap, c0: usize, r0: usize, c1: usize, r1: usize) -> Occup
         height: h,
         resolution: map.resolution,
         origin,
-        gray: pick(&map.gray),
-        free: pick(&free).into_iter().map(|f| f == 1).collect(),
+        gray: pick(map, &map.gray, c0, r0, c1, r1),
+        free: pick(map, &map.free, c0, r0, c1, r1),
+        occupancy: pick(map, &map.occupancy, c0, r0, c1, r1),
+        notes: Vec::new(),
     }
 }
 
@@ -71,6 +81,7 @@ fn a_track_running_into_each_image_edge_builds() {
                 .iter()
                 .find_map(|n| match n {
                     ExtractNote::BorderIsWall { at, pixels } => Some((*at, *pixels)),
+                    _ => None,
                 })
                 .unwrap_or_else(|| panic!("{name}: no border note"));
             let (at, pixels) = note;
@@ -85,5 +96,83 @@ fn a_track_running_into_each_image_edge_builds() {
                 "{name}: note at {at}, {pixels} pixels"
             );
         }
+    }
+}
+
+#[test]
+fn a_uniform_grey_that_counts_as_free_is_unknown() {
+    // Walls 0.3 m thick, unknown (205) beyond, and a 1.4 m gap through the outer wall: with
+    // the ROS 2 map saver's free_thresh 0.25 the grey is free and the track leaks into it;
+    // read as what it means (unknown), the track is closed.
+    for (seed, grey, free_thresh) in [(101u64, 205u8, 0.25), (102, 205, 0.25), (103, 216, 0.196)] {
+        let synth = generate(&SynthOptions {
+            seed,
+            wall_thickness: Some(0.3),
+            ..SynthOptions::default()
+        })
+        .expect("generator");
+        let t = &synth.truth.centerline;
+        let p = &t[t.len() * 35 / 100];
+        // Counter-clockwise: the outer wall is on the right.
+        let edge = p.d_right + 0.15;
+        let (gc, gr) = synth.world_to_pixel(p.x + p.psi.sin() * edge, p.y - p.psi.cos() * edge);
+        let rad = 0.7 / synth.meta.resolution;
+        let gray: Vec<u8> = synth
+            .gray
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let (c, r) = ((i % synth.width) as f64, (i / synth.width) as f64);
+                if (c - gc).hypot(r - gr) <= rad {
+                    254
+                } else if v == 205 {
+                    grey
+                } else {
+                    v
+                }
+            })
+            .collect();
+        let mut meta = synth.meta.clone();
+        meta.free_thresh = free_thresh;
+        let map =
+            OccupancyMap::from_gray(synth.width, synth.height, gray, &meta, FreeRule::MapServer);
+        let name = format!("seed {seed}, unknown grey {grey}, free_thresh {free_thresh}");
+        let unknown_free = map
+            .gray
+            .iter()
+            .zip(&map.free)
+            .filter(|(&g, &f)| g == grey && f)
+            .count();
+        assert!(
+            unknown_free > 1000,
+            "{name}: the grey is not free ({unknown_free})"
+        );
+        let ex = extract(&map, &ExtractParams::default(), Some(START), false)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        check_loop(&name, &synth, &ex);
+        let pixels = ex
+            .notes
+            .iter()
+            .find_map(|n| match n {
+                ExtractNote::GreyIsUnknown { grey: g, pixels } if *g == grey => Some(*pixels),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{name}: no note: {:?}", ex.notes));
+        // The grey outside the walls (the infield's grey is not joined to the border).
+        assert!(
+            4 * pixels > unknown_free && pixels <= unknown_free,
+            "{name}: {pixels} of {unknown_free}"
+        );
+        // The same map read as the generator meant it (grey unknown) gives the same lap.
+        let mut known = map.clone();
+        for (i, &g) in map.gray.iter().enumerate() {
+            if g == grey {
+                known.free[i] = false;
+                known.occupancy[i] = Occupancy::Unknown;
+            }
+        }
+        let want = extract(&known, &ExtractParams::default(), Some(START), false)
+            .unwrap_or_else(|e| panic!("{name}, grey unknown: {e}"));
+        assert_eq!(ex.centerline, want.centerline, "{name}");
     }
 }
