@@ -8,5 +8,6 @@
 mod border;
 mod loops;
 mod reference;
+mod slam;
 mod support;
 mod synthetic;
