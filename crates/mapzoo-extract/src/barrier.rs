@@ -1,11 +1,11 @@
 //! Where a wall cuts the track (issue 12: "a wall painted across the track"): a free region
-//! without a hole whose two ends face each other across a thin wall.
+//! without a hole whose two ends face each other across a wall.
 //!
 //! Walking through the free region (breadth-first, 8-neighbours) from the pixel farthest
 //! from its first one, the two ends of a track cut by a wall are the nearest and the
-//! farthest pixels; across the wall they are a few pixels apart in the image. The pair of
-//! boundary pixels at most [`MAX_THICKNESS`] pixels apart whose walking distances differ
-//! most is that place, when the difference is most of the region's length.
+//! farthest pixels; across the wall they are close in the image. Of the boundary pixels
+//! within a tenth of the region's length of either end, the closest pair in the image (one
+//! at each end) is straight across the wall, when it is far closer than the walk round.
 
 use std::collections::VecDeque;
 
@@ -14,9 +14,6 @@ use mapzoo_format::OccupancyMap;
 use crate::clean::{label_components, Component};
 use crate::error::MapPoint;
 use crate::mask::{Mask, NEIGHBOURS_4};
-
-/// Thickest wall looked across, pixels.
-const MAX_THICKNESS: isize = 20;
 
 /// Breadth-first walking distances (8-neighbour steps) from `from` within `mask`.
 fn walk(mask: &Mask, from: usize) -> Vec<u32> {
@@ -65,35 +62,32 @@ pub(crate) fn find_barrier(map: &OccupancyMap, opened: &Mask, comp: &Component) 
                 .any(|&(dr, dc)| !mask.get(c as isize + dc, r as isize + dr))
         })
         .collect();
-    // Pairs across a wall: (walking difference, p, q, distance in the image).
-    let mut pairs: Vec<(u32, usize, usize, f64)> = Vec::new();
-    let mut top = 0u32;
-    for &p in &boundary {
-        let (c, r) = mask.col_row(p);
-        for dr in -MAX_THICKNESS..=MAX_THICKNESS {
-            for dc in -MAX_THICKNESS..=MAX_THICKNESS {
-                let (cc, rr) = (c as isize + dc, r as isize + dr);
-                if !mask.get(cc, rr) {
-                    continue;
-                }
-                let q = mask.index(cc as usize, rr as usize);
-                let gap = ((dr * dr + dc * dc) as f64).sqrt();
-                // Only the far side's pairs that could be the wall: most of the way round.
-                if d[q] <= d[p] || gap > MAX_THICKNESS as f64 || 2 * (d[q] - d[p]) < longest {
-                    continue;
-                }
-                top = top.max(d[q] - d[p]);
-                pairs.push((d[q] - d[p], p, q, gap));
+    // The two ends: boundary pixels within a tenth of the length of either end of the walk.
+    let tenth = longest / 10;
+    let near: Vec<usize> = boundary
+        .iter()
+        .copied()
+        .filter(|&i| d[i] <= tenth)
+        .collect();
+    let far: Vec<usize> = boundary
+        .iter()
+        .copied()
+        .filter(|&i| d[i] + tenth >= longest)
+        .collect();
+    // The closest pair of ends in the image: straight across the wall between them.
+    let mut best: Option<(usize, usize, f64)> = None;
+    for &p in &near {
+        let (pc, pr) = mask.col_row(p);
+        for &q in &far {
+            let (qc, qr) = mask.col_row(q);
+            let gap = (pc as f64 - qc as f64).hypot(pr as f64 - qr as f64);
+            if best.is_none_or(|b| gap < b.2) {
+                best = Some((p, q, gap));
             }
         }
     }
-    // Of the pairs about as far apart the long way round as the farthest, the closest in
-    // the image: straight across the wall, not across its rounded corners.
-    let slack = 2 * MAX_THICKNESS as u32 + 2;
-    let (diff, p, q, gap) = pairs
-        .into_iter()
-        .filter(|t| t.0 + slack >= top)
-        .min_by(|a, b| a.3.total_cmp(&b.3).then(b.0.cmp(&a.0)))?;
+    let (p, q, gap) = best?;
+    let diff = d[q] - d[p];
     if (diff as f64) < 10.0 * gap {
         return None;
     }
