@@ -129,7 +129,7 @@ fn errors_name_the_file_and_write_nothing() {
     })
     .expect("generator");
     let t = &blocked.truth.centerline;
-    let p = t[t.len() / 3].clone();
+    let p = t[t.len() / 3];
     let (c, r) = blocked.world_to_pixel(p.x, p.y);
     let reach = (p.d_left.max(p.d_right) + 0.2) / blocked.meta.resolution;
     let w = blocked.width;
