@@ -3,7 +3,7 @@
 //!
 //! A track's loop goes round an infield that is larger than the track is wide: a hole of the
 //! free region is *small* (a speck, a table, a pillar, a letter of a label) when its longest
-//! side is under an eighth of the region's, or shorter than the free space around it is wide
+//! side is under a sixteenth of the region's, or shorter than the free space around it is wide
 //! (the median distance from the hole's edge to the nearest other wall). A small hole never
 //! becomes the infield; it stays an obstacle. A region whose holes are all small holds no
 //! track loop: the opening is then retried smaller (a pinch it cut may hold the real loop),
@@ -72,7 +72,7 @@ pub(crate) fn small_hole(
     if 2 * ext >= region_extent {
         return None;
     }
-    if 8 * ext < region_extent {
+    if 16 * ext < region_extent {
         return Some(found(0.0));
     }
     // The free space around the hole: distances to the nearest wall other than the hole.
