@@ -184,9 +184,9 @@ fn start_pose(map: &OccupancyMap, start: Option<StartPose>) -> Result<StartPose,
 /// `reverse` then drives the other way round. Where several loops are equally plausible,
 /// a given `start` also picks the one nearest to it ([`free_space_near`]).
 ///
-/// When the extraction fails and a uniform grey region joined to the image border counts as
-/// free (the ROS 2 map saver's unknown 205 under free_thresh 0.25, or another unknown grey),
-/// that region is taken as unknown and the extraction runs again; the result then carries an
+/// A uniform grey joined to the image border that counts as free while the track is lighter
+/// (the ROS 2 map saver's unknown 205 under free_thresh 0.25, or another unknown grey) is
+/// unknown space: its pixels are taken as not free, and the result carries an
 /// [`ExtractNote::GreyIsUnknown`].
 pub fn extract(
     map: &OccupancyMap,
@@ -194,17 +194,13 @@ pub fn extract(
     start: Option<StartPose>,
     reverse: bool,
 ) -> Result<Extraction, ExtractError> {
-    match extract_as_classified(map, params, start, reverse) {
-        Err(e @ (ExtractError::Param { .. } | ExtractError::BadMap { .. })) => Err(e),
-        Err(e) => match unknown::border_grey_as_unknown(map) {
-            Some((known, note)) => {
-                let mut ex = extract_as_classified(&known, params, start, reverse)?;
-                ex.notes.insert(0, note);
-                Ok(ex)
-            }
-            None => Err(e),
-        },
-        ok => ok,
+    match unknown::border_grey_as_unknown(map) {
+        Some((known, note)) => {
+            let mut ex = extract_as_classified(&known, params, start, reverse)?;
+            ex.notes.insert(0, note);
+            Ok(ex)
+        }
+        None => extract_as_classified(map, params, start, reverse),
     }
 }
 

@@ -18,8 +18,8 @@ pub enum ExtractNote {
         /// How many of the track's pixels lie on the image border.
         pixels: usize,
     },
-    /// A uniform grey region joined to the image border counted as free under the YAML's
-    /// thresholds and made the track leak; it was taken as unknown space.
+    /// A uniform grey joined to the image border counted as free under the YAML's thresholds
+    /// though the track is lighter: it was taken as unknown space.
     GreyIsUnknown {
         /// The grey level, 0..255.
         grey: u8,
@@ -37,7 +37,7 @@ impl fmt::Display for ExtractNote {
             ),
             ExtractNote::GreyIsUnknown { grey, pixels } => write!(
                 f,
-                "{pixels} pixels of uniform grey {grey} joined to the image border count as free under the YAML's free_thresh (occupancy {:.3}) and let the track leak; they were taken as unknown space, as the map means (the ROS 2 map saver writes unknown as 205 with free_thresh 0.25: slam_toolbox #587, navigation2 #5278); to keep this out of the map, lower free_thresh below {:.3}",
+                "{pixels} pixels of uniform grey {grey}, joined to the image border, count as free under the YAML's free_thresh (occupancy {:.3}) though the track is lighter; they were taken as unknown space, as the map means (the ROS 2 map saver writes unknown as 205 with free_thresh 0.25: slam_toolbox #587, navigation2 #5278); set free_thresh to at most {:.3} in the YAML to read it so without this note",
                 (255.0 - *grey as f64) / 255.0,
                 (255.0 - *grey as f64) / 255.0
             ),

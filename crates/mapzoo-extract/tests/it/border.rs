@@ -101,9 +101,9 @@ fn a_track_running_into_each_image_edge_builds() {
 
 #[test]
 fn a_uniform_grey_that_counts_as_free_is_unknown() {
-    // Walls 0.3 m thick, unknown (205) beyond, and a 1.4 m gap through the outer wall: with
-    // the ROS 2 map saver's free_thresh 0.25 the grey is free and the track leaks into it;
-    // read as what it means (unknown), the track is closed.
+    // Walls 0.3 m thick, unknown (205) beyond and in the infield, and a 1.4 m gap through
+    // each wall: with the ROS 2 map saver's free_thresh 0.25 the grey is free and the track
+    // leaks into it on both sides; read as what it means (unknown), the track is closed.
     for (seed, grey, free_thresh) in [(101u64, 205u8, 0.25), (102, 205, 0.25), (103, 216, 0.196)] {
         let synth = generate(&SynthOptions {
             seed,
@@ -113,9 +113,12 @@ fn a_uniform_grey_that_counts_as_free_is_unknown() {
         .expect("generator");
         let t = &synth.truth.centerline;
         let p = &t[t.len() * 35 / 100];
-        // Counter-clockwise: the outer wall is on the right.
+        // Counter-clockwise: the outer wall is on the right, the inner one on the left.
         let edge = p.d_right + 0.15;
         let (gc, gr) = synth.world_to_pixel(p.x + p.psi.sin() * edge, p.y - p.psi.cos() * edge);
+        let q = &t[t.len() * 70 / 100];
+        let edge = q.d_left + 0.15;
+        let (ic, ir) = synth.world_to_pixel(q.x - q.psi.sin() * edge, q.y + q.psi.cos() * edge);
         let rad = 0.7 / synth.meta.resolution;
         let gray: Vec<u8> = synth
             .gray
@@ -123,7 +126,7 @@ fn a_uniform_grey_that_counts_as_free_is_unknown() {
             .enumerate()
             .map(|(i, &v)| {
                 let (c, r) = ((i % synth.width) as f64, (i / synth.width) as f64);
-                if (c - gc).hypot(r - gr) <= rad {
+                if (c - gc).hypot(r - gr) <= rad || (c - ic).hypot(r - ir) <= rad {
                     254
                 } else if v == 205 {
                     grey
@@ -158,11 +161,7 @@ fn a_uniform_grey_that_counts_as_free_is_unknown() {
                 _ => None,
             })
             .unwrap_or_else(|| panic!("{name}: no note: {:?}", ex.notes));
-        // The grey outside the walls (the infield's grey is not joined to the border).
-        assert!(
-            4 * pixels > unknown_free && pixels <= unknown_free,
-            "{name}: {pixels} of {unknown_free}"
-        );
+        assert_eq!(pixels, unknown_free, "{name}");
         // The same map read as the generator meant it (grey unknown) gives the same lap.
         let mut known = map.clone();
         for (i, &g) in map.gray.iter().enumerate() {

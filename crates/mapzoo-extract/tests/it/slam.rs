@@ -2,12 +2,13 @@
 //! repositories hold them: each loop map gives the loop that goes round its infield (its
 //! length against a reference read once off the picture of the map, ±10 %: a loop round an
 //! obstacle or a shortcut through a wall is far off), the two whose track runs into the image
-//! border say so in a note, and the lobby is refused as no track loop. Skipped without the
-//! reference data.
+//! border say so in a note, and the lobby is refused as no track loop; porto (unknown = 205)
+//! read with the ROS 2 map saver's free_thresh 0.25 gives the loop of its own YAML. Skipped
+//! without the reference data.
 
 use mapzoo_extract::{extract, ExtractError, ExtractNote, ExtractParams};
 use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_format::{FreeRule, OccupancyMap};
+use mapzoo_format::{FreeRule, MapMeta, OccupancyMap};
 
 /// (map, loop length read off its picture in metres, whether its track touches the border).
 const LOOPS: [(&str, f64, bool); 8] = [
@@ -70,4 +71,36 @@ fn the_lobby_is_refused_as_no_track_loop() {
             other.map(|e| e.centerline.len())
         ),
     }
+}
+
+#[test]
+fn porto_with_ros2_thresholds_keeps_its_unknown_unknown() {
+    let Some(data) = reference_data_or_skip("porto_with_ros2_thresholds_keeps_its_unknown_unknown")
+    else {
+        return;
+    };
+    let yaml = data.join("slam/porto/porto.yaml");
+    let meta = MapMeta::read(&yaml).expect("porto yaml");
+    let bytes = std::fs::read(meta.image_path(&yaml)).expect("porto image");
+    let read = |free_thresh: f64| {
+        let mut m = meta.clone();
+        m.free_thresh = free_thresh;
+        OccupancyMap::from_image_bytes(&bytes, &meta.image_path(&yaml), &m, FreeRule::MapServer)
+            .expect("porto image")
+    };
+    let (own, ros2) = (read(meta.free_thresh), read(0.25));
+    assert!(
+        ros2.free.iter().filter(|&&f| f).count() > 2 * own.free.iter().filter(|&&f| f).count(),
+        "with free_thresh 0.25 the unknown grey counts as free"
+    );
+    let want = extract(&own, &ExtractParams::default(), None, false).expect("porto");
+    let got = extract(&ros2, &ExtractParams::default(), None, false).expect("porto, ROS 2");
+    assert_eq!(got.centerline, want.centerline);
+    assert!(
+        got.notes
+            .iter()
+            .any(|n| matches!(n, ExtractNote::GreyIsUnknown { grey: 205, .. })),
+        "{:?}",
+        got.notes
+    );
 }
