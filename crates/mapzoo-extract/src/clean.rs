@@ -9,11 +9,10 @@
 //! image to the same effect, and [`open_free_naive`] spells the rule out.
 //!
 //! The track region is the 8-connected free component with a hole (the
-//! infield) that does not touch the image border; its largest hole that is not
-//! small (`holes`: a speck, a table or a pillar never is the infield) is the
-//! infield, the other holes are obstacles. A holed region that touches the
-//! border is taken only when no other region holds a loop: the image border is
-//! then a wall, and `leak` decides whether its free space really escapes.
+//! infield); its largest hole that is not small (`holes`: a speck, a table or a
+//! pillar never is the infield) is the infield, the other holes are obstacles.
+//! A region may touch the image border: the border is a wall, and `leak`
+//! decides whether its free space really escapes through a wall gap.
 
 use mapzoo_format::OccupancyMap;
 
@@ -421,11 +420,9 @@ pub(crate) struct Cut {
 /// What the search for the track region found.
 #[derive(Debug)]
 pub(crate) enum TrackChoice {
-    /// A holed region that does not touch the image border: the track.
+    /// The holed region that holds the track (it may touch the image border: the border is
+    /// a wall, unless it leaks).
     Track(Cut),
-    /// Only holed regions touching the image border: the best one (the border is a wall,
-    /// unless it leaks).
-    Leaking(Cut),
     /// No free region has a hole that can be an infield; the largest free region and the
     /// largest small hole found, for the message.
     NoHole(Option<Component>, Option<SmallHole>),
@@ -440,17 +437,18 @@ const MAX_KEPT: usize = 4;
 
 /// Chooses the free region that holds the track loop (module doc).
 ///
-/// Among holed regions that do not touch the image border, one whose infield holds another
-/// holed region with at least a quarter of its infield's area is the space around a track
-/// (a walled frame around an F1TENTH-style map), not the track; of the rest the one with the
-/// largest infield wins, unless the next one's infield is at least half as large.
+/// Among holed regions (touching the image border or not: the border is a wall), one whose
+/// infield holds another holed region with at least a quarter of its infield's area, or one
+/// that spans half its infield's width and height, is the space around a track (the free
+/// outside of an F1TENTH-style map, or a walled frame around it), not the track; of the rest
+/// the one with the largest infield wins, unless the next one's infield is at least half as
+/// large.
 pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
     let (labels, comps) = label_components(opened, true);
     let mut order: Vec<usize> = (0..comps.len()).collect();
     order.sort_by(|&a, &b| comps[b].area.cmp(&comps[a].area).then(a.cmp(&b)));
     let largest = order.first().map(|&k| comps[k].area).unwrap_or(0);
     let mut kept: Vec<Cut> = Vec::new();
-    let mut leaking: Option<Cut> = None;
     let mut small: Option<SmallHole> = None;
     for &k in order.iter().take(MAX_CANDIDATES) {
         let comp = &comps[k];
@@ -467,23 +465,18 @@ pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
                 continue;
             }
         };
-        if region.space.touches_border {
-            if leaking
-                .as_ref()
-                .is_none_or(|b| region.space.infield.area > b.space.infield.area)
-            {
-                leaking = Some(region);
-            }
-        } else {
-            kept.push(region);
-            kept.sort_by_key(|r| std::cmp::Reverse(r.space.infield.area));
-            kept.truncate(MAX_KEPT);
-        }
+        kept.push(region);
+        kept.sort_by_key(|r| std::cmp::Reverse(r.space.infield.area));
+        kept.truncate(MAX_KEPT);
     }
     drop(labels);
     let encloses = |a: &FreeSpace, b: &FreeSpace| {
         let f = b.first_pixel();
-        4 * b.infield.area >= a.infield.area
+        // `b` fills `a`'s infield: at least half its width and half its height.
+        let hole = a.infield.bbox;
+        let fills =
+            2 * b.mask.width >= hole[2] - hole[0] + 1 && 2 * b.mask.height >= hole[3] - hole[1] + 1;
+        (4 * b.infield.area >= a.infield.area || fills)
             && a.hole_at(f % a.image_width, f / a.image_width) == Some(a.infield.area)
     };
     let plain: Vec<usize> = (0..kept.len())
@@ -503,10 +496,7 @@ pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
     if let Some(&i) = plain.first() {
         return TrackChoice::Track(kept.swap_remove(i));
     }
-    match leaking {
-        Some(r) => TrackChoice::Leaking(r),
-        None => TrackChoice::NoHole(order.first().map(|&k| comps[k].clone()), small),
-    }
+    TrackChoice::NoHole(order.first().map(|&k| comps[k].clone()), small)
 }
 
 /// Stage 2: opens the map's free space and cuts out the component that holds the track
@@ -539,7 +529,7 @@ pub fn free_space_near(
     };
     let (choice, radius) = open_until_holed(map, &free, params)?;
     let (mut cands, two_infields) = match choice {
-        TrackChoice::Track(c) | TrackChoice::Leaking(c) => {
+        TrackChoice::Track(c) => {
             let Cut { space, rivals } = c;
             let mut all: Vec<FreeSpace> = rivals.iter().map(|r| space.around(r)).collect();
             all.insert(0, space);
@@ -564,6 +554,11 @@ pub fn free_space_near(
 
 /// Opens `free` with the configured radius, halving it while the opening leaves no holed
 /// region (module doc of [`free_space`]); the choice and the radius that gave it.
+///
+/// A track region that touches the image border is kept while smaller openings are tried
+/// for one that does not (a narrow track inside the free outside of an F1TENTH-style map
+/// needs a smaller opening to keep its loop); without one, the first border region is the
+/// choice.
 fn open_until_holed(
     map: &OccupancyMap,
     free: &Mask,
@@ -572,27 +567,27 @@ fn open_until_holed(
     let mut radius = params.opening_radius();
     // `None` in a failure: the opening left no free pixel.
     let mut first_failure: Option<(Option<TrackChoice>, usize)> = None;
+    let mut first_border: Option<(TrackChoice, usize)> = None;
     loop {
         let opened = open_free(free, radius);
         let choice = opened.any().then(|| choose_track(&opened));
         drop(opened);
         match choice {
+            Some(TrackChoice::Track(r)) if r.space.touches_border => {
+                first_border.get_or_insert((TrackChoice::Track(r), radius));
+            }
             Some(TrackChoice::Track(r)) => return Ok((TrackChoice::Track(r), radius)),
             Some(TrackChoice::Ambiguous(all)) => {
                 return Ok((TrackChoice::Ambiguous(all), radius));
             }
             other => {
-                // A border region beats a failure found at a larger radius.
-                let better = matches!(other, Some(TrackChoice::Leaking(_)))
-                    && !matches!(first_failure, Some((Some(TrackChoice::Leaking(_)), _)));
-                if better {
-                    first_failure = Some((other, radius));
-                } else {
-                    first_failure.get_or_insert((other, radius));
-                }
+                first_failure.get_or_insert((other, radius));
             }
         }
         if radius == 0 || !params.shrink_opening {
+            if let Some(found) = first_border {
+                return Ok(found);
+            }
             return match first_failure.take() {
                 Some((Some(TrackChoice::NoHole(Some(largest), None)), r)) => {
                     let opened = open_free(free, r);

@@ -5,9 +5,9 @@
 //! free_thresh 0.25, which makes it free (slam_toolbox #587, navigation2 #5278); other maps
 //! use another uniform grey (e.g. 216). Such a region surrounds the walls and runs to the
 //! image border, so a wall gap makes the track "leak" into it, or a loop goes round the
-//! outer wall through it. When one grey level, darker than the map's lightest free grey
-//! (with at least 64 free pixels lighter than it), is free and covers most of the free
-//! pixels on the image border, it is the map's unknown grey: every free pixel of exactly
+//! outer wall through it. When one grey level of at most 240, darker than the map's track
+//! (at least 64 free pixels, and a hundredth of its own count, are lighter), is free and
+//! covers most of the free pixels on the image border, it is the map's unknown grey: every free pixel of exactly
 //! that grey is taken as unknown (not free), with a note. The infield of a SLAM map is
 //! unknown in the same grey without touching the border, hence every pixel of it.
 
@@ -17,6 +17,8 @@ use crate::note::ExtractNote;
 
 /// Fewest free border pixels of the grey for it to count as the unknown grey.
 const MIN_BORDER_PIXELS: usize = 8;
+/// Lightest grey that can be an unknown grey (lighter is the white of free space).
+const MAX_UNKNOWN_GREY: u8 = 240;
 
 /// `map` with the free pixels of the uniform grey that is its unknown space (module doc)
 /// taken as unknown, and the note saying so; `None` when there is no such grey.
@@ -38,7 +40,8 @@ pub(crate) fn border_grey_as_unknown(map: &OccupancyMap) -> Option<(OccupancyMap
     }
     let (grey, &n) = counts.iter().enumerate().max_by_key(|(g, &n)| (n, *g))?;
     let grey = grey as u8;
-    if n < MIN_BORDER_PIXELS || 2 * n < free_on_border {
+    // A grey, not the white of free space (254, 255 or a near-white anti-aliasing level).
+    if n < MIN_BORDER_PIXELS || 2 * n < free_on_border || grey > MAX_UNKNOWN_GREY {
         return None;
     }
     // The track's own free space is lighter: the grey is not the map's free colour.
@@ -49,7 +52,7 @@ pub(crate) fn border_grey_as_unknown(map: &OccupancyMap) -> Option<(OccupancyMap
         }
     }
     let lighter: usize = all[grey as usize + 1..].iter().sum();
-    if lighter < MIN_BORDER_PIXELS * MIN_BORDER_PIXELS {
+    if lighter < (MIN_BORDER_PIXELS * MIN_BORDER_PIXELS).max(all[grey as usize] / 100) {
         return None;
     }
     let unknown: Vec<bool> = map

@@ -2,13 +2,16 @@
 //! repositories hold them: each loop map gives the loop that goes round its infield (its
 //! length against a reference read once off the picture of the map, ±10 %: a loop round an
 //! obstacle or a shortcut through a wall is far off), the two whose track runs into the image
-//! border say so in a note, and the lobby is refused as no track loop; porto (unknown = 205)
+//! border say so in a note (and every map cropped into its track on all four sides gives
+//! the same loop), and the lobby is refused as no track loop; porto (unknown = 205)
 //! read with the ROS 2 map saver's free_thresh 0.25 gives the loop of its own YAML. Skipped
 //! without the reference data.
 
 use mapzoo_extract::{extract, ExtractError, ExtractNote, ExtractParams};
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{FreeRule, MapMeta, OccupancyMap};
+
+use crate::support::{crop, free_bbox};
 
 /// (map, loop length read off its picture in metres, whether its track touches the border).
 const LOOPS: [(&str, f64, bool); 8] = [
@@ -52,6 +55,17 @@ fn slam_loop_maps_build_with_their_loop() {
             .iter()
             .any(|n| matches!(n, ExtractNote::BorderIsWall { .. }));
         assert_eq!(noted, border, "{name}: notes {:?}", ex.notes);
+        // Cropped into its track on all four sides, the map has the same loop: the image
+        // border is a wall.
+        let [c0, r0, c1, r1] = free_bbox(&map);
+        let tight = crop(&map, c0 + 3, r0 + 3, c1 - 2, r1 - 2);
+        let cut = extract(&tight, &ExtractParams::default(), None, false)
+            .unwrap_or_else(|e| panic!("{name}, cropped into its track: {e}"));
+        let cut_lap = cut.centerline.len() as f64 * 0.1;
+        assert!(
+            (cut_lap - lap).abs() < 0.02 * lap,
+            "{name}: {cut_lap:.1} m cropped, {lap:.1} m whole"
+        );
     }
 }
 
