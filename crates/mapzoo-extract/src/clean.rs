@@ -474,8 +474,7 @@ pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
         let f = b.first_pixel();
         // `b` fills `a`'s infield: at least half its width and half its height.
         let hole = a.infield.bbox;
-        let fills =
-            2 * b.mask.width >= hole[2] - hole[0] + 1 && 2 * b.mask.height >= hole[3] - hole[1] + 1;
+        let fills = 2 * b.mask.width > hole[2] - hole[0] && 2 * b.mask.height > hole[3] - hole[1];
         (4 * b.infield.area >= a.infield.area || fills)
             && a.hole_at(f % a.image_width, f / a.image_width) == Some(a.infield.area)
     };
