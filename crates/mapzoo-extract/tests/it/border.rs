@@ -135,3 +135,46 @@ fn a_uniform_grey_that_counts_as_free_is_unknown() {
         assert_eq!(ex.centerline, want.centerline, "{name}");
     }
 }
+
+#[test]
+fn the_free_outside_of_a_thin_walled_map_is_not_the_track() {
+    // F1TENTH style (thin black walls on white, free outside up to the image border) round a
+    // long narrow stadium: the free outside touches the border and its hole (walls, track,
+    // infield) is many times the track's thin infield, yet the track is the loop.
+    use mapzoo_synth::CenterlineSpec;
+    let (half, radius) = (15.0, 1.8);
+    let mut points = Vec::new();
+    for k in 0..60 {
+        points.push([-half + 2.0 * half * k as f64 / 60.0, -radius]);
+    }
+    for k in 0..30 {
+        let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::PI * k as f64 / 30.0;
+        points.push([half + radius * a.cos(), radius * a.sin()]);
+    }
+    for k in 0..60 {
+        points.push([half - 2.0 * half * k as f64 / 60.0, radius]);
+    }
+    for k in 0..30 {
+        let a = std::f64::consts::FRAC_PI_2 + std::f64::consts::PI * k as f64 / 30.0;
+        points.push([-half + radius * a.cos(), radius * a.sin()]);
+    }
+    let synth = generate(&SynthOptions {
+        centerline: CenterlineSpec::Points {
+            points,
+            widths: None,
+        },
+        width: mapzoo_synth::WidthSpec::Constant(2.6),
+        margin: 1.0,
+        ..SynthOptions::default()
+    })
+    .expect("generator");
+    let (map, _) = crate::synthetic::thin_walls(&synth, 3, None);
+    let ex = extract(&map, &ExtractParams::default(), None, false)
+        .unwrap_or_else(|e| panic!("thin-walled stadium: {e}"));
+    let lap = ex.centerline.len() as f64 * 0.1;
+    let want = synth.truth.lap_length;
+    assert!(
+        (lap - want).abs() < 0.03 * want,
+        "a {lap:.1} m loop round a {want:.1} m track"
+    );
+}

@@ -326,7 +326,11 @@ fn wall_gap_is_reported_where_it_is() {
 /// The map redrawn in the F1TENTH style: thin black walls (`wall_px` thick) on white, the
 /// infield and the outside free. With `gap`, a disc of the inner wall of that diameter
 /// (metres) is opened at lap fraction 0.35; returns the map and the gap's centre (col, row).
-fn thin_walls(map: &SynthMap, wall_px: i64, gap: Option<f64>) -> (OccupancyMap, [f64; 2]) {
+pub(crate) fn thin_walls(
+    map: &SynthMap,
+    wall_px: i64,
+    gap: Option<f64>,
+) -> (OccupancyMap, [f64; 2]) {
     thin_walls_side(map, wall_px, gap, true)
 }
 
