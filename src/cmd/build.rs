@@ -90,6 +90,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             for note in &set.map.notes {
                 eprintln!("note: {note}");
             }
+            for note in &set.extraction.notes {
+                eprintln!("note: {note}");
+            }
             let dir = write_set_as(&set, &args.out, WritePolicy::from(args.force), args.flavor)?;
             let mut record = set.record();
             record.seconds = t.elapsed().as_secs_f64();

@@ -47,5 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.out.display(),
         ex.centerline.len()
     );
+    for note in &ex.notes {
+        eprintln!("note: {note}");
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -108,7 +108,9 @@ fn errors_name_the_file_and_write_nothing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("missing.yaml"), "{}", text(&o));
 
-    let leaky = SynthOptions {
+    // A corridor to the image border is a dead end (the border is a wall): it builds, with
+    // a note; a wall across the track fails naming where it is.
+    let corridor = SynthOptions {
         seed: 41,
         wall_gap: Some(GapSpec {
             s: None,
@@ -116,12 +118,34 @@ fn errors_name_the_file_and_write_nothing() {
         }),
         ..SynthOptions::default()
     };
-    let (yaml, _) = map_in(dir.path(), leaky);
+    let (yaml, _) = map_in(dir.path(), corridor);
+    let built = dir.path().join("built.csv");
+    let o = run(&["centerline", &yaml, "--out", built.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("image border"), "{}", text(&o));
+    let mut blocked = generate(&SynthOptions {
+        seed: 41,
+        ..SynthOptions::default()
+    })
+    .expect("generator");
+    let t = &blocked.truth.centerline;
+    let p = t[t.len() / 3];
+    let (c, r) = blocked.world_to_pixel(p.x, p.y);
+    let reach = (p.d_left.max(p.d_right) + 0.2) / blocked.meta.resolution;
+    let w = blocked.width;
+    for (i, g) in blocked.gray.iter_mut().enumerate() {
+        let (pc, pr) = ((i % w) as f64, (i / w) as f64);
+        if (pc - c).hypot(pr - r) <= reach {
+            *g = 0;
+        }
+    }
+    let [_, yaml] = blocked.write(dir.path(), "t").expect("write map");
+    let yaml = yaml.to_str().unwrap().to_string();
     let o = run(&["centerline", &yaml, "--out", out_s]);
     assert_eq!(o.status.code(), Some(2));
     let msg = text(&o);
     assert!(
-        msg.contains("t.png") && msg.contains("leaks") && msg.contains("pixel (col"),
+        msg.contains("t.png") && msg.contains("cuts it at") && msg.contains("pixel (col"),
         "{msg}"
     );
 

@@ -9,13 +9,16 @@
 //! image to the same effect, and [`open_free_naive`] spells the rule out.
 //!
 //! The track region is the 8-connected free component with a hole (the
-//! infield) that does not touch the image border; its largest hole is the
-//! infield, the other holes are obstacles. A holed region that touches the
-//! border is a leak.
+//! infield); its largest hole that is not small (`holes`: a speck, a table or a
+//! pillar never is the infield) is the infield, the other holes are obstacles.
+//! A region may touch the image border: the border is a wall, and `leak`
+//! decides whether its free space really escapes through a wall gap.
 
 use mapzoo_format::OccupancyMap;
 
+use crate::centerline::StartPose;
 use crate::error::{ExtractError, MapPoint};
+use crate::holes::{resolve, small_loop_error, sort_holes, SmallHole};
 use crate::mask::{Mask, NEIGHBOURS_4};
 use crate::params::ExtractParams;
 
@@ -264,11 +267,13 @@ pub struct FreeSpace {
     pub row0: usize,
     /// The component's pixels in the crop.
     pub mask: Mask,
-    /// The infield: the largest bounded 4-connected hole of the component (crop indices).
+    /// The infield: the largest bounded 4-connected hole of the component that is not small
+    /// (crop indices).
     pub infield: Component,
     /// The other holes (obstacles on the track), largest first (crop indices).
     pub obstacles: Vec<Component>,
-    /// Whether the component touches the image border: the track leaks (a wall gap).
+    /// Whether the component touches the image border (the border is then a wall, unless the
+    /// free space escapes through a wall gap: a leak).
     pub touches_border: bool,
     /// Number of pixels of the component.
     pub area: usize,
@@ -282,8 +287,14 @@ pub struct FreeSpace {
 
 impl FreeSpace {
     /// Cuts component `label` out of `labels` (the labelling of `image`) with a
-    /// one-pixel margin, clipped to the image, and finds its holes; `None` when it has none.
-    fn cut(labels: &[u32], image: &Mask, label: u32, comp: &Component) -> Option<Self> {
+    /// one-pixel margin, clipped to the image, and finds its holes; `Err` when none can be
+    /// an infield (with the largest small one, if any).
+    fn cut(
+        labels: &[u32],
+        image: &Mask,
+        label: u32,
+        comp: &Component,
+    ) -> Result<Cut, Option<SmallHole>> {
         let (width, height) = (image.width, image.height);
         let col0 = comp.bbox[0].saturating_sub(1);
         let row0 = comp.bbox[1].saturating_sub(1);
@@ -299,23 +310,37 @@ impl FreeSpace {
         }
         // Holes: complement components inside the crop that do not touch the crop's frame
         // (everything outside the crop is outside the region's bounding box, hence not a hole).
-        let (_, comps) = label_components(&mask.inverted(), false);
-        let mut holes: Vec<Component> = comps.into_iter().filter(|c| !c.touches_border).collect();
-        holes.sort_by(|a, b| b.area.cmp(&a.area).then(a.first.cmp(&b.first)));
-        let mut holes = holes.into_iter();
-        let infield = holes.next()?;
-        Some(FreeSpace {
-            col0,
-            row0,
-            mask,
-            infield,
-            obstacles: holes.collect(),
-            touches_border: comp.touches_border,
-            area: comp.area,
-            image_width: width,
-            image_height: height,
-            opening_radius_px: 0,
+        let (hole_labels, comps) = label_components(&mask.inverted(), false);
+        let region_extent = (comp.bbox[2] - comp.bbox[0] + 1).max(comp.bbox[3] - comp.bbox[1] + 1);
+        let holes = sort_holes(&mask, &hole_labels, comps, region_extent, (col0, row0))?;
+        drop(hole_labels);
+        Ok(Cut {
+            space: FreeSpace {
+                col0,
+                row0,
+                mask,
+                infield: holes.infield,
+                obstacles: holes.obstacles,
+                touches_border: comp.touches_border,
+                area: comp.area,
+                image_width: width,
+                image_height: height,
+                opening_radius_px: 0,
+            },
+            rivals: holes.rivals,
         })
+    }
+
+    /// The same region with `rival` (one of its obstacles) as the infield.
+    fn around(&self, rival: &Component) -> FreeSpace {
+        let mut other = self.clone();
+        other.obstacles.retain(|h| h != rival);
+        other.obstacles.push(self.infield.clone());
+        other
+            .obstacles
+            .sort_by(|a, b| b.area.cmp(&a.area).then(a.first.cmp(&b.first)));
+        other.infield = rival.clone();
+        other
     }
 
     /// Image (col, row) of crop pixel index `i`.
@@ -384,18 +409,25 @@ impl FreeSpace {
     }
 }
 
+/// A region cut out with its holes sorted, and the other holes about as large as its
+/// infield that could be an infield too (a figure eight).
+#[derive(Debug, Clone)]
+pub(crate) struct Cut {
+    space: FreeSpace,
+    rivals: Vec<Component>,
+}
+
 /// What the search for the track region found.
 #[derive(Debug)]
 pub(crate) enum TrackChoice {
-    /// A holed region that does not touch the image border: the track.
-    Track(FreeSpace),
-    /// Only holed regions touching the image border: the best one, to locate the leak.
-    Leaking(FreeSpace),
-    /// No free region has a hole; the largest free region, for the message.
-    NoHole(Option<Component>),
-    /// Two loops are about equally plausible: (first pixel, infield pixels) of each, image
-    /// coordinates (row-major index).
-    Ambiguous([(usize, usize); 2]),
+    /// The holed region that holds the track (it may touch the image border: the border is
+    /// a wall, unless it leaks).
+    Track(Cut),
+    /// No free region has a hole that can be an infield; the largest free region and the
+    /// largest small hole found, for the message.
+    NoHole(Option<Component>, Option<SmallHole>),
+    /// Loops about equally plausible, in separate regions.
+    Ambiguous(Vec<FreeSpace>),
 }
 
 /// How many of the largest free regions are examined for holes.
@@ -405,74 +437,88 @@ const MAX_KEPT: usize = 4;
 
 /// Chooses the free region that holds the track loop (module doc).
 ///
-/// Among holed regions that do not touch the image border, one whose infield holds another
-/// holed region with at least a quarter of its infield's area is the space around a track
-/// (a walled frame around an F1TENTH-style map), not the track; of the rest the one with the
-/// largest infield wins, unless the next one's infield is at least half as large.
+/// Among holed regions (touching the image border or not: the border is a wall), one whose
+/// infield holds another holed region with at least a quarter of its infield's area, or one
+/// that spans half its infield's width and height, is the space around a track (the free
+/// outside of an F1TENTH-style map, or a walled frame around it), not the track; of the rest
+/// the one with the largest infield wins, unless the next one's infield is at least half as
+/// large.
 pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
     let (labels, comps) = label_components(opened, true);
     let mut order: Vec<usize> = (0..comps.len()).collect();
     order.sort_by(|&a, &b| comps[b].area.cmp(&comps[a].area).then(a.cmp(&b)));
     let largest = order.first().map(|&k| comps[k].area).unwrap_or(0);
-    let mut kept: Vec<FreeSpace> = Vec::new();
-    let mut leaking: Option<FreeSpace> = None;
+    let mut kept: Vec<Cut> = Vec::new();
+    let mut small: Option<SmallHole> = None;
     for &k in order.iter().take(MAX_CANDIDATES) {
         let comp = &comps[k];
         // Specks left by the opening cannot hold a track loop.
         if comp.area * 100 < largest {
             break;
         }
-        let Some(region) = FreeSpace::cut(&labels, opened, k as u32 + 1, comp) else {
-            continue;
-        };
-        if region.touches_border {
-            if leaking
-                .as_ref()
-                .is_none_or(|b| region.infield.area > b.infield.area)
-            {
-                leaking = Some(region);
+        let region = match FreeSpace::cut(&labels, opened, k as u32 + 1, comp) {
+            Ok(region) => region,
+            Err(found) => {
+                if small.is_none() {
+                    small = found;
+                }
+                continue;
             }
-        } else {
-            kept.push(region);
-            kept.sort_by_key(|r| std::cmp::Reverse(r.infield.area));
-            kept.truncate(MAX_KEPT);
-        }
+        };
+        kept.push(region);
+        kept.sort_by_key(|r| std::cmp::Reverse(r.space.infield.area));
+        kept.truncate(MAX_KEPT);
     }
     drop(labels);
     let encloses = |a: &FreeSpace, b: &FreeSpace| {
         let f = b.first_pixel();
-        4 * b.infield.area >= a.infield.area
+        // `b` fills `a`'s infield: at least half its width and half its height.
+        let hole = a.infield.bbox;
+        let fills = 2 * b.mask.width > hole[2] - hole[0] && 2 * b.mask.height > hole[3] - hole[1];
+        (4 * b.infield.area >= a.infield.area || fills)
             && a.hole_at(f % a.image_width, f / a.image_width) == Some(a.infield.area)
     };
     let plain: Vec<usize> = (0..kept.len())
-        .filter(|&i| !(0..kept.len()).any(|j| j != i && encloses(&kept[i], &kept[j])))
+        .filter(|&i| !(0..kept.len()).any(|j| j != i && encloses(&kept[i].space, &kept[j].space)))
         .collect();
     if plain.len() >= 2 {
-        let (a, b) = (&kept[plain[0]], &kept[plain[1]]);
-        if 2 * b.infield.area >= a.infield.area {
-            return TrackChoice::Ambiguous([
-                (a.first_pixel(), a.infield.area),
-                (b.first_pixel(), b.infield.area),
-            ]);
+        let first = kept[plain[0]].space.infield.area;
+        let rivals: Vec<FreeSpace> = plain
+            .iter()
+            .filter(|&&i| 2 * kept[i].space.infield.area >= first)
+            .map(|&i| kept[i].space.clone())
+            .collect();
+        if rivals.len() >= 2 {
+            return TrackChoice::Ambiguous(rivals);
         }
     }
     if let Some(&i) = plain.first() {
         return TrackChoice::Track(kept.swap_remove(i));
     }
-    match leaking {
-        Some(r) => TrackChoice::Leaking(r),
-        None => TrackChoice::NoHole(order.first().map(|&k| comps[k].clone())),
-    }
+    TrackChoice::NoHole(order.first().map(|&k| comps[k].clone()), small)
 }
 
 /// Stage 2: opens the map's free space and cuts out the component that holds the track
-/// loop, with its infield and obstacles (module doc).
+/// loop, with its infield and obstacles (module doc). [`free_space_near`] without a start
+/// pose: equally plausible loops are an error.
+pub fn free_space(map: &OccupancyMap, params: &ExtractParams) -> Result<FreeSpace, ExtractError> {
+    free_space_near(map, params, None)
+}
+
+/// Stage 2 as [`free_space`]; where two or more loops are about equally plausible (two
+/// tracks, a figure eight, a maze), `start` picks the one whose loop passes nearest to it
+/// (without it: [`ExtractError::Ambiguous`] lists them).
 ///
 /// A kernel wider than a stretch of track cuts the loop; then (with
 /// [`ExtractParams::shrink_opening`]) smaller ones are tried, and if none keeps a loop the
 /// first failure is reported. A component that touches the image border is returned with
-/// [`FreeSpace::touches_border`] set: the leak is located once its loop is known.
-pub fn free_space(map: &OccupancyMap, params: &ExtractParams) -> Result<FreeSpace, ExtractError> {
+/// [`FreeSpace::touches_border`] set: the border is a wall, and whether the free space
+/// leaks is decided once its loop is known.
+pub fn free_space_near(
+    map: &OccupancyMap,
+    params: &ExtractParams,
+    start: Option<StartPose>,
+) -> Result<FreeSpace, ExtractError> {
     params.validate()?;
     crate::check_map(map)?;
     let free = Mask {
@@ -480,70 +526,77 @@ pub fn free_space(map: &OccupancyMap, params: &ExtractParams) -> Result<FreeSpac
         height: map.height,
         data: map.free.clone(),
     };
-    let (choice, radius) = open_until_holed(&free, params)?;
-    let mut space = match choice {
-        TrackChoice::Track(r) | TrackChoice::Leaking(r) => r,
-        TrackChoice::Ambiguous(two) => {
-            let at = |(first, infield): (usize, usize)| {
-                format!(
-                    "one at {} around an infield of {infield} pixels",
-                    MapPoint::of(map, first % map.width, first / map.width)
-                )
-            };
-            return Err(ExtractError::Ambiguous {
-                why: format!("{} and {}", at(two[0]), at(two[1])),
-            });
+    let (choice, radius) = open_until_holed(map, &free, params)?;
+    let (mut cands, two_infields) = match choice {
+        TrackChoice::Track(c) => {
+            let Cut { space, rivals } = c;
+            let mut all: Vec<FreeSpace> = rivals.iter().map(|r| space.around(r)).collect();
+            all.insert(0, space);
+            (all, true)
         }
-        TrackChoice::NoHole(largest) => return Err(no_hole(map, largest)),
+        TrackChoice::Ambiguous(all) => (all, false),
+        TrackChoice::NoHole(largest, small) => {
+            return Err(match small {
+                Some(s) => small_loop_error(map, &s),
+                None => no_hole(map, largest, None),
+            })
+        }
     };
-    space.opening_radius_px = radius;
-    // Two infields of about the same size (a figure eight): no single loop goes round.
-    if let Some(b) = space.obstacles.first() {
-        let a = &space.infield;
-        if 2 * b.area >= a.area {
-            let at = |h: &Component| {
-                format!(
-                    "one around the infield at {} ({} pixels)",
-                    space.map_point(map, h.first),
-                    h.area
-                )
-            };
-            return Err(ExtractError::Ambiguous {
-                why: format!("the track region has two infields: {} and {}", at(a), at(b)),
-            });
-        }
+    for c in &mut cands {
+        c.opening_radius_px = radius;
     }
-    Ok(space)
+    if cands.len() == 1 {
+        return Ok(cands.swap_remove(0));
+    }
+    resolve(map, cands, two_infields, start)
 }
 
 /// Opens `free` with the configured radius, halving it while the opening leaves no holed
 /// region (module doc of [`free_space`]); the choice and the radius that gave it.
+///
+/// A track region that touches the image border is kept while smaller openings are tried
+/// for one that does not (a narrow track inside the free outside of an F1TENTH-style map
+/// needs a smaller opening to keep its loop); without one, the first border region is the
+/// choice.
 fn open_until_holed(
+    map: &OccupancyMap,
     free: &Mask,
     params: &ExtractParams,
 ) -> Result<(TrackChoice, usize), ExtractError> {
     let mut radius = params.opening_radius();
     // `None` in a failure: the opening left no free pixel.
     let mut first_failure: Option<(Option<TrackChoice>, usize)> = None;
+    let mut first_border: Option<(TrackChoice, usize)> = None;
     loop {
         let opened = open_free(free, radius);
         let choice = opened.any().then(|| choose_track(&opened));
         drop(opened);
         match choice {
+            Some(TrackChoice::Track(r)) if r.space.touches_border => {
+                first_border.get_or_insert((TrackChoice::Track(r), radius));
+            }
             Some(TrackChoice::Track(r)) => return Ok((TrackChoice::Track(r), radius)),
-            Some(TrackChoice::Ambiguous(two)) => {
-                return Ok((TrackChoice::Ambiguous(two), radius));
+            Some(TrackChoice::Ambiguous(all)) => {
+                return Ok((TrackChoice::Ambiguous(all), radius));
             }
             other => {
                 first_failure.get_or_insert((other, radius));
             }
         }
         if radius == 0 || !params.shrink_opening {
+            if let Some(found) = first_border {
+                return Ok(found);
+            }
             return match first_failure.take() {
+                Some((Some(TrackChoice::NoHole(Some(largest), None)), r)) => {
+                    let opened = open_free(free, r);
+                    let why = crate::barrier::find_barrier(map, &opened, &largest);
+                    Err(no_hole(map, Some(largest), why))
+                }
                 Some((Some(choice), r)) => Ok((choice, r)),
                 other => {
                     let r = other.map_or(radius, |f| f.1);
-                    Err(ExtractError::NoFreeSpace { opening: 2 * r + 1 })
+                    Err(no_free_space(map, r))
                 }
             };
         }
@@ -553,7 +606,11 @@ fn open_until_holed(
 
 /// The error for a map whose free space has no holed region; `largest` is its largest
 /// free region.
-fn no_hole(map: &OccupancyMap, largest: Option<Component>) -> ExtractError {
+fn no_hole(
+    map: &OccupancyMap,
+    largest: Option<Component>,
+    barrier: Option<String>,
+) -> ExtractError {
     let why = match largest {
         Some(c) if c.area == map.width * map.height => {
             "every pixel is free (a blank image?); check the image and the free-space rule"
@@ -566,11 +623,28 @@ fn no_hole(map: &OccupancyMap, largest: Option<Component>) -> ExtractError {
             } else {
                 ""
             };
-            format!("the largest free region ({} pixels, from {at}){border} has no hole, so there is no infield for a loop to go around; if the track has an infield, a wall gap joins it to the track: close the gap", c.area)
+            let cut = barrier.map(|b| format!("; {b}")).unwrap_or_else(|| {
+                "; if the track has an infield, a wall gap joins it to the track: close the gap"
+                    .to_string()
+            });
+            format!("the largest free region ({} pixels, from {at}){border} has no hole, so there is no infield for a loop to go around{cut}", c.area)
         }
         None => "the free space is empty".to_string(),
     };
     ExtractError::NoLoop { why }
+}
+
+/// The error for a map whose opened free space (radius `radius`) is empty: when no pixel
+/// of the map is free at all, says so with the lightest grey of the image.
+fn no_free_space(map: &OccupancyMap, radius: usize) -> ExtractError {
+    if map.free.iter().any(|&f| f) {
+        return ExtractError::NoFreeSpace {
+            opening: 2 * radius + 1,
+        };
+    }
+    ExtractError::NothingFree {
+        lightest: map.gray.iter().copied().max().unwrap_or(0),
+    }
 }
 
 #[cfg(test)]
@@ -662,11 +736,13 @@ mod tests {
         let (labels, comps) = label_components(&free, true);
         assert_eq!(comps.len(), 2);
         assert!(!comps[0].touches_border && comps[1].touches_border);
-        let region = FreeSpace::cut(&labels, &free, 1, &comps[0]).expect("a hole");
+        let region = FreeSpace::cut(&labels, &free, 1, &comps[0])
+            .expect("a hole")
+            .space;
         assert!(region.obstacles.is_empty());
         assert_eq!(region.infield.area, 10);
         match choose_track(&free) {
-            TrackChoice::Track(r) => assert_eq!(r.area, 18),
+            TrackChoice::Track(r) => assert_eq!(r.space.area, 18),
             other => panic!("expected a track, got {other:?}"),
         }
     }

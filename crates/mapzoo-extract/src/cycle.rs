@@ -33,8 +33,9 @@ pub struct SkeletonLoop {
 /// `space.mask`) and takes its shortest cycle around the infield, with the corner pixels put
 /// back, in the Race Stack's order (module doc).
 ///
-/// A free space that touches the image border fails here with [`ExtractError::Leak`], which
-/// needs the loop to locate the gap.
+/// A free space that touches the image border has the border as a wall; it fails here with
+/// [`ExtractError::Leak`] only when it escapes through a wall gap into free space outside the
+/// track's walls, which needs the loop to tell and to locate the gap.
 pub fn skeleton_loop(
     map: &OccupancyMap,
     space: &FreeSpace,
@@ -53,7 +54,9 @@ pub fn skeleton_loop(
     let pixels = race_stack_order(&with_corners(&cycle, &skeleton), &skeleton);
     drop(skeleton);
     if space.touches_border {
-        return Err(crate::leak::border_leak_error(map, space, &pixels));
+        if let Some(e) = crate::leak::border_leak(map, space, &pixels) {
+            return Err(e);
+        }
     }
     Ok(SkeletonLoop { pixels })
 }

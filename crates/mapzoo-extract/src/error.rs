@@ -36,6 +36,43 @@ impl fmt::Display for MapPoint {
     }
 }
 
+/// One of several equally plausible loops, for [`ExtractError::Ambiguous`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopCandidate {
+    /// Length of its skeleton loop, metres.
+    pub length_m: f64,
+    /// The middle of the infield it goes round.
+    pub at: MapPoint,
+}
+
+impl fmt::Display for LoopCandidate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {:.1} m loop around {}", self.length_m, self.at)
+    }
+}
+
+/// The candidates of an ambiguity, one after the other.
+fn list(candidates: &[LoopCandidate]) -> String {
+    candidates
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Occupancy probability (255 − grey) / 255 of a grey level (map_server, negate 0).
+fn occupancy(grey: u8) -> f64 {
+    (255.0 - grey as f64) / 255.0
+}
+
+/// The sizes of a small hole, worded.
+fn small_room(room_m: &Option<f64>, region_m: f64) -> String {
+    match room_m {
+        Some(r) => format!(", with free space about {r:.1} m across round it"),
+        None => format!(", in a free region {region_m:.1} m across"),
+    }
+}
+
 /// Everything that can stop the extraction of a centerline from a map.
 #[derive(Debug, thiserror::Error)]
 pub enum ExtractError {
@@ -63,20 +100,41 @@ pub enum ExtractError {
         /// Side of the square opening, pixels.
         opening: usize,
     },
+    /// No pixel of the map is free at all (before any cleaning).
+    #[error("no pixel of the map is free: the lightest grey in the image is {lightest} of 255, an occupancy of {:.3} ((255 - grey) / 255 with negate 0), which the YAML's free_thresh does not call free; if the track is drawn in that grey, set free_thresh above {:.3} in the YAML, or {}", occupancy(*lightest), occupancy(*lightest), Hint::FreeRule(FreeRule::Nonzero))]
+    NothingFree {
+        /// The lightest grey level of the image.
+        lightest: u8,
+    },
+    /// The only loops in the free space circle small things (a pillar in an open room):
+    /// no track loop.
+    #[error("no track loop: the only loop in the free space goes round something small, {:.2} × {:.2} m at {at}{}, not round a track's infield (an open room or hall, not a track?); a track's infield is larger than the track is wide", size_m[0], size_m[1], small_room(room_m, *region_m))]
+    NoTrackLoop {
+        /// The middle of the largest small hole found.
+        at: MapPoint,
+        /// Its width and height, metres.
+        size_m: [f64; 2],
+        /// Width of the free space around it, metres, when measured.
+        room_m: Option<f64>,
+        /// Longest side of the free region it lies in, metres.
+        region_m: f64,
+    },
     /// The free space has no region that goes around an infield.
     #[error("no closed loop in the free space: {why}")]
     NoLoop {
         /// Why, naming the region looked at.
         why: String,
     },
-    /// Two loops are about equally plausible (two tracks, or a figure eight).
-    #[error("several equally plausible loops: {why}; crop the map to one track or mark the other occupied")]
+    /// Two or more loops are about equally plausible (two tracks, a figure eight, a maze).
+    #[error("several equally plausible loops ({why}): {}; {}, or crop the map to one track or mark the others occupied", list(candidates), Hint::StartPose)]
     Ambiguous {
-        /// Where they are and how large their infields are.
+        /// What makes them separate loops.
         why: String,
+        /// The loops, longest first.
+        candidates: Vec<LoopCandidate>,
     },
     /// The track's free space is connected to the image border: a wall has a gap.
-    #[error("the track's free space leaks: it leaves the track at {gap}, through an opening about {gap_width_px} pixels wide (a gap in the wall?), and reaches the image border at {border}; close the gap with occupied pixels, or mark the outside as unknown")]
+    #[error("the track's free space leaks: it first leaves the track at {gap}, through an opening about {gap_width_px} pixels wide (a gap in the outer wall?), into free space outside the track's walls that reaches the image border at {border}; close the gap with occupied pixels, or mark the outside as unknown")]
     Leak {
         /// Where the leak leaves the track (the mouth of the gap in the wall).
         gap: MapPoint,
@@ -101,7 +159,10 @@ impl ExtractError {
     /// The remedy this error suggests, if any; its [`std::fmt::Display`] words it in API terms.
     pub fn hint(&self) -> Option<Hint> {
         match self {
-            ExtractError::NoFreeSpace { .. } => Some(Hint::FreeRule(FreeRule::Nonzero)),
+            ExtractError::NoFreeSpace { .. } | ExtractError::NothingFree { .. } => {
+                Some(Hint::FreeRule(FreeRule::Nonzero))
+            }
+            ExtractError::Ambiguous { .. } => Some(Hint::StartPose),
             _ => None,
         }
     }

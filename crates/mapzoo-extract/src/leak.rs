@@ -16,31 +16,133 @@ use std::collections::BinaryHeap;
 
 use mapzoo_format::OccupancyMap;
 
-use crate::clean::FreeSpace;
+use crate::clean::{label_components, FreeSpace};
 use crate::cycle::SkeletonLoop;
 use crate::error::ExtractError;
-use crate::mask::Mask;
+use crate::mask::{Mask, NEIGHBOURS_4};
 
-/// The error for a free space that touches the image border ([`FreeSpace::touches_border`]):
-/// where the track leaks through a wall gap, found from its loop `pixels`.
-pub(crate) fn border_leak_error(
+/// The leak of a free space that touches the image border ([`FreeSpace::touches_border`]),
+/// found from its loop `pixels`; `None` when it does not leak.
+///
+/// The image border is a wall: a track, or a corridor off it, that runs into the edge of the
+/// image does not leak. The free space leaks when it escapes through a gap in the track's
+/// outer wall into free space outside it: then most of the outer wall near the loop (the
+/// pixels outside the loop, next to the free space, within twice the track's half width plus
+/// two pixels of the loop) is an island, free space all round it, instead of being joined to
+/// the occupied space at the image border. The leak is located on the widest path from the
+/// loop to free space beyond the track band and near such an island (module doc), and the
+/// border pixel nearest to where that path ends is named.
+pub(crate) fn border_leak(
     map: &OccupancyMap,
     space: &FreeSpace,
     pixels: &[usize],
-) -> ExtractError {
-    match locate_leak(space, pixels, |i| space.on_image_border(i)) {
-        Some((gap, border, clearance)) => ExtractError::Leak {
-            gap: space.map_point(map, gap),
-            border: space.map_point(map, border),
-            gap_width_px: gap_width_px(clearance),
-        },
-        None => ExtractError::NoLoop {
+) -> Option<ExtractError> {
+    let mask = &space.mask;
+    let n = pixels.len();
+    if n < 3 {
+        return None;
+    }
+    let clear = clearance(mask);
+    let mut along: Vec<f32> = pixels.iter().map(|&p| clear[p]).collect();
+    along.sort_by(f32::total_cmp);
+    let reach = 2.0 * along[(n - 1) * 95 / 100] + 2.0;
+    let inside = inside_loop(mask, pixels);
+    let mut seeds = Mask::filled(mask.width, mask.height, true);
+    for &p in pixels {
+        seeds[p] = false;
+    }
+    let to_loop = clearance(&seeds);
+    drop(seeds);
+    let (labels, comps) = label_components(&mask.inverted(), false);
+    let island = |i: usize| labels[i] != 0 && !comps[labels[i] as usize - 1].touches_border;
+    let (mut walls, mut on_islands) = (0usize, 0usize);
+    for i in 0..mask.len() {
+        if mask[i] || inside[i] || to_loop[i] > reach {
+            continue;
+        }
+        if mask.neighbours(i, &NEIGHBOURS_4).any(|q| mask[q]) {
+            walls += 1;
+            on_islands += island(i) as usize;
+        }
+    }
+    if walls == 0 || 2 * on_islands <= walls {
+        return None;
+    }
+    // Beyond the track band and near an island: the free space outside its walls.
+    let not_island = Mask {
+        width: mask.width,
+        height: mask.height,
+        data: (0..mask.len()).map(|i| !island(i)).collect(),
+    };
+    let to_island = clearance(&not_island);
+    drop(not_island);
+    let beyond = |i: usize| mask[i] && !inside[i] && to_loop[i] > reach && to_island[i] <= reach;
+    let Some((gap, end, clearance)) = locate_leak(space, pixels, beyond) else {
+        return Some(ExtractError::NoLoop {
             why: format!(
-                "the track region around {} touches the image border but no path leads there",
+                "the track region around {} is walled by islands of occupied space in free space, but no path leads out to it",
                 space.map_point(map, pixels[0])
             ),
-        },
+        });
+    };
+    let border = nearest_border(space, end).unwrap_or(end);
+    Some(ExtractError::Leak {
+        gap: space.map_point(map, gap),
+        border: space.map_point(map, border),
+        gap_width_px: gap_width_px(clearance),
+    })
+}
+
+/// The image-border pixel of the region nearest to crop pixel `from` through the region.
+fn nearest_border(space: &FreeSpace, from: usize) -> Option<usize> {
+    let mask = &space.mask;
+    let mut seen = vec![false; mask.len()];
+    let mut queue = std::collections::VecDeque::from([from]);
+    seen[from] = true;
+    while let Some(p) = queue.pop_front() {
+        if space.on_image_border(p) {
+            return Some(p);
+        }
+        for q in mask.set_neighbours8(p) {
+            if !seen[q] {
+                seen[q] = true;
+                queue.push_back(q);
+            }
+        }
     }
+    None
+}
+
+/// Which pixels of the crop `mask` lie inside the closed pixel polygon `loop_pixels`: an odd
+/// number of its edges cross row r + ¼ left of column c + ¼.
+pub(crate) fn inside_loop(mask: &Mask, loop_pixels: &[usize]) -> Vec<bool> {
+    let (w, h) = (mask.width, mask.height);
+    let n = loop_pixels.len();
+    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
+    for k in 0..n {
+        let (a, b) = (loop_pixels[k], loop_pixels[(k + 1) % n]);
+        let (ca, ra) = mask.col_row(a);
+        let (cb, rb) = mask.col_row(b);
+        let (ca, ra, cb, rb) = (ca as f64, ra as f64, cb as f64, rb as f64);
+        if ra == rb {
+            continue;
+        }
+        let row = ra.min(rb) as usize;
+        let t = (row as f64 + 0.25 - ra) / (rb - ra);
+        crossings[row].push(ca + t * (cb - ca));
+    }
+    let mut inside = vec![false; w * h];
+    for (r, xs) in crossings.iter_mut().enumerate() {
+        xs.sort_by(f64::total_cmp);
+        let mut k = 0;
+        for c in 0..w {
+            while k < xs.len() && xs[k] < c as f64 + 0.25 {
+                k += 1;
+            }
+            inside[r * w + c] = k % 2 == 1;
+        }
+    }
+    inside
 }
 
 /// Fails with [`ExtractError::InfieldLeak`] when the track's free space spills over a free
@@ -249,35 +351,12 @@ pub(crate) fn infield_spill(
     let reach = 2.0 * along[(n - 1) * 95 / 100] + 2.0;
     let mean_half = loop_clearance.iter().sum::<f64>() / n as f64;
     let length = crate::cycle::cycle_length(loop_pixels, mask);
-    // Inside the loop: crossings of the rows r + ¼ by the loop's edges, left of c + ¼.
-    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
-    for k in 0..n {
-        let (a, b) = (loop_pixels[k], loop_pixels[(k + 1) % n]);
-        let (ca, ra) = mask.col_row(a);
-        let (cb, rb) = mask.col_row(b);
-        let (ca, ra, cb, rb) = (ca as f64, ra as f64, cb as f64, rb as f64);
-        if ra == rb {
-            continue;
-        }
-        let row = ra.min(rb) as usize;
-        let t = (row as f64 + 0.25 - ra) / (rb - ra);
-        crossings[row].push(ca + t * (cb - ca));
-    }
-    let mut inside = vec![false; w * h];
+    // Inside the loop, and free.
+    let mut inside = inside_loop(mask, loop_pixels);
     let mut count = 0usize;
-    for (r, xs) in crossings.iter_mut().enumerate() {
-        xs.sort_by(f64::total_cmp);
-        let mut k = 0;
-        for c in 0..w {
-            while k < xs.len() && xs[k] < c as f64 + 0.25 {
-                k += 1;
-            }
-            let i = mask.index(c, r);
-            if k % 2 == 1 && region.mask[i] {
-                inside[i] = true;
-                count += 1;
-            }
-        }
+    for (v, &m) in inside.iter_mut().zip(&region.mask.data) {
+        *v = *v && m;
+        count += *v as usize;
     }
     if (count as f64) <= 2.0 * length * mean_half + reach * reach {
         return None;

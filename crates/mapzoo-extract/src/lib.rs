@@ -60,17 +60,21 @@
 
 #![warn(missing_docs)]
 
+mod barrier;
 mod centerline;
 mod clean;
 mod cycle;
 mod error;
+mod holes;
 mod leak;
 mod mask;
+mod note;
 mod params;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
 mod smooth;
 mod thin;
+mod unknown;
 mod walls;
 
 use std::time::Instant;
@@ -78,11 +82,12 @@ use std::time::Instant;
 use mapzoo_format::{OccupancyMap, Waypoint};
 
 pub use centerline::{orient, Centerline, StartPose};
-pub use clean::{free_space, Component, FreeSpace};
+pub use clean::{free_space, free_space_near, Component, FreeSpace};
 pub use cycle::{skeleton_loop, SkeletonLoop};
-pub use error::{ExtractError, MapPoint};
+pub use error::{ExtractError, LoopCandidate, MapPoint};
 pub use leak::check_infield;
 pub use mask::Mask;
+pub use note::ExtractNote;
 pub use params::ExtractParams;
 pub use smooth::{smooth, SmoothedLoop};
 pub use thin::skeletonize;
@@ -104,6 +109,8 @@ pub struct Extraction {
     pub timings: Vec<(&'static str, f64)>,
     /// Chebyshev radius of the opening actually used, pixels (smaller than asked when it was shrunk).
     pub opening_radius_px: usize,
+    /// What the extraction assumed or changed that the user should know (empty on a plain map).
+    pub notes: Vec<ExtractNote>,
 }
 
 /// Seconds spent per stage, from one lap to the next.
@@ -174,8 +181,31 @@ fn start_pose(map: &OccupancyMap, start: Option<StartPose>) -> Result<StartPose,
 /// Extracts the centerline, walls and boundary distances of `map` (DESIGN §3, stages 2–6).
 ///
 /// `start` fixes waypoint 0 and the driving direction (default: the map origin, yaw 0);
-/// `reverse` then drives the other way round.
+/// `reverse` then drives the other way round. Where several loops are equally plausible,
+/// a given `start` also picks the one nearest to it ([`free_space_near`]).
+///
+/// A uniform grey joined to the image border that counts as free while the track is lighter
+/// (the ROS 2 map saver's unknown 205 under free_thresh 0.25, or another unknown grey) is
+/// unknown space: its pixels are taken as not free, and the result carries an
+/// [`ExtractNote::GreyIsUnknown`].
 pub fn extract(
+    map: &OccupancyMap,
+    params: &ExtractParams,
+    start: Option<StartPose>,
+    reverse: bool,
+) -> Result<Extraction, ExtractError> {
+    match unknown::border_grey_as_unknown(map) {
+        Some((known, note)) => {
+            let mut ex = extract_as_classified(&known, params, start, reverse)?;
+            ex.notes.insert(0, note);
+            Ok(ex)
+        }
+        None => extract_as_classified(map, params, start, reverse),
+    }
+}
+
+/// [`extract`] on the pixels as `map` classifies them.
+fn extract_as_classified(
     map: &OccupancyMap,
     params: &ExtractParams,
     start: Option<StartPose>,
@@ -183,9 +213,10 @@ pub fn extract(
 ) -> Result<Extraction, ExtractError> {
     params.validate()?;
     check_map(map)?;
+    let given = start;
     let start = start_pose(map, start)?;
     let mut clock = Clock::start();
-    let space = free_space(map, params)?;
+    let space = free_space_near(map, params, given.map(|_| start))?;
     clock.lap("clean");
     let skeleton = skeletonize(&space.mask);
     clock.lap("thin");
@@ -201,6 +232,7 @@ pub fn extract(
     clock.lap("resample");
     let track = track_bounds(map, &space, &contours, centerline);
     let track_free = space.image_mask().data;
+    let notes = note::notes_of(map, &space);
     clock.lap("walls");
     Ok(Extraction {
         centerline: track.waypoints(),
@@ -209,5 +241,6 @@ pub fn extract(
         track_free,
         timings: clock.timings,
         opening_radius_px: space.opening_radius_px,
+        notes,
     })
 }

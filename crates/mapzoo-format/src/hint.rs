@@ -34,6 +34,8 @@ pub enum Hint {
     SmallerPicture,
     /// Try another free-space rule (for anti-aliased maps: [`FreeRule::Nonzero`]).
     FreeRule(FreeRule),
+    /// Give the start pose to pick the loop nearest to it (`BuildRequest::start`).
+    StartPose,
 }
 
 impl Hint {
@@ -57,6 +59,7 @@ impl Hint {
                 "try --free-rule {} for anti-aliased maps",
                 free_rule_name(*rule)
             ),
+            Hint::StartPose => "pass --start X,Y,YAW to take the loop nearest to that pose".into(),
         }
     }
 }
@@ -92,6 +95,9 @@ impl fmt::Display for Hint {
                 "try free_rule = \"{}\" for anti-aliased maps",
                 free_rule_name(*rule)
             ),
+            Hint::StartPose => f.write_str(
+                "give the start pose (BuildRequest::start) to take the loop nearest to it",
+            ),
         }
     }
 }
@@ -111,6 +117,7 @@ mod tests {
             Hint::SafetyWidths { iqp: 1.0, sp: 0.5 },
             Hint::SmallerPicture,
             Hint::FreeRule(FreeRule::Nonzero),
+            Hint::StartPose,
         ];
         for h in all {
             assert!(!h.to_string().contains("--"), "{h}");

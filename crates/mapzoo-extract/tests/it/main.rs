@@ -5,6 +5,9 @@
 //! own tests (and their property tests against the naive twins) are unit tests
 //! beside them in `src/`.
 
+mod border;
+mod loops;
 mod reference;
+mod slam;
 mod support;
 mod synthetic;

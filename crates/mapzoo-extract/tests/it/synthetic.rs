@@ -3,7 +3,7 @@
 //! clutter; a wall gap is reported where it is; a map without a loop gets a
 //! named error. Runs everywhere (no reference data needed).
 
-use mapzoo_extract::{extract, ExtractError, ExtractParams, Extraction, StartPose};
+use mapzoo_extract::{extract, ExtractError, ExtractNote, ExtractParams, Extraction, StartPose};
 use mapzoo_format::{FreeRule, MapMeta, OccupancyMap};
 use mapzoo_synth::{
     generate, GapSpec, ObstacleShape, ObstacleSpec, PocketSpec, Side, SpurSpec, SynthMap,
@@ -22,13 +22,13 @@ fn ours_xy(ex: &Extraction) -> Vec<[f64; 2]> {
 }
 
 /// The synthetic truth starts at (0, 0) heading +x.
-const START: StartPose = StartPose {
+pub(crate) const START: StartPose = StartPose {
     x: 0.0,
     y: 0.0,
     yaw: 0.0,
 };
 
-fn run(opts: &SynthOptions) -> (SynthMap, Result<Extraction, ExtractError>) {
+pub(crate) fn run(opts: &SynthOptions) -> (SynthMap, Result<Extraction, ExtractError>) {
     let map = generate(opts).expect("generator");
     let occ = map.occupancy(FreeRule::MapServer);
     let ex = extract(&occ, &ExtractParams::default(), Some(START), false);
@@ -36,7 +36,7 @@ fn run(opts: &SynthOptions) -> (SynthMap, Result<Extraction, ExtractError>) {
 }
 
 /// Lap, direction and closeness to the truth; returns (mean, max) distance to it, metres.
-fn check_loop(name: &str, map: &SynthMap, ex: &Extraction) -> (f64, f64) {
+pub(crate) fn check_loop(name: &str, map: &SynthMap, ex: &Extraction) -> (f64, f64) {
     let truth = truth_xy(&map.truth.centerline);
     let ours = ours_xy(ex);
     let n = ours.len();
@@ -251,7 +251,9 @@ fn anti_aliased_edges_and_unknown_regions() {
 }
 
 #[test]
-fn wall_gap_is_reported_where_it_is() {
+fn a_corridor_to_the_image_border_is_a_dead_end() {
+    // The generator's wall gap: a corridor from the outer wall straight to the image border.
+    // The border is a wall (issue 11): the corridor is a dead end, the loop is the track.
     for seed in [41u64, 42, 43, 44, 45, 46, 47, 48] {
         let opts = SynthOptions {
             seed,
@@ -262,16 +264,39 @@ fn wall_gap_is_reported_where_it_is() {
             ..SynthOptions::default()
         };
         let (map, ex) = run(&opts);
-        let gap = map.truth.gap.expect("a gap");
-        match ex {
+        assert!(map.truth.gap.is_some());
+        let ex = ex.unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        check_loop(&format!("corridor to the border, seed {seed}"), &map, &ex);
+        assert!(
+            ex.notes
+                .iter()
+                .any(|n| matches!(n, ExtractNote::BorderIsWall { .. })),
+            "seed {seed}: no note that the border was taken as a wall: {:?}",
+            ex.notes
+        );
+    }
+}
+
+#[test]
+fn wall_gap_is_reported_where_it_is() {
+    // F1TENTH style, free outside the walls up to the image border: a gap in the outer wall
+    // lets the track's free space escape there, a real leak.
+    for seed in [41u64, 42, 43, 44, 45, 46] {
+        let map = generate(&SynthOptions {
+            seed,
+            margin: 3.0,
+            ..SynthOptions::default()
+        })
+        .expect("generator");
+        let (leaky, truth) = thin_walls_side(&map, 4, Some(1.4), false);
+        match extract(&leaky, &ExtractParams::default(), Some(START), false) {
             Err(ExtractError::Leak {
                 gap: at, border, ..
             }) => {
-                let d = (at.col as f64 - gap.wall_pixel[0] as f64)
-                    .hypot(at.row as f64 - gap.wall_pixel[1] as f64);
+                let d = (at.col as f64 - truth[0]).hypot(at.row as f64 - truth[1]);
                 eprintln!(
-                    "seed {seed}: leak at ({}, {}), truth ({}, {}), {d:.1} px apart; border ({}, {})",
-                    at.col, at.row, gap.wall_pixel[0], gap.wall_pixel[1], border.col, border.row
+                    "seed {seed}: leak at ({}, {}), truth ({:.0}, {:.0}), {d:.1} px apart; border ({}, {})",
+                    at.col, at.row, truth[0], truth[1], border.col, border.row
                 );
                 assert!(
                     d <= 5.0,
@@ -279,9 +304,11 @@ fn wall_gap_is_reported_where_it_is() {
                 );
                 let on_border = border.col == 0
                     || border.row == 0
-                    || border.col + 1 == map.width
-                    || border.row + 1 == map.height;
+                    || border.col + 1 == leaky.width
+                    || border.row + 1 == leaky.height;
                 assert!(on_border);
+                // Not contradicting itself: where it leaves the track is not the border.
+                assert!((at.col, at.row) != (border.col, border.row));
                 let msg = ExtractError::Leak {
                     gap: at,
                     border,
@@ -299,7 +326,21 @@ fn wall_gap_is_reported_where_it_is() {
 /// The map redrawn in the F1TENTH style: thin black walls (`wall_px` thick) on white, the
 /// infield and the outside free. With `gap`, a disc of the inner wall of that diameter
 /// (metres) is opened at lap fraction 0.35; returns the map and the gap's centre (col, row).
-fn thin_walls(map: &SynthMap, wall_px: i64, gap: Option<f64>) -> (OccupancyMap, [f64; 2]) {
+pub(crate) fn thin_walls(
+    map: &SynthMap,
+    wall_px: i64,
+    gap: Option<f64>,
+) -> (OccupancyMap, [f64; 2]) {
+    thin_walls_side(map, wall_px, gap, true)
+}
+
+/// [`thin_walls`] with the gap in the inner (`inner`) or the outer wall.
+fn thin_walls_side(
+    map: &SynthMap,
+    wall_px: i64,
+    gap: Option<f64>,
+    inner: bool,
+) -> (OccupancyMap, [f64; 2]) {
     let (w, h) = (map.width as i64, map.height as i64);
     let free: Vec<bool> = map.gray.iter().map(|&v| v == 254).collect();
     let mut gray = vec![254u8; map.gray.len()];
@@ -322,8 +363,12 @@ fn thin_walls(map: &SynthMap, wall_px: i64, gap: Option<f64>) -> (OccupancyMap, 
     let t = &map.truth.centerline;
     let p = &t[t.len() * 35 / 100];
     // Counter-clockwise: the infield is on the left.
-    let (nx, ny) = (-p.psi.sin(), p.psi.cos());
-    let edge = p.d_left + 0.5 * wall_px as f64 * map.meta.resolution;
+    let (nx, ny, d) = if inner {
+        (-p.psi.sin(), p.psi.cos(), p.d_left)
+    } else {
+        (p.psi.sin(), -p.psi.cos(), p.d_right)
+    };
+    let edge = d + 0.5 * wall_px as f64 * map.meta.resolution;
     let (gc, gr) = map.world_to_pixel(p.x + nx * edge, p.y + ny * edge);
     if let Some(d) = gap {
         let rad = 0.5 * d / map.meta.resolution;
@@ -433,7 +478,7 @@ fn a_walled_frame_around_a_thin_wall_map_is_not_the_track() {
 
 /// A w × h picture of free rings: `#` free, `.` occupied, built from (col, row, outer
 /// half-size, inner half-size) squares.
-fn rings(w: usize, h: usize, squares: &[(i64, i64, i64, i64)]) -> Vec<String> {
+pub(crate) fn rings(w: usize, h: usize, squares: &[(i64, i64, i64, i64)]) -> Vec<String> {
     (0..h as i64)
         .map(|r| {
             (0..w as i64)
@@ -498,7 +543,10 @@ fn extract_rows(rows: &[String]) -> Result<Extraction, ExtractError> {
 /// Asserts that the literal map `rows` is ambiguous, with `needle` in the explanation.
 fn assert_ambiguous(rows: &[String], needle: &str) {
     match extract_rows(rows) {
-        Err(ExtractError::Ambiguous { why }) => assert!(why.contains(needle), "{why}"),
+        Err(e @ ExtractError::Ambiguous { .. }) => {
+            let msg = e.to_string();
+            assert!(msg.contains(needle), "{msg}")
+        }
         other => panic!(
             "expected an ambiguity, got {:?}",
             other.map(|e| e.centerline.len())
@@ -506,7 +554,7 @@ fn assert_ambiguous(rows: &[String], needle: &str) {
     }
 }
 
-fn literal_map(rows: &[&str], resolution: f64) -> OccupancyMap {
+pub(crate) fn literal_map(rows: &[&str], resolution: f64) -> OccupancyMap {
     let (w, h) = (rows[0].len(), rows.len());
     let gray = rows
         .iter()
@@ -546,7 +594,12 @@ fn no_loop_is_a_named_error() {
     // Nothing free at all.
     let map = literal_map(&["....", "...."], 0.05);
     let r = extract(&map, &ExtractParams::default(), None, false);
-    assert!(matches!(r, Err(ExtractError::NoFreeSpace { .. })), "{r:?}");
+    match r {
+        Err(e @ ExtractError::NothingFree { lightest: 0 }) => {
+            assert!(e.to_string().contains("no pixel of the map is free"), "{e}")
+        }
+        other => panic!("expected NothingFree, got {other:?}"),
+    }
     // A ring too thin for the opening is cut, and smaller openings are tried: it is found.
     let mut rows = vec![".".repeat(40)];
     for r in 0..30 {
