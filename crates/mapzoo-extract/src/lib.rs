@@ -98,6 +98,8 @@ pub struct Extraction {
     pub right_wall: Vec<[f64; 2]>,
     /// Left wall, world metres, as `right_wall`.
     pub left_wall: Vec<[f64; 2]>,
+    /// The obstacles inside the track region (walls of their own, each on one side).
+    pub obstacles: Vec<mapzoo_geom::Obstacle>,
     /// The cleaned track-only free mask, row-major like [`OccupancyMap::free`].
     pub track_free: Vec<bool>,
     /// Seconds spent in each stage, in order.
@@ -206,6 +208,7 @@ pub fn extract(
         centerline: track.waypoints(),
         right_wall: track.right_wall,
         left_wall: track.left_wall,
+        obstacles: track.obstacles,
         track_free,
         timings: clock.timings,
         opening_radius_px: space.opening_radius_px,

@@ -170,6 +170,7 @@ pub fn build_map(
     let walls = Walls {
         right: extraction.right_wall.clone(),
         left: extraction.left_wall.clone(),
+        obstacles: extraction.obstacles.clone(),
     };
     let t = Instant::now();
     let lines = mapzoo_raceline::compute(&extraction.centerline, Some(&walls), &config.raceline)

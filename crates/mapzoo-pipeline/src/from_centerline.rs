@@ -31,6 +31,7 @@ pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineErr
     let walls = input.has_bounds().then_some(Walls {
         right: input.right_bound,
         left: input.left_bound,
+        obstacles: Vec::new(),
     });
     let mut centerline = input.centerline;
     if input.format == InputFormat::TumCsv && centerline.len() >= 3 {
