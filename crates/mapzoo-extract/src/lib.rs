@@ -67,6 +67,7 @@ mod error;
 mod leak;
 mod mask;
 mod params;
+mod passage;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
 mod smooth;
@@ -84,6 +85,7 @@ pub use error::{ExtractError, MapPoint};
 pub use leak::check_infield;
 pub use mask::Mask;
 pub use params::ExtractParams;
+pub use passage::{loop_mask, passages, Passage};
 pub use smooth::{smooth, SmoothedLoop};
 pub use thin::skeletonize;
 pub use walls::{contours, loop_clearance, track_bounds, Contours, Track};
@@ -188,8 +190,9 @@ pub fn extract(
     let start = start_pose(map, start)?;
     let mut clock = Clock::start();
     let space = free_space(map, params)?;
+    let steered = loop_mask(&space, params.min_passage_m / map.resolution);
     clock.lap("clean");
-    let skeleton = skeletonize(&space.mask);
+    let skeleton = skeletonize(steered.as_ref().unwrap_or(&space.mask));
     clock.lap("thin");
     let skeleton_loop = skeleton_loop(map, &space, skeleton)?;
     clock.lap("loop");

@@ -161,10 +161,20 @@ pub fn build_map(
     let LoadedMap { meta, png, map } = loaded;
     let image = meta.image_path(&req.yaml);
     let t = Instant::now();
-    let extraction = mapzoo_extract::extract(&map, &config.extract, req.start, req.reverse)
-        .map_err(|source| PipelineError::Extract {
-            path: image.clone(),
-            source,
+    // The loop passes each obstacle on a side at least a safety width wide.
+    let extract = mapzoo_extract::ExtractParams {
+        min_passage_m: config
+            .raceline
+            .safety_width
+            .max(config.raceline.safety_width_sp),
+        ..config.extract.clone()
+    };
+    let extraction =
+        mapzoo_extract::extract(&map, &extract, req.start, req.reverse).map_err(|source| {
+            PipelineError::Extract {
+                path: image.clone(),
+                source,
+            }
         })?;
     let t_extract = t.elapsed().as_secs_f64();
     let walls = Walls {

@@ -103,6 +103,7 @@ impl PipelineError {
             PipelineError::Exists(_) => Some(Hint::Replace),
             PipelineError::Input { hint, .. } => hint.clone(),
             PipelineError::Extract { source, .. } => source.hint(),
+            PipelineError::Optimize { source, .. } => source.hint(),
             _ => None,
         }
     }
