@@ -178,45 +178,57 @@ fn lines_keep_half_the_safety_width_from_obstacles_and_specks_everywhere() {
 }
 
 /// An obstacle whose near side is too narrow for the car but whose far side is wide: the
-/// loop goes round the far side (the near one is shorter), and the lines keep clear of it.
+/// loop goes round the far side, although the near one is the shorter way round, and the
+/// lines keep clear of it.
 #[test]
 fn the_loop_passes_an_obstacle_on_its_wide_side() {
     let config = racestack(true);
     let half = config.raceline.safety_width / 2.0;
-    // The same place with the pillar on either side: whichever way the track bends there,
-    // one of the two narrow sides is the shorter way round.
-    for (seed, offset) in [(1u64, 0.85), (1, -0.85)] {
-        // 3 m track, a 0.6 m pillar 0.85 m off centre: 0.35 m on one side, 2.05 m on the other.
-        let spec = ObstacleSpec {
-            s: 20.0,
-            offset,
-            shape: ObstacleShape::Disc { radius: 0.3 },
-        };
-        let map = track_with(seed, 3.0, vec![spec]);
-        let set = build_synth(&map, &config).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        let o = map.truth.obstacles[0];
-        // The centerline beside the pillar lies on the side away from the offset.
-        let cl = &set.extraction.centerline;
-        let near = cl
-            .iter()
-            .min_by(|a, b| {
-                let d =
-                    |w: &&mapzoo_format::Waypoint| (w.x_m - o.center[0]).hypot(w.y_m - o.center[1]);
-                d(a).total_cmp(&d(b))
-            })
-            .unwrap();
-        let left = [-o.heading.sin(), o.heading.cos()];
-        let lateral = (near.x_m - o.center[0]) * left[0] + (near.y_m - o.center[1]) * left[1];
-        assert!(
-            lateral * offset < 0.0,
-            "seed {seed}: the loop passes the pillar at offset {offset} on the narrow side (lateral {lateral:.2})"
-        );
-        let d = closest_approach(&map, &set, &obstacle_pixels(&map));
-        assert!(
-            d >= half - 0.02,
-            "seed {seed}: a line passes {d:.3} m from the pillar"
-        );
-    }
+    // A round track of radius 6 m, 3.4 m wide, driven counter-clockwise (infield left).
+    let points: Vec<[f64; 2]> = (0..240)
+        .map(|k| {
+            let t = k as f64 / 240.0 * std::f64::consts::TAU;
+            [6.0 * t.cos(), 6.0 * t.sin()]
+        })
+        .collect();
+    // A 3 m box spanning lateral −0.7 … 1.2 m: 0.5 m to the inner edge, 1.0 m to the outer.
+    // Round the inside is far shorter (radius ≈ 7.45 against 4.55 m), but too narrow.
+    let spec = ObstacleSpec {
+        s: 10.0,
+        offset: 0.25,
+        shape: ObstacleShape::Box {
+            length: 3.0,
+            width: 1.9,
+        },
+    };
+    let map = synth::generate(&SynthOptions {
+        centerline: synth::CenterlineSpec::Points {
+            points,
+            widths: None,
+        },
+        width: synth::WidthSpec::Constant(3.4),
+        obstacles: vec![spec],
+        ..SynthOptions::default()
+    })
+    .unwrap();
+    let set = build_synth(&map, &config).unwrap_or_else(|e| panic!("{e}"));
+    let o = map.truth.obstacles[0];
+    // Beside the box the centerline runs outside it: farther from the centre of the circle.
+    let cl = &set.extraction.centerline;
+    let near = cl
+        .iter()
+        .min_by(|a, b| {
+            let d = |w: &&mapzoo_format::Waypoint| (w.x_m - o.center[0]).hypot(w.y_m - o.center[1]);
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap();
+    let radius = near.x_m.hypot(near.y_m);
+    assert!(
+        radius > o.center[0].hypot(o.center[1]) + 0.9,
+        "the loop passes the box on its narrow inner side (radius {radius:.2})"
+    );
+    let d = closest_approach(&map, &set, &obstacle_pixels(&map));
+    assert!(d >= half - 0.02, "a line passes {d:.3} m from the box");
 }
 
 /// A box across most of the track leaves both sides narrower than the safety width: the
