@@ -264,4 +264,47 @@ mod tests {
         let (dr, dl) = r.distances([1.5, 0.0]);
         assert!((dr - 0.5).abs() < 1e-12 && (dl - 0.5).abs() < 1e-12);
     }
+
+    #[test]
+    fn an_obstacle_bounds_the_width_on_its_side_only() {
+        let right: Vec<Point> = vec![[-3.0, -3.0], [3.0, -3.0], [3.0, 3.0], [-3.0, 3.0]];
+        let left: Vec<Point> = vec![[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+        // A 0.2 m box at (2.0, 0.0), between the walls, on the right; and a one-point speck.
+        let square = vec![[1.9, -0.1], [2.1, -0.1], [2.1, 0.1], [1.9, 0.1]];
+        let walls = Walls {
+            right,
+            left,
+            obstacles: vec![
+                Obstacle::new(square, Side::Right, 0.05, 0.9),
+                Obstacle::new(vec![[0.0, 2.0]], Side::Left, 0.05, f64::INFINITY),
+            ],
+        };
+        assert_eq!(walls.obstacles[0].centre, [2.0, 0.0]);
+        assert!((walls.obstacles[0].size[0] - 0.15).abs() < 1e-12);
+        let r = walls.resampled(0.1);
+        assert!(r.has_obstacles());
+        // At (1.5, 0): 0.4 m to the box on the right (to its resampled outline), 0.5 m to
+        // the inner wall on the left.
+        let (dr, dl) = r.distances([1.5, 0.0]);
+        assert!(
+            (dr - 0.4).abs() < 1e-3 && (dl - 0.5).abs() < 1e-9,
+            "{dr} {dl}"
+        );
+        let near = r.nearest_obstacle([1.5, 0.0]).unwrap();
+        assert_eq!((near.obstacle, near.side), (0, Side::Right));
+        // The speck counts on the left only.
+        let (dr, dl) = r.distances([0.0, 1.5]);
+        assert!(
+            (dl - 0.5).abs() < 1e-9 && (dr - 1.5).abs() < 1e-9,
+            "{dr} {dl}"
+        );
+        assert_eq!(r.nearest_obstacle([0.0, 1.8]).unwrap().obstacle, 1);
+        // Without obstacles nothing is near.
+        let plain = Walls {
+            obstacles: Vec::new(),
+            ..walls
+        }
+        .resampled(0.1);
+        assert!(!plain.has_obstacles() && plain.nearest_obstacle([0.0, 0.0]).is_none());
+    }
 }

@@ -3,7 +3,7 @@
 //! errors, never a panic), [`iqp`] (the sparse curvature QP against TUM's dense
 //! one), [`params`] (the profiles against the Race Stack's files), [`parity`]
 //! (published lap times; reference data, skipped without it or failed under
-//! `MAPZOO_REQUIRE_DATA=1`), [`spline`], [`velocity`] and [`walls`] (kernels
+//! `MAPZOO_REQUIRE_DATA=1`), [`suggest`] (what a failed run says would build), [`spline`], [`velocity`] and [`walls`] (kernels
 //! against naive twins). Saved proptest cases of module `m` are in
 //! `tests/proptest-regressions/m.txt` (proptest finds `tests/it/main.rs` and
 //! looks in a `proptest-regressions` folder beside `it/`).
@@ -14,6 +14,7 @@ mod iqp;
 mod params;
 mod parity;
 mod spline;
+mod suggest;
 mod support;
 mod velocity;
 mod walls;
