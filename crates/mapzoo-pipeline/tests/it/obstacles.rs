@@ -7,9 +7,7 @@ use std::path::PathBuf;
 
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::FreeRule;
-use mapzoo_pipeline::{
-    build, build_map, BuildRequest, Config, LoadedMap, Overrides, PipelineError, Profile,
-};
+use mapzoo_pipeline::{build, build_map, BuildRequest, Config, LoadedMap, PipelineError, Profile};
 use mapzoo_raceline::{LineKind, OptimizeError};
 use mapzoo_synth::{self as synth, ObstacleShape, ObstacleSpec, SynthMap, SynthOptions};
 
@@ -384,17 +382,11 @@ fn glc_smile_small_fails_at_0_7_naming_a_width_that_builds_and_builds_at_0_6() {
         lap("SP estimated lap time:"),
     );
     let at = |w: f64| {
-        Config::resolve(
-            None,
-            &Overrides {
-                profile: Some(Profile::Racestack),
-                free_rule: Some(FreeRule::Nonzero),
-                safety_width: Some(w),
-                safety_width_sp: Some(w),
-                ..Overrides::default()
-            },
-        )
-        .unwrap()
+        let mut config = Config::for_profile(Profile::Racestack);
+        config.map.free_rule = FreeRule::Nonzero;
+        config.raceline.safety_width = w;
+        config.raceline.safety_width_sp = w;
+        config
     };
     let err = build(&req, &at(0.7)).map(|_| ()).unwrap_err();
     let hint = err.hint();
