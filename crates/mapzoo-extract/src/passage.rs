@@ -131,3 +131,98 @@ pub fn loop_mask(space: &FreeSpace, min_passage_px: f64) -> Option<Mask> {
     }
     Some(mask)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::{label_components, Component};
+
+    /// The region of a literal mask, with its holes as [`FreeSpace`] defines them.
+    fn space_of(rows: &[&str]) -> FreeSpace {
+        let mask = Mask::parse(rows);
+        let (_, comps) = label_components(&mask.inverted(), false);
+        let mut holes: Vec<Component> = comps.into_iter().filter(|c| !c.touches_border).collect();
+        holes.sort_by(|a, b| b.area.cmp(&a.area).then(a.first.cmp(&b.first)));
+        let mut holes = holes.into_iter();
+        let infield = holes.next().unwrap();
+        FreeSpace {
+            col0: 0,
+            row0: 0,
+            area: mask.count(),
+            image_width: mask.width,
+            image_height: mask.height,
+            mask,
+            infield,
+            obstacles: holes.collect(),
+            touches_border: false,
+            opening_radius_px: 0,
+        }
+    }
+
+    // A ring 9 pixels wide around a 6 × 4 infield; a 2 × 2 obstacle in the top stretch,
+    // one free pixel from the outer wall's row and five from the infield's.
+    const RING: [&str; 24] = [
+        "........................",
+        ".######################.",
+        ".######################.",
+        ".##########..##########.",
+        ".##########..##########.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".#########......#######.",
+        ".#########......#######.",
+        ".#########......#######.",
+        ".#########......#######.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        ".######################.",
+        "........................",
+    ];
+
+    #[test]
+    fn rooms_are_measured_between_boundary_pixel_centres() {
+        let space = space_of(&RING);
+        assert_eq!(space.obstacles.len(), 1);
+        let rooms = passages(&space);
+        // Boundary pixels: row 2 above the obstacle, row 1 along the outer wall: 1 apart;
+        // row 5 below it, row 9 above the infield: 4 apart.
+        assert_eq!(
+            rooms,
+            vec![Passage {
+                outer: 1.0,
+                infield: 4.0
+            }]
+        );
+    }
+
+    #[test]
+    fn the_narrow_side_is_closed_only_when_the_other_is_wide_enough() {
+        let space = space_of(&RING);
+        // A car 2 pixels wide: the outer side (1) is too narrow, the infield side (4) is
+        // wide enough (with the pixel of slack): the outer side is closed.
+        let closed = loop_mask(&space, 2.0).expect("the outer side is closed");
+        for col in 10..14 {
+            for row in 1..3 {
+                assert!(!closed.get(col, row), "({col}, {row}) still free");
+            }
+        }
+        // Nothing else changes: the infield side stays open.
+        for col in 10..14 {
+            for row in 5..10 {
+                assert!(closed.get(col, row), "({col}, {row}) closed");
+            }
+        }
+        // Too narrow on both sides (4 < 4 + the slack), or no minimum: nothing is closed.
+        assert_eq!(loop_mask(&space, 4.0), None);
+        assert_eq!(loop_mask(&space, 0.0), None);
+    }
+}
