@@ -12,7 +12,9 @@
 //! obstacle and the room on each side.
 //!
 //! Widths are measured as d_right + d_left are: between the centres of the free
-//! boundary pixels on either side.
+//! boundary pixels on either side. Only the gaps to the outer wall and to the
+//! infield count; a gap between two obstacles is not closed (the cleaning already
+//! merges obstacles closer than its kernel).
 
 use mapzoo_geom::{Norm, PointIndex};
 
