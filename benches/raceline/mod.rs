@@ -21,6 +21,7 @@ pub(crate) fn tracks() -> Vec<(&'static str, Vec<Waypoint>, Option<Walls>, Racel
     let walls = Walls {
         right: gw.right_bound(),
         left: gw.left_bound(),
+        obstacles: Vec::new(),
     };
     let austin =
         mapzoo_format::read_waypoint_csv(&data.join("mapzoo/Austin/Austin_centerline.csv"))

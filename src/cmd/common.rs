@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use mapzoo_extract::{ExtractError, StartPose};
 use mapzoo_format::{FreeRule, Hint};
 use mapzoo_pipeline::{apply_vehicle_dir, Config, Overrides, PipelineError, Profile};
+use mapzoo_raceline::OptimizeError;
 use mapzoo_render::RenderError;
 
 /// Configuration options: a profile, a TOML file and single-value overrides.
@@ -252,6 +253,8 @@ fn hint_of(err: &(dyn std::error::Error + 'static)) -> Option<Hint> {
     } else if let Some(e) = err.downcast_ref::<ExtractError>() {
         e.hint()
     } else if let Some(e) = err.downcast_ref::<RenderError>() {
+        e.hint()
+    } else if let Some(e) = err.downcast_ref::<OptimizeError>() {
         e.hint()
     } else {
         None

@@ -483,3 +483,50 @@ fn raceline_output_set_is_replaced_whole_or_not_at_all() {
     assert!(hidden(&out).is_empty(), "{:?}", hidden(&out));
     assert!(hidden(tmp.path()).is_empty(), "{:?}", hidden(tmp.path()));
 }
+
+/// Issue 11, item 7: "too narrow" named the first too narrow place, so users
+/// lowered the safety width once per pinch. It names the narrowest point of the
+/// whole loop and, as a flag, the largest safety width that builds; re-running
+/// with that flag builds.
+#[test]
+fn too_narrow_names_the_narrowest_point_and_a_safety_width_flag_that_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("pinched_centerline.csv");
+    let mut cl = oval(1.2);
+    for (range, width) in [(95..105, 1.0), (295..305, 0.8)] {
+        for w in &mut cl[range] {
+            w.d_right = width / 2.0;
+            w.d_left = width / 2.0;
+        }
+    }
+    write_centerline(&input, &cl);
+    let out = tmp.path().join("out");
+    let run = |extra: &[&str]| {
+        mapzoo()
+            .arg("raceline")
+            .arg(&input)
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    assert_ne!(o.status.code(), Some(0), "{}", text(&o));
+    let err = stderr(&o);
+    assert!(err.contains("narrowest point"), "{err}");
+    let flag = "re-run with --safety-width ";
+    let at = err
+        .find(flag)
+        .unwrap_or_else(|| panic!("no flag in: {err}"));
+    let w: f64 = err[at + flag.len()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(w < 0.81 && w > 0.5, "{err}");
+    let w = format!("{w:.2}");
+    let o = run(&["--safety-width", &w, "--safety-width-sp", &w]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}

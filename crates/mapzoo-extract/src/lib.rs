@@ -70,6 +70,7 @@ mod leak;
 mod mask;
 mod note;
 mod params;
+mod passage;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
 mod smooth;
@@ -89,6 +90,7 @@ pub use leak::check_infield;
 pub use mask::Mask;
 pub use note::ExtractNote;
 pub use params::ExtractParams;
+pub use passage::{loop_mask, passages, Passage};
 pub use smooth::{smooth, SmoothedLoop};
 pub use thin::skeletonize;
 pub use walls::{contours, loop_clearance, track_bounds, Contours, Track};
@@ -103,6 +105,8 @@ pub struct Extraction {
     pub right_wall: Vec<[f64; 2]>,
     /// Left wall, world metres, as `right_wall`.
     pub left_wall: Vec<[f64; 2]>,
+    /// The obstacles inside the track region (walls of their own, each on one side).
+    pub obstacles: Vec<mapzoo_geom::Obstacle>,
     /// The cleaned track-only free mask, row-major like [`OccupancyMap::free`].
     pub track_free: Vec<bool>,
     /// Seconds spent in each stage, in order.
@@ -217,8 +221,9 @@ fn extract_as_classified(
     let start = start_pose(map, start)?;
     let mut clock = Clock::start();
     let space = free_space_near(map, params, given.map(|_| start))?;
+    let steered = loop_mask(&space, params.min_passage_m / map.resolution);
     clock.lap("clean");
-    let skeleton = skeletonize(&space.mask);
+    let skeleton = skeletonize(steered.as_ref().unwrap_or(&space.mask));
     clock.lap("thin");
     let skeleton_loop = skeleton_loop(map, &space, skeleton)?;
     clock.lap("loop");
@@ -238,6 +243,7 @@ fn extract_as_classified(
         centerline: track.waypoints(),
         right_wall: track.right_wall,
         left_wall: track.left_wall,
+        obstacles: track.obstacles,
         track_free,
         timings: clock.timings,
         opening_radius_px: space.opening_radius_px,

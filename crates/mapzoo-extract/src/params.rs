@@ -17,6 +17,11 @@ pub struct ExtractParams {
     /// When the opening cuts every loop (a track narrower than the kernel, e.g. a diagonal
     /// stretch under 24 px), retry with half the radius until one survives (default true).
     pub shrink_opening: bool,
+    /// Narrowest side of an obstacle the loop may pass, metres: the safety width, set by
+    /// the pipeline from the racing-line parameters (not a configuration key; default 0,
+    /// any side). See [`crate::loop_mask`].
+    #[serde(skip)]
+    pub min_passage_m: f64,
 }
 
 impl Default for ExtractParams {
@@ -26,6 +31,7 @@ impl Default for ExtractParams {
             opening_iterations: 2,
             spacing_m: 0.1,
             shrink_opening: true,
+            min_passage_m: 0.0,
         }
     }
 }

@@ -9,14 +9,21 @@
 //! the boundary of the infield hole, as the centres of the region's boundary
 //! pixels ([`contours`]). Distances are to those contours resampled at 0.1 m,
 //! as the Race Stack does, found with a bucket grid ([`mapzoo_geom::PointIndex`])
-//! rather than all pairs ([`track_bounds`]). Boundaries of other holes (obstacles on the track) count for the side of the
-//! centerline they lie on, so d_right / d_left never reach through an obstacle.
+//! rather than all pairs ([`track_bounds`]).
+//!
+//! Every other hole of the region is an obstacle on the track (a box, a pillar, a speck
+//! that survived the cleaning): a wall of its own. The loop passes each one on one side,
+//! so each lies wholly on one side of the centerline: the left when it is inside a
+//! counter-clockwise loop or outside a clockwise one, else the right; its
+//! boundary then counts for that side's distance, so d_right / d_left never reach
+//! through an obstacle, and it is handed on as a [`mapzoo_geom::Obstacle`] of the
+//! walls so the racing lines keep clear of it too.
 
 use mapzoo_format::{OccupancyMap, Waypoint};
 
 use crate::centerline::Centerline;
 use crate::clean::FreeSpace;
-use mapzoo_geom::{resample_closed, signed_area2, Norm, PointIndex};
+use mapzoo_geom::{resample_closed, signed_area2, Norm, Obstacle, PointIndex, Side};
 
 use crate::cycle::{pixel_area2, SkeletonLoop};
 use crate::mask::Mask;
@@ -93,6 +100,9 @@ pub struct Track {
     pub right_wall: Vec<[f64; 2]>,
     /// Left wall, world metres, as `right_wall`.
     pub left_wall: Vec<[f64; 2]>,
+    /// The obstacles inside the track region, in the order of [`FreeSpace::obstacles`]:
+    /// outline (boundary pixel centres, world metres), side, box, and the room beyond.
+    pub obstacles: Vec<Obstacle>,
 }
 
 impl Track {
@@ -146,18 +156,34 @@ pub fn track_bounds(
     let (right_wall, left_wall) = if ccw { (outer, inner) } else { (inner, outer) };
     let mut right_pts = resample_closed(&right_wall, WALL_STEP_M);
     let mut left_pts = resample_closed(&left_wall, WALL_STEP_M);
+    let mut obstacles = Vec::with_capacity(contours.obstacles.len());
     if !contours.obstacles.is_empty() {
-        let mut obstacle_pts = Vec::new();
-        for hole in &contours.obstacles {
-            obstacle_pts.extend(resample_closed(&order(hole, false), WALL_STEP_M));
-        }
-        let side = PointIndex::new(points.clone(), GRID_CELL_M, Norm::Hypot);
-        for p in obstacle_pts {
-            if obstacle_on_left(points, &side, p) {
-                left_pts.push(p);
+        let wall_index = |pts: &[[f64; 2]]| PointIndex::new(pts.to_vec(), GRID_CELL_M, Norm::Hypot);
+        let (right_only, left_only) = (wall_index(&right_pts), wall_index(&left_pts));
+        for (hole, boundary) in space.obstacles.iter().zip(&contours.obstacles) {
+            let outline = order(boundary, false);
+            let (c, r) = space.image_pixel(hole.first);
+            let (x, y) = map.pixel_to_world(c as f64, r as f64);
+            let side = if inside(points, [x, y]) == ccw {
+                Side::Left
             } else {
-                right_pts.push(p);
+                Side::Right
+            };
+            let pts = resample_closed(&outline, WALL_STEP_M);
+            // Beyond it: the wall on its own side, which the loop does not pass.
+            let beyond = match side {
+                Side::Left => &left_only,
+                Side::Right => &right_only,
+            };
+            let room = outline
+                .iter()
+                .map(|&p| beyond.distance(p))
+                .fold(f64::INFINITY, f64::min);
+            match side {
+                Side::Left => left_pts.extend(&pts),
+                Side::Right => right_pts.extend(&pts),
             }
+            obstacles.push(Obstacle::new(outline, side, map.resolution, room));
         }
     }
     let right_index = PointIndex::new(right_pts, GRID_CELL_M, Norm::Hypot);
@@ -167,17 +193,25 @@ pub fn track_bounds(
         d_left: points.iter().map(|&p| left_index.distance(p)).collect(),
         right_wall,
         left_wall,
+        obstacles,
         centerline,
     }
 }
 
-/// Whether world point `p` lies left of the centerline `points` (driving order) at its nearest
-/// point; `index` holds `points`.
-fn obstacle_on_left(points: &[[f64; 2]], index: &PointIndex, p: [f64; 2]) -> bool {
+/// Whether world point `p` lies inside the closed polygon `points` (even–odd rule).
+fn inside(points: &[[f64; 2]], p: [f64; 2]) -> bool {
     let n = points.len();
-    let k = index.nearest(p).map_or(0, |near| near.index);
-    let (a, b) = (points[k], points[(k + 1) % n]);
-    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) > 0.0
+    let mut odd = false;
+    for i in 0..n {
+        let (a, b) = (points[i], points[(i + 1) % n]);
+        if (a[1] > p[1]) != (b[1] > p[1]) {
+            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+            if p[0] < x {
+                odd = !odd;
+            }
+        }
+    }
+    odd
 }
 
 /// Moore directions (dr, dc), clockwise on screen (rows grow downwards), from east.

@@ -41,7 +41,7 @@ pub use polyline::{
     offset_along_normals, offset_point, point_segment_distance, project_closed, resample_closed,
     resample_closed_numpy, resample_from, signed_area2, Projection,
 };
-pub use walls::{ResampledWalls, Walls};
+pub use walls::{NearestObstacle, Obstacle, ResampledWalls, Side, Walls};
 
 /// A point in the plane, `[x, y]`, metres.
 pub type Point = [f64; 2];

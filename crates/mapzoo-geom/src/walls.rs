@@ -1,7 +1,11 @@
 //! Track walls (DESIGN §3.6 and "Notes for parity"): the right and left
-//! boundaries as closed polylines, the one way to rebuild them from a line ±
-//! its widths along normals, and their 0.1 m resampling indexed for the
-//! nearest-distance widths the shortest path and the output files use.
+//! boundaries as closed polylines, the obstacles inside the track (boxes,
+//! pillars, specks: each a closed outline on one side of the driving line),
+//! the one way to rebuild the two boundaries from a line ± its widths along
+//! normals, and their 0.1 m resampling indexed for the nearest-distance widths
+//! the shortest path, the clearance checks and the output files use. An
+//! obstacle counts as part of the wall on its side, so every consumer of the
+//! distances sees it.
 
 use crate::index::PointIndex;
 use crate::polyline::{offset_along_normals, resample_closed_numpy};
@@ -10,7 +14,8 @@ use crate::{Norm, Point};
 /// Cell of the nearest-point grids over resampled walls, metres.
 const WALL_GRID_CELL_M: f64 = 0.5;
 
-/// The two track boundaries as closed polylines (last point not repeated), metres.
+/// The two track boundaries as closed polylines (last point not repeated), metres, and the
+/// obstacles inside the track.
 ///
 /// ```
 /// use mapzoo_geom::Walls;
@@ -28,6 +33,92 @@ pub struct Walls {
     pub right: Vec<Point>,
     /// Left wall, metres.
     pub left: Vec<Point>,
+    /// Obstacles inside the track region (empty for walls rebuilt from widths).
+    pub obstacles: Vec<Obstacle>,
+}
+
+/// Which side of the driving line something lies on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Right of the driving direction.
+    Right,
+    /// Left of the driving direction.
+    Left,
+}
+
+impl Side {
+    /// "right" or "left".
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Right => "right",
+            Side::Left => "left",
+        }
+    }
+
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Right => Side::Left,
+            Side::Left => Side::Right,
+        }
+    }
+}
+
+/// An occupied component inside the track region (a box, a pillar, a speck): a wall of its
+/// own that the loop passes on one side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Obstacle {
+    /// The free boundary pixel centres around it, a closed polyline (last point not
+    /// repeated), world metres.
+    pub outline: Vec<Point>,
+    /// The side of the driving line it lies on (it bounds that side's width).
+    pub side: Side,
+    /// Centre of its bounding box, world metres.
+    pub centre: Point,
+    /// Size of its bounding box (x, y), metres.
+    pub size: [f64; 2],
+    /// Room between it and the next wall on the side the loop does not take, metres: the
+    /// nearest distance between their boundary pixel centres, measured as the track width
+    /// d_right + d_left is (infinite when unknown).
+    pub room_beyond: f64,
+}
+
+impl Obstacle {
+    /// An obstacle from its outline; `pixel` is the map resolution, metres (the outline runs
+    /// through the centres of the free pixels around the occupied ones, so the occupied
+    /// pixels' box is the outline's less one pixel).
+    pub fn new(outline: Vec<Point>, side: Side, pixel: f64, room_beyond: f64) -> Self {
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for p in &outline {
+            for k in 0..2 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        // The outline runs through the centres of the free pixels around the occupied ones.
+        let size = [
+            (hi[0] - lo[0] - pixel).max(pixel),
+            (hi[1] - lo[1] - pixel).max(pixel),
+        ];
+        Obstacle {
+            centre: [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0],
+            size,
+            outline,
+            side,
+            room_beyond,
+        }
+    }
+
+    /// Its outline resampled at ≈`step` metres (the outline itself when it is too short to
+    /// resample).
+    fn points(&self, step: f64) -> Vec<Point> {
+        let pts = resample_closed_numpy(&self.outline, step);
+        if pts.len() < self.outline.len().min(3) {
+            self.outline.clone()
+        } else {
+            pts
+        }
+    }
 }
 
 impl Walls {
@@ -45,6 +136,7 @@ impl Walls {
         Walls {
             right: offset_along_normals(pts, normals, d_right),
             left: offset_along_normals(pts, normals, &minus_left),
+            obstacles: Vec::new(),
         }
     }
 
@@ -59,18 +151,28 @@ impl Walls {
     }
 
     /// Both walls resampled at ≈`step` metres ([`resample_closed_numpy`]) and indexed for
-    /// nearest-point queries.
+    /// nearest-point queries; each obstacle's resampled outline joins the wall on its side.
     pub fn resampled(&self, step: f64) -> ResampledWalls {
-        let index = |w: &[Point]| {
-            PointIndex::new(
-                resample_closed_numpy(w, step),
-                WALL_GRID_CELL_M,
-                Norm::SqrtOfSquares,
-            )
+        let index = |w: &[Point], side: Side| {
+            let mut pts = resample_closed_numpy(w, step);
+            for o in self.obstacles.iter().filter(|o| o.side == side) {
+                pts.extend(o.points(step));
+            }
+            PointIndex::new(pts, WALL_GRID_CELL_M, Norm::SqrtOfSquares)
         };
+        let mut owner = Vec::new();
+        let mut pts = Vec::new();
+        for (k, o) in self.obstacles.iter().enumerate() {
+            let outline = o.points(step);
+            owner.extend(std::iter::repeat_n(k, outline.len()));
+            pts.extend(outline);
+        }
         ResampledWalls {
-            right: index(&self.right),
-            left: index(&self.left),
+            right: index(&self.right, Side::Right),
+            left: index(&self.left, Side::Left),
+            obstacles: PointIndex::new(pts, WALL_GRID_CELL_M, Norm::Hypot),
+            owner,
+            sides: self.obstacles.iter().map(|o| o.side).collect(),
         }
     }
 }
@@ -80,6 +182,23 @@ impl Walls {
 pub struct ResampledWalls {
     right: PointIndex,
     left: PointIndex,
+    /// Every obstacle's resampled outline.
+    obstacles: PointIndex,
+    /// The obstacle (index into [`Walls::obstacles`]) of each point of `obstacles`.
+    owner: Vec<usize>,
+    /// The side of each obstacle.
+    sides: Vec<Side>,
+}
+
+/// The obstacle point nearest to a query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NearestObstacle {
+    /// Index of the obstacle in [`Walls::obstacles`].
+    pub obstacle: usize,
+    /// Its side of the driving line.
+    pub side: Side,
+    /// Distance from the query to its resampled outline, metres.
+    pub distance: f64,
 }
 
 impl ResampledWalls {
@@ -96,6 +215,22 @@ impl ResampledWalls {
     /// The resampled left wall points.
     pub fn left_points(&self) -> &[Point] {
         self.left.points()
+    }
+
+    /// Whether any obstacle lies inside the track.
+    pub fn has_obstacles(&self) -> bool {
+        !self.owner.is_empty()
+    }
+
+    /// The obstacle nearest to `p` (its outline, resampled), if there is any.
+    pub fn nearest_obstacle(&self, p: Point) -> Option<NearestObstacle> {
+        let near = self.obstacles.nearest(p)?;
+        let obstacle = self.owner[near.index];
+        Some(NearestObstacle {
+            obstacle,
+            side: self.sides[obstacle],
+            distance: near.distance,
+        })
     }
 }
 
@@ -118,10 +253,58 @@ mod tests {
     fn resampled_square_walls_measure_widths() {
         let right: Vec<Point> = vec![[-2.0, -2.0], [2.0, -2.0], [2.0, 2.0], [-2.0, 2.0]];
         let left: Vec<Point> = vec![[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
-        let r = Walls { right, left }.resampled(0.1);
+        let r = Walls {
+            right,
+            left,
+            obstacles: Vec::new(),
+        }
+        .resampled(0.1);
         assert_eq!(r.right_points().len(), 160);
         assert_eq!(r.left_points().len(), 80);
         let (dr, dl) = r.distances([1.5, 0.0]);
         assert!((dr - 0.5).abs() < 1e-12 && (dl - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn an_obstacle_bounds_the_width_on_its_side_only() {
+        let right: Vec<Point> = vec![[-3.0, -3.0], [3.0, -3.0], [3.0, 3.0], [-3.0, 3.0]];
+        let left: Vec<Point> = vec![[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+        // A 0.2 m box at (2.0, 0.0), between the walls, on the right; and a one-point speck.
+        let square = vec![[1.9, -0.1], [2.1, -0.1], [2.1, 0.1], [1.9, 0.1]];
+        let walls = Walls {
+            right,
+            left,
+            obstacles: vec![
+                Obstacle::new(square, Side::Right, 0.05, 0.9),
+                Obstacle::new(vec![[0.0, 2.0]], Side::Left, 0.05, f64::INFINITY),
+            ],
+        };
+        assert_eq!(walls.obstacles[0].centre, [2.0, 0.0]);
+        assert!((walls.obstacles[0].size[0] - 0.15).abs() < 1e-12);
+        let r = walls.resampled(0.1);
+        assert!(r.has_obstacles());
+        // At (1.5, 0): 0.4 m to the box on the right (to its resampled outline), 0.5 m to
+        // the inner wall on the left.
+        let (dr, dl) = r.distances([1.5, 0.0]);
+        assert!(
+            (dr - 0.4).abs() < 1e-3 && (dl - 0.5).abs() < 1e-9,
+            "{dr} {dl}"
+        );
+        let near = r.nearest_obstacle([1.5, 0.0]).unwrap();
+        assert_eq!((near.obstacle, near.side), (0, Side::Right));
+        // The speck counts on the left only.
+        let (dr, dl) = r.distances([0.0, 1.5]);
+        assert!(
+            (dl - 0.5).abs() < 1e-9 && (dr - 1.5).abs() < 1e-9,
+            "{dr} {dl}"
+        );
+        assert_eq!(r.nearest_obstacle([0.0, 1.8]).unwrap().obstacle, 1);
+        // Without obstacles nothing is near.
+        let plain = Walls {
+            obstacles: Vec::new(),
+            ..walls
+        }
+        .resampled(0.1);
+        assert!(!plain.has_obstacles() && plain.nearest_obstacle([0.0, 0.0]).is_none());
     }
 }

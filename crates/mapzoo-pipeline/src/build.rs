@@ -194,15 +194,26 @@ pub fn build_map(
     let image = meta.image_path(&req.yaml);
     crate::input_check::check_map_extent(&req.yaml, &map)?;
     let t = Instant::now();
-    let extraction = mapzoo_extract::extract(&map, &config.extract, req.start, req.reverse)
-        .map_err(|source| PipelineError::Extract {
-            path: image.clone(),
-            source,
+    // The loop passes each obstacle on a side at least a safety width wide.
+    let extract = mapzoo_extract::ExtractParams {
+        min_passage_m: config
+            .raceline
+            .safety_width
+            .max(config.raceline.safety_width_sp),
+        ..config.extract.clone()
+    };
+    let extraction =
+        mapzoo_extract::extract(&map, &extract, req.start, req.reverse).map_err(|source| {
+            PipelineError::Extract {
+                path: image.clone(),
+                source,
+            }
         })?;
     let t_extract = t.elapsed().as_secs_f64();
     let walls = Walls {
         right: extraction.right_wall.clone(),
         left: extraction.left_wall.clone(),
+        obstacles: extraction.obstacles.clone(),
     };
     let t = Instant::now();
     let lines = mapzoo_raceline::compute(&extraction.centerline, Some(&walls), &config.raceline)

@@ -182,6 +182,7 @@ fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, Pipeline
         let walls = Walls {
             right: g.right_bound(),
             left: g.left_bound(),
+            obstacles: Vec::new(),
         };
         let figures = Figures {
             iqp_lap_s: g.map_info.iqp_lap_time_s,

@@ -109,6 +109,7 @@ impl PipelineError {
             PipelineError::Exists(_) => Some(Hint::Replace),
             PipelineError::Input { hint, .. } => hint.clone(),
             PipelineError::Extract { source, .. } => source.hint(),
+            PipelineError::Optimize { source, .. } => source.hint(),
             _ => None,
         }
     }

@@ -37,6 +37,7 @@ pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineErr
     let walls = input.has_bounds().then_some(Walls {
         right: input.right_bound,
         left: input.left_bound,
+        obstacles: Vec::new(),
     });
     let mut centerline = input.centerline;
     // The input line's checks (issue 12 item 8) before any spline is fitted through it.

@@ -309,6 +309,7 @@ fn raceline(
         let walls = walls.map(|(r, l)| mapzoo_geom::Walls {
             right: r.into_iter().map(|(x, y)| [x, y]).collect(),
             left: l.into_iter().map(|(x, y)| [x, y]).collect(),
+            obstacles: Vec::new(),
         });
         let params = opts.resolve()?.raceline;
         let t = Instant::now();

@@ -35,6 +35,7 @@ fn main() {
     let walls = input.has_bounds().then(|| Walls {
         right: input.right_bound.clone(),
         left: input.left_bound.clone(),
+        obstacles: Vec::new(),
     });
     let cent: Vec<Waypoint> = input.centerline;
     let mut params = RacelineParams::racestack();

@@ -15,6 +15,7 @@ fn main() {
         let w = Walls {
             right: gw.right_bound(),
             left: gw.left_bound(),
+            obstacles: Vec::new(),
         };
         (gw.centerline.wpnts.clone(), Some(w))
     } else {

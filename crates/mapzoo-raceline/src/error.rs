@@ -124,10 +124,12 @@ pub enum OptimizeError {
     /// The input centerline is not a line to optimise (`check_input_line`).
     #[error(transparent)]
     Input(#[from] crate::input::LineInputError),
-    /// The track is narrower than the safety width somewhere.
+    /// The track is narrower than the safety width: its narrowest point, what bounds it, and
+    /// what would build.
     #[error(
-        "{stage}: track too narrow at s = {s_m:.2} m (x {x:.3}, y {y:.3}): width {width:.3} m < safety width {safety_width:.3} m; \
-         lower safety_width or widen the track there"
+        "{stage}: track too narrow: its narrowest point is at s = {s_m:.2} m (x {x:.3}, y {y:.3}), width {width:.3} m \
+         < safety width {safety_width:.3} m{}{remedy}; lower safety_width or widen the track there",
+        .obstacle.as_ref().map_or(String::new(), |o| format!(", beside {o}"))
     )]
     Infeasible {
         /// The stage ([`Stage::Iqp`] or [`Stage::Sp`]).
@@ -138,10 +140,14 @@ pub enum OptimizeError {
         x: f64,
         /// World y, metres.
         y: f64,
-        /// Track width there (d_right + d_left), metres.
+        /// Track width there (d_right + d_left), metres: the narrowest of the whole loop.
         width: f64,
         /// Safety width required, metres.
         safety_width: f64,
+        /// The obstacle that narrows the track there, if one does.
+        obstacle: Option<Box<ObstacleNote>>,
+        /// What would build instead (found by solving again), if anything.
+        remedy: Box<Remedy>,
     },
     /// Neighbouring normals of the reference line cross before the shifted line reaches them, so the racing line folds back there.
     #[error(
@@ -169,7 +175,7 @@ pub enum OptimizeError {
     /// little room to straighten it, so the IQP has no feasible shift.
     #[error(
         "{stage}: no line within curvlim {curvlim:.2} 1/m: at s = {s_m:.2} m (x {x:.3}, y {y:.3}) the line turns with \
-         curvature {kappa:.3} 1/m and the safety width leaves only {room:.3} m of lateral room (iteration {iteration}); \
+         curvature {kappa:.3} 1/m and the safety width leaves only {room:.3} m of lateral room (iteration {iteration}){remedy}; \
          lower safety_width, raise curvlim, or widen the track there"
     )]
     TooTight {
@@ -189,6 +195,28 @@ pub enum OptimizeError {
         room: f64,
         /// IQP outer iteration (1-based).
         iteration: usize,
+        /// What would build instead (found by solving again), if anything.
+        remedy: Box<Remedy>,
+    },
+    /// A racing line still comes closer to an obstacle inside the track than half the
+    /// safety width after the widths beside it were narrowed.
+    #[error(
+        "{stage}: the line passes {clearance:.3} m from {obstacle} at (x {x:.3}, y {y:.3}), closer than half the \
+         safety width ({needed:.3} m); lower safety_width or clear the obstacle from the map"
+    )]
+    ObstacleTooClose {
+        /// The stage.
+        stage: Stage,
+        /// World x of the line point, metres.
+        x: f64,
+        /// World y of the line point, metres.
+        y: f64,
+        /// The obstacle.
+        obstacle: Box<ObstacleNote>,
+        /// Distance from the line to its outline, metres.
+        clearance: f64,
+        /// Half the safety width, metres.
+        needed: f64,
     },
     /// The QP solver did not reach a solution.
     #[error("{stage}: QP solver stopped with status {status} (iteration {iteration}); the track may be too narrow or too tight for curvlim")]
@@ -218,6 +246,102 @@ pub enum OptimizeError {
         /// What failed.
         message: String,
     },
+}
+
+/// An obstacle inside the track, for messages: where it is, how large, and the room on
+/// each side of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ObstacleNote {
+    /// Centre of its box, world metres.
+    pub centre: [f64; 2],
+    /// Size of its box (x, y), metres.
+    pub size: [f64; 2],
+    /// Which side of the line it is on ("left" or "right").
+    pub side: &'static str,
+    /// Room on the side the loop passes it (the track width there), metres; not finite when
+    /// unknown.
+    pub room_passed: f64,
+    /// Room on its other side (between it and the wall beyond), metres; not finite when
+    /// unknown.
+    pub room_beyond: f64,
+}
+
+impl std::fmt::Display for ObstacleNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [x, y] = self.centre;
+        let [w, h] = self.size;
+        write!(
+            f,
+            "the obstacle at (x {x:.3}, y {y:.3}), {w:.2} × {h:.2} m, on the {} of the line",
+            self.side
+        )?;
+        let rooms = [
+            (self.room_passed, "on the side the loop passes it"),
+            (self.room_beyond, "on its other side"),
+        ];
+        let rooms: Vec<String> = rooms
+            .iter()
+            .filter(|(r, _)| r.is_finite())
+            .map(|(r, what)| format!("{r:.3} m {what}"))
+            .collect();
+        if !rooms.is_empty() {
+            write!(f, " (room {})", rooms.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// What would build instead of a failed run, found by solving again with other parameters
+/// (issue 11, item 7): the largest safety width, or the smallest curvature limit.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Remedy {
+    /// The IQP's safety width of the largest pair that builds (both capped at one value on
+    /// a 0.01 m grid), metres.
+    pub safety_width: Option<f64>,
+    /// The SP's safety width of that pair, metres.
+    pub safety_width_sp: Option<f64>,
+    /// The smallest curvature limit (0.05 1/m grid) that builds at the given widths, 1/m.
+    pub curvlim: Option<f64>,
+}
+
+impl Remedy {
+    /// The hint of the safety widths that build, if they were found.
+    pub fn hint(&self) -> Option<mapzoo_format::Hint> {
+        Some(mapzoo_format::Hint::SafetyWidths {
+            iqp: self.safety_width?,
+            sp: self.safety_width_sp?,
+        })
+    }
+}
+
+impl std::fmt::Display for Remedy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let (Some(a), Some(b), Some(hint)) =
+            (self.safety_width, self.safety_width_sp, self.hint())
+        {
+            let w = a.max(b);
+            write!(
+                f,
+                "; the largest safety width that builds is {w:.2} m: {hint}"
+            )?;
+        }
+        if let Some(c) = self.curvlim {
+            write!(f, "; curvlim = {c:.2} 1/m builds at these safety widths")?;
+        }
+        Ok(())
+    }
+}
+
+impl OptimizeError {
+    /// The remedy this error suggests, if it found one (the safety widths that build).
+    pub fn hint(&self) -> Option<mapzoo_format::Hint> {
+        match self {
+            OptimizeError::Infeasible { remedy, .. } | OptimizeError::TooTight { remedy, .. } => {
+                remedy.hint()
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Reject NaN/inf in a slice of values.

@@ -247,7 +247,8 @@ pub(crate) fn shift_along_normals(
         .collect()
 }
 
-/// Track narrower than the safety width anywhere → error with where and how narrow.
+/// Track narrower than the safety width anywhere → error naming the narrowest point of the
+/// whole loop (not the first too narrow one) and its width.
 pub(crate) fn check_width(
     rt: &RefTrack,
     safety_width: f64,
@@ -255,23 +256,32 @@ pub(crate) fn check_width(
 ) -> Result<(), OptimizeError> {
     let half = safety_width / 2.0;
     let mut s = 0.0;
+    let mut narrowest: Option<(f64, usize, f64)> = None;
     for i in 0..rt.len() {
         let dev_r = rt.w_right[i] - half;
         let dev_l = rt.w_left[i] - half;
         if -dev_r > dev_l || -dev_l > dev_r {
-            return Err(OptimizeError::Infeasible {
-                stage,
-                s_m: s,
-                x: rt.xy[i][0],
-                y: rt.xy[i][1],
-                width: rt.w_right[i] + rt.w_left[i],
-                safety_width,
-            });
+            let width = rt.w_right[i] + rt.w_left[i];
+            if narrowest.is_none_or(|(w, _, _)| width < w) {
+                narrowest = Some((width, i, s));
+            }
         }
         let nxt = rt.xy[(i + 1) % rt.len()];
         s += ((nxt[0] - rt.xy[i][0]).powi(2) + (nxt[1] - rt.xy[i][1]).powi(2)).sqrt();
     }
-    Ok(())
+    match narrowest {
+        Some((width, i, s_m)) => Err(OptimizeError::Infeasible {
+            stage,
+            s_m,
+            x: rt.xy[i][0],
+            y: rt.xy[i][1],
+            width,
+            safety_width,
+            obstacle: None,
+            remedy: Box::default(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Result of the iterated IQP.
@@ -386,6 +396,7 @@ fn too_tight(qp: &CurvatureQp, iteration: usize) -> Option<OptimizeError> {
         curvlim: qp.kappa_bound,
         room: rt.w_right[i] + rt.w_left[i] - qp.safety_width,
         iteration,
+        remedy: Box::default(),
     })
 }
 

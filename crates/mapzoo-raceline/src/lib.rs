@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+mod clearance;
 mod error;
 mod fitpack;
 mod fpclos;
@@ -36,6 +37,7 @@ pub mod reference;
 mod sp;
 mod spline;
 mod stage;
+mod suggest;
 mod velocity;
 mod walls;
 
@@ -44,7 +46,7 @@ use std::time::Instant;
 use mapzoo_format::{GlobalParts, LineParts};
 use mapzoo_format::{GlobalWaypoints, Waypoint};
 
-pub use error::{OptimizeError, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES};
+pub use error::{ObstacleNote, OptimizeError, Remedy, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES};
 pub use input::{check_input_line, check_point_count, LineInputError};
 pub use iqp::IqpSolution;
 pub use mapzoo_format::LineKind;
@@ -55,7 +57,7 @@ pub use record::{LineFigures, RacelineRecord};
 pub use spline::{distance_scaling, ClosedSpline, Sampled};
 pub use stage::Stage;
 pub use velocity::{ax_profile, Vehicle};
-pub use walls::{walls_from_centerline, ResampledWalls, Walls};
+pub use walls::{walls_from_centerline, Obstacle, ResampledWalls, Side, Walls};
 
 /// A sampled racing line with its velocity profile (open: the closing point is not repeated).
 #[derive(Debug, Clone, PartialEq)]
@@ -352,7 +354,22 @@ pub fn reftrack_from_waypoints(centerline: &[Waypoint]) -> RefTrack {
 /// assert_eq!(last.s_m, iqp.length_m);
 /// # Ok::<(), mapzoo_raceline::OptimizeError>(())
 /// ```
+///
+/// Obstacles in `walls` are walls too: no line comes closer to one than half its safety
+/// width. A track too narrow or too tight for the parameters fails naming its narrowest
+/// point, the obstacle there if any, and the safety width (or curvlim) that would build,
+/// found by solving again ([`Remedy`]).
 pub fn compute(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+) -> Result<RacelineResult, OptimizeError> {
+    compute_once(centerline, walls, params)
+        .map_err(|e| suggest::explain(e, params, walls, |p| compute_once(centerline, walls, p)))
+}
+
+/// [`compute`] without the search for a remedy.
+fn compute_once(
     centerline: &[Waypoint],
     walls: Option<&Walls>,
     params: &RacelineParams,
@@ -371,14 +388,15 @@ pub fn compute(
     let reference = prep(&track, params)?;
     timings.push((Stage::Prep, t.elapsed().as_secs_f64()));
 
-    let ((traj_iqp, t_iqp), (traj_iqp2, t_iqp2)) = iqp_lines(&reference, params)?;
+    let ((traj_iqp, t_iqp), (traj_iqp2, t_iqp2)) =
+        iqp_lines(&reference, &walls, &walls_used.obstacles, params)?;
     let t = Instant::now();
     let traj_iqp = traj_iqp.with_velocity(&vehicle);
     timings.push((Stage::Iqp, t_iqp + t.elapsed().as_secs_f64()));
     timings.push((Stage::IqpSp, t_iqp2));
 
     let t = Instant::now();
-    let (traj_sp, warnings) = sp_line(&traj_iqp2, &walls, params, &vehicle)?;
+    let (traj_sp, warnings) = sp_line(&traj_iqp2, &walls, &walls_used.obstacles, params, &vehicle)?;
     timings.push((Stage::Sp, t.elapsed().as_secs_f64()));
 
     let lines = vec![
@@ -416,19 +434,28 @@ type Timed = (Trajectory, f64);
 /// The IQP line at `safety_width`, and the second IQP at `safety_width_sp` that the SP starts
 /// from (the same line when the widths are equal; with different widths the two are
 /// independent and run side by side).
+///
+/// Each line keeps half its safety width from every obstacle in `walls`
+/// ([`clearance::keep_clear`]).
 fn iqp_lines(
     reference: &RefTrack,
+    walls: &ResampledWalls,
+    obstacles: &[Obstacle],
     params: &RacelineParams,
 ) -> Result<(Timed, Timed), OptimizeError> {
     let racing_line = |width: f64| -> Result<Timed, OptimizeError> {
         let t = Instant::now();
-        let sol = iqp(reference, width, params)?;
-        let traj = sample(
-            &sol.reftrack.xy,
-            &sol.normals,
-            &sol.alpha,
-            params.stepsize_interp_after_opt,
-        )?;
+        let ((), traj) =
+            clearance::keep_clear(Stage::Iqp, reference, walls, obstacles, width, |rt| {
+                let sol = iqp(rt, width, params)?;
+                let traj = sample(
+                    &sol.reftrack.xy,
+                    &sol.normals,
+                    &sol.alpha,
+                    params.stepsize_interp_after_opt,
+                )?;
+                Ok(((), traj))
+            })?;
         Ok((traj, t.elapsed().as_secs_f64()))
     };
     if params.safety_width_sp == params.safety_width {
@@ -451,9 +478,12 @@ fn iqp_lines(
 /// with their wall distances become the SP's reference, prepped, shifted and sampled, with a
 /// velocity profile. The Race Stack keeps an SP line that folds at a thin wall (hangar); so do
 /// we, with a warning.
+///
+/// The line keeps half its safety width from every obstacle ([`clearance::keep_clear`]).
 fn sp_line(
     traj_iqp2: &Trajectory,
     walls: &ResampledWalls,
+    obstacles: &[Obstacle],
     params: &RacelineParams,
     vehicle: &Vehicle,
 ) -> Result<(Trajectory, Vec<String>), OptimizeError> {
@@ -465,19 +495,21 @@ fn sp_line(
         w_left,
     };
     let reference_sp = prep(&cent2, params)?;
-    let (normals_sp, alpha_sp) = sp(&reference_sp, params.safety_width_sp, params)?;
+    let width = params.safety_width_sp;
+    let ((reference_sp, normals_sp, alpha_sp), traj_sp) =
+        clearance::keep_clear(Stage::Sp, &reference_sp, walls, obstacles, width, |rt| {
+            let (normals, mut alpha) = sp(rt, width, params)?;
+            clearance::clamp_smoothly(&rt.xy, &mut alpha, walls, width / 2.0, |a| {
+                sp::smooth_circular(a, params.sp_alpha_smoothing_half_window)
+            });
+            let traj = sample(&rt.xy, &normals, &alpha, params.stepsize_interp_after_opt)?;
+            Ok(((rt.clone(), normals, alpha), traj))
+        })?;
     let mut warnings = Vec::new();
     if let Err(e) = iqp::check_folds(&reference_sp, &normals_sp, &alpha_sp, Stage::Sp) {
         warnings.push(e.to_string());
     }
-    let traj_sp = sample(
-        &reference_sp.xy,
-        &normals_sp,
-        &alpha_sp,
-        params.stepsize_interp_after_opt,
-    )?
-    .with_velocity(vehicle);
-    Ok((traj_sp, warnings))
+    Ok((traj_sp.with_velocity(vehicle), warnings))
 }
 
 #[cfg(test)]

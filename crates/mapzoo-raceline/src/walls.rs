@@ -3,7 +3,7 @@
 //! its 0.1 m resampling live in [`mapzoo_geom`]; here they are rebuilt from a
 //! centerline along its spline normals and checked before the stages run.
 
-pub use mapzoo_geom::{ResampledWalls, Walls};
+pub use mapzoo_geom::{Obstacle, ResampledWalls, Side, Walls};
 
 use crate::error::{check_extent, check_finite, check_samples, OptimizeError};
 use crate::prep::RefTrack;
@@ -21,7 +21,7 @@ pub fn walls_from_centerline(track: &RefTrack) -> Result<Walls, OptimizeError> {
     ))
 }
 
-/// At least 3 finite points per wall, none beyond ±[`crate::error::MAX_COORD_M`], each wall
+/// At least 3 finite points per wall and one per obstacle outline, none beyond ±[`crate::error::MAX_COORD_M`], each wall
 /// at most [`crate::error::MAX_LAP_M`] long.
 pub(crate) fn check(walls: &Walls) -> Result<(), OptimizeError> {
     for (what, wall) in walls.named() {
@@ -35,6 +35,19 @@ pub(crate) fn check(walls: &Walls) -> Result<(), OptimizeError> {
         let flat: Vec<f64> = wall.iter().flat_map(|p| [p[0], p[1]]).collect();
         check_finite(what, &flat)?;
         check_extent(what, wall)?;
+    }
+    for obstacle in &walls.obstacles {
+        let what = "obstacle outline";
+        if obstacle.outline.is_empty() {
+            return Err(OptimizeError::TooFewPoints {
+                what,
+                found: 0,
+                needed: 1,
+            });
+        }
+        let flat: Vec<f64> = obstacle.outline.iter().flat_map(|p| [p[0], p[1]]).collect();
+        check_finite(what, &flat)?;
+        check_extent(what, &obstacle.outline)?;
     }
     Ok(())
 }

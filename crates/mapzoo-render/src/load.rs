@@ -37,6 +37,7 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
         track.walls = Walls {
             right: global.right_bound(),
             left: global.left_bound(),
+            obstacles: Vec::new(),
         };
         track.lines = LineKind::ALL
             .map(|kind| {

@@ -1,11 +1,13 @@
 //! Integration tests of mapzoo-pipeline, one binary, modules mirroring `src/`:
 //! [`build`] (published sets from their maps, generated maps) and [`regen`]
-//! (regeneration of a built set); [`support`] holds the shared helpers. Tests
+//! (regeneration of a built set); [`obstacles`] (obstacles as walls, what a
+//! too-narrow failure names); [`support`] holds the shared helpers. Tests
 //! on reference data are skipped without it, or fail under
 //! `MAPZOO_REQUIRE_DATA=1`.
 
 mod bounds;
 mod build;
 mod no_panic;
+mod obstacles;
 mod regen;
 mod support;

@@ -96,6 +96,7 @@ fn result_carries_the_walls_used() {
     let given = Walls {
         right: rebuilt.right.iter().step_by(2).copied().collect(),
         left: rebuilt.left.iter().step_by(2).copied().collect(),
+        obstacles: Vec::new(),
     };
     assert_eq!(compute(&cl, Some(&given), &params).unwrap().walls, given);
 }

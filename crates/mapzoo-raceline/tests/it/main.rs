@@ -3,9 +3,9 @@
 //! errors, never a panic), [`iqp`] (the sparse curvature QP against TUM's dense
 //! one), [`params`] (the profiles against the Race Stack's files), [`parity`]
 //! (published lap times; reference data, skipped without it or failed under
-//! `MAPZOO_REQUIRE_DATA=1`), [`spline`], [`velocity`] and [`walls`] (kernels
-//! against naive twins); [`dense`] is the small dense matrix the naive
-//! twins solve with. Saved proptest cases of module `m` are in
+//! `MAPZOO_REQUIRE_DATA=1`), [`suggest`] (what a failed run says would build), [`spline`],
+//! [`velocity`] and [`walls`] (kernels against naive twins); [`dense`] is the small dense
+//! matrix the naive twins solve with. Saved proptest cases of module `m` are in
 //! `tests/proptest-regressions/m.txt` (proptest finds `tests/it/main.rs` and
 //! looks in a `proptest-regressions` folder beside `it/`).
 
@@ -16,6 +16,7 @@ mod iqp;
 mod params;
 mod parity;
 mod spline;
+mod suggest;
 mod support;
 mod velocity;
 mod walls;

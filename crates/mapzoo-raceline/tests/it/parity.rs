@@ -32,6 +32,7 @@ fn racestack_input(dir: &Path) -> (Vec<Waypoint>, Walls, Published) {
     let walls = Walls {
         right: gw.right_bound(),
         left: gw.left_bound(),
+        obstacles: Vec::new(),
     };
     (gw.centerline.wpnts.clone(), walls, published)
 }

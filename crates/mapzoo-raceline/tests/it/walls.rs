@@ -19,7 +19,12 @@ proptest! {
     ) {
         let right = loop_points(300, radius + 1.0, a2, 0.02, 0.3, &jitter);
         let left = loop_points(200, radius, a2, 0.02, 0.3, &jitter);
-        let walls = Walls { right, left }.resampled(0.1);
+        let walls = Walls {
+            right,
+            left,
+            obstacles: Vec::new(),
+        }
+        .resampled(0.1);
         let brute = |pts: &[[f64; 2]], q: [f64; 2]| {
             pts.iter().map(|p| (p[0] - q[0]).hypot(p[1] - q[1])).fold(f64::INFINITY, f64::min)
         };

@@ -228,6 +228,7 @@ fn bare_map_and_odd_input_render_without_panic() {
     track.walls = mapzoo_geom::Walls {
         right: vec![[f64::NAN, 1.0], [1e300, -1e300], [0.0, 0.0]],
         left: Vec::new(),
+        obstacles: Vec::new(),
     };
     track.speed_sectors[1].start = 10_000;
     track.name = "naïve—name".into();
