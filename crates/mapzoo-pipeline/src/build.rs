@@ -256,6 +256,7 @@ fn set_files(set: &TrackSet) -> TrackFiles {
         global: Some(set.global_waypoints()),
         speed_scaling: Some(set.speed_scaling.clone()),
         ot_sectors: Some(set.ot_sectors.clone()),
+        record: None,
     }
 }
 
