@@ -2,6 +2,7 @@
 //! 1 (a check or a track failed), 2 (usage or input error).
 
 mod cmd;
+mod interrupt;
 
 use clap::{Parser, Subcommand};
 
@@ -36,6 +37,7 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
+    interrupt::install();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Build(args) => cmd::build::run(args),

@@ -4,9 +4,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use mapzoo_pipeline::{regen, run_batch, RegenReport};
+use mapzoo_format::set::Written;
+use mapzoo_pipeline::{regen, run_batch, RegenReport, SettingsSource};
 
 use super::common::{cli_message, ConfigArgs, Progress};
+use super::setfiles::{config_choice, written_lines};
 
 /// Arguments of `mapzoo regen`.
 #[derive(clap::Args, Debug)]
@@ -14,7 +16,8 @@ pub struct Args {
     /// MapZoo set folders (DIR/<DIR>.yaml and its PNG are the source).
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Reset speed_scaling.yaml and ot_sectors.yaml to the defaults instead of keeping them.
+    /// Reset speed_scaling.yaml and ot_sectors.yaml to the defaults instead of keeping them
+    /// (kept by default, each boundary moved to the same place on the new line).
     #[arg(long)]
     pub force_sectors: bool,
     /// Parallel tracks (0 = one per core).
@@ -27,14 +30,18 @@ pub struct Args {
     pub config: ConfigArgs,
 }
 
-/// Regenerates every folder; exit 1 if any failed.
+/// Regenerates every folder with the settings it recorded (mapzoo.toml) unless flags
+/// override them; exit 1 if any failed.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = args.config.resolve()?;
+    let (choice, note) = config_choice(&args.config)?;
+    if let Some(note) = note {
+        eprintln!("note: {note}");
+    }
     let progress = Progress::new(args.dirs.len(), args.json);
     let results = run_batch(
         &args.dirs,
         args.jobs,
-        |dir| regen(dir, &config, args.force_sectors),
+        |dir| regen(dir, choice.clone(), args.force_sectors),
         |_, r| match r {
             Ok(rep) => progress.done(&describe(rep)),
             Err(e) => progress.done(&format!("FAIL  {}", cli_message(e))),
@@ -59,6 +66,30 @@ fn before(v: Option<f64>) -> String {
 }
 
 fn describe(r: &RegenReport) -> String {
+    let mut lines = vec![summary(r)];
+    let settings = match r.settings {
+        SettingsSource::Recorded => "the settings recorded in mapzoo.toml",
+        SettingsSource::Defaults => "the default settings (the set has no mapzoo.toml)",
+        SettingsSource::Given => "the settings given on the command line",
+    };
+    lines.push(format!("      built with {settings}"));
+    for (file, m) in &r.sector_moves {
+        lines.push(format!(
+            "      {file}: the end of {} moved {:.2} m to the nearest point of the new line (index {} -> {})",
+            m.sector, m.moved_m, m.old_index, m.new_index
+        ));
+    }
+    lines.extend(written_lines(&Written {
+        dir: Default::default(),
+        kept: r.kept_files.clone(),
+        replaced: r.replaced_files.clone(),
+        backed_up: r.backed_up_files.clone(),
+        cleaned: r.cleaned.clone(),
+    }));
+    lines.join("\n")
+}
+
+fn summary(r: &RegenReport) -> String {
     let sectors = if r.sectors_reset {
         "sectors reset to defaults".to_string()
     } else if r.sectors_remapped {

@@ -109,7 +109,9 @@ pub use map::{
     world_to_pixel, write_gray_png, FreeRule, MapMeta, OccupancyMap,
 };
 pub use published::{published_from_str, read_published_csv, PublishedRow};
-pub use sectors::{OtSector, OtSectors, SpeedScaling, SpeedSector};
+pub use sectors::{
+    remap_ranges_by_position, BoundaryMove, OtSector, OtSectors, SpeedScaling, SpeedSector,
+};
 pub use set::{Layout, SetFolder, StagedSet, TrackFiles, WritePolicy};
 pub use tum::{
     centerline_any_from_str, centerline_from_str as tum_centerline_from_str,

@@ -52,9 +52,13 @@ mod config;
 mod error;
 mod from_centerline;
 mod regen;
+mod settings;
 
 pub use batch::run_batch;
-pub use build::{build, build_map, write_set, BuildRecord, BuildRequest, LoadedMap, TrackSet};
+pub use build::{
+    build, build_map, update_set, write_set, BuildRecord, BuildRequest, LoadedMap, TrackSet,
+    UpdatedSet,
+};
 pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
     LineDistance, PublishedRow,
@@ -62,4 +66,5 @@ pub use check::{
 pub use config::{Config, MapConfig, Overrides, Profile, SectorDefaults};
 pub use error::PipelineError;
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
-pub use regen::{regen, start_pose_of, RegenReport};
+pub use regen::{regen, start_pose_of, RegenReport, SectorsKept};
+pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource};

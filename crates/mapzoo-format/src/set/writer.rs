@@ -42,8 +42,9 @@ pub struct Written {
     /// Files of an existing folder that are not part of the set, left as they
     /// were ([`WritePolicy::Merge`] only), sorted.
     pub kept: Vec<String>,
-    /// Files of an existing folder that the set's files of the same names replaced, in
-    /// writing order ([`WritePolicy::Merge`] only).
+    /// Files of an existing folder that the set's files of the same names replaced with other
+    /// content, in writing order ([`WritePolicy::Merge`] only; files rewritten with the bytes
+    /// they had are not listed).
     pub replaced: Vec<String>,
     /// Files set aside before being replaced, as (file, the name it was moved to), because
     /// they held something the new set does not (see [`StagedSet::add_keeping_old`]).
@@ -68,6 +69,8 @@ pub struct StagedSet {
     names: Vec<String>,
     /// Names whose existing file is moved to a backup name instead of being replaced.
     keep_old: Vec<String>,
+    /// Names whose existing file already holds the staged bytes (not reported as replaced).
+    same: Vec<String>,
     /// Stale staging folders removed by [`StagedSet::new`].
     cleaned: Vec<PathBuf>,
     /// Leave the staging folder on drop: it holds old files a failed merge could not put back.
@@ -98,7 +101,7 @@ impl StagedSet {
             return Err(FormatError::Exists { path: given });
         }
         let in_place = policy == WritePolicy::Merge && target.is_dir();
-        let mut cleaned = Vec::new();
+        let cleaned;
         let staging = if in_place {
             cleaned = super::staging::sweep_stale(&target);
             create_staging(&target, "mapzoo-staging")?
@@ -123,6 +126,7 @@ impl StagedSet {
             in_place,
             names: Vec::new(),
             keep_old: Vec::new(),
+            same: Vec::new(),
             cleaned,
             keep: false,
         })
@@ -157,6 +161,9 @@ impl StagedSet {
             other => other,
         })?;
         self.names.push(name.to_string());
+        if self.in_place && dest.is_file() && std::fs::read(&dest).is_ok_and(|old| old == bytes) {
+            self.same.push(name.to_string());
+        }
         Ok(())
     }
 
@@ -167,9 +174,7 @@ impl StagedSet {
     pub fn add_keeping_old(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
         self.add(name, bytes)?;
         let dest = self.resolved.join(name);
-        let differs = self.in_place
-            && dest.is_file()
-            && std::fs::read(&dest).map_or(true, |old| old != bytes);
+        let differs = self.in_place && dest.is_file() && !self.same.iter().any(|n| n == name);
         if differs {
             self.keep_old.push(name.to_string());
         }
@@ -269,7 +274,7 @@ impl StagedSet {
                     .file_name()
                     .map_or(String::new(), |n| n.to_string_lossy().into_owned());
                 backed_up.push((name.clone(), to));
-            } else if had_old {
+            } else if had_old && !self.same.contains(name) {
                 replaced.push(name.clone());
             }
             moved.push((dest, had_old.then_some(old)));
