@@ -8,5 +8,6 @@ mod generate;
 mod raceline;
 mod regression;
 mod render;
+mod sets;
 mod support;
 mod validate;

@@ -176,23 +176,34 @@ pub fn validate_dir(dir: &Path) -> ValidationReport {
         _ => sheet.skip(&cl_name, CL, "the CSV or the JSON did not read"),
     }
 
-    // Every line a consumer drives or measures along: the JSON's, else the CSVs.
-    let mut driven: Vec<(String, &[Waypoint])> = Vec::new();
-    if let Some(g) = &global {
-        for (key, arr) in [
-            ("centerline_waypoints", &g.centerline),
-            ("global_traj_wpnts_iqp", &g.iqp),
-            ("global_traj_wpnts_sp", &g.sp),
-        ] {
-            driven.push((format!("{FILE} ({key})"), arr.wpnts.as_slice()));
-        }
-    } else {
+    // Every line a consumer drives or measures along: in a MapZoo set its CSVs (and the SP
+    // line of the JSON, which has no CSV of its own in a built set), else the JSON's.
+    const CENT: &str = "centerline";
+    const RACING: &str = "racing line";
+    let mut driven: Vec<(String, &str, &[Waypoint])> = Vec::new();
+    let json = |key: &str| format!("{FILE} ({key})");
+    if layout == Layout::MapZoo {
         if let Some(c) = &centerline {
-            driven.push((cl_name.clone(), c.as_slice()));
+            driven.push((cl_name.clone(), CENT, c.as_slice()));
         }
         if let Some(r) = &racing {
-            driven.push((names.racing_line_csv.clone(), r.as_slice()));
+            driven.push((names.racing_line_csv.clone(), RACING, r.as_slice()));
         }
+        if let Some(g) = &global {
+            driven.push((json("global_traj_wpnts_sp"), RACING, g.sp.wpnts.as_slice()));
+        }
+    } else if let Some(g) = &global {
+        driven.push((
+            json("centerline_waypoints"),
+            CENT,
+            g.centerline.wpnts.as_slice(),
+        ));
+        driven.push((
+            json("global_traj_wpnts_iqp"),
+            RACING,
+            g.iqp.wpnts.as_slice(),
+        ));
+        driven.push((json("global_traj_wpnts_sp"), RACING, g.sp.wpnts.as_slice()));
     }
 
     // The line the sector indices refer to.
@@ -951,31 +962,31 @@ fn check_scaling(sheet: &mut Sheet, file: &str, limit: f64, scal: &[f64]) {
 fn check_lines_in_track(
     sheet: &mut Sheet,
     map: Option<&OccupancyMap>,
-    lines: &[(String, &[Waypoint])],
+    lines: &[(String, &str, &[Waypoint])],
 ) {
-    const FREE: &str = "line in free space, ≥ 1 pixel from walls";
     if lines.is_empty() {
-        sheet.skip("lines", FREE, "no line read");
+        sheet.skip("lines", "racing line in free space", "no line read");
         return;
     }
-    for (file, wpnts) in lines {
+    for (file, kind, wpnts) in lines {
+        let check = format!("{kind} in free space, ≥ 1 pixel from walls");
         let Some(map) = map else {
-            sheet.skip(file, FREE, "the map did not load");
+            sheet.skip(file, &check, "the map did not load");
             continue;
         };
         match first_blocked(map, wpnts) {
             None => sheet.pass(
                 file,
-                FREE,
+                &check,
                 format!("all {} waypoints and the steps between them", wpnts.len()),
             ),
             Some((id, x, y)) => {
                 let (c, r) = map.world_to_pixel(x, y);
                 sheet.fail(
                     file,
-                    FREE,
+                    &check,
                     format!(
-                        "near waypoint id {id}, at ({x:.3}, {y:.3}) m, the line touches an occupied pixel (col {}, row {}) of the map or its neighbour; the line must stay in the track",
+                        "near waypoint id {id}, at ({x:.3}, {y:.3}) m, the line touches an occupied pixel (col {}, row {}) of the map or its neighbour; the line must stay inside the track",
                         c.round(),
                         r.round()
                     ),
