@@ -14,7 +14,7 @@ pub fn config_choice(args: &ConfigArgs) -> anyhow::Result<(ConfigChoice, Option<
     let given = args.resolve()?;
     if args.profile.is_some() || args.config.is_some() {
         let note = "--profile / --config given: the settings the sets recorded in mapzoo.toml are not used";
-        return Ok((ConfigChoice::Given(given), Some(note.to_string())));
+        return Ok((ConfigChoice::from(given), Some(note.to_string())));
     }
     Ok((
         ConfigChoice::Recorded(Overrides {

@@ -369,6 +369,9 @@ pub struct BoundaryMove {
     pub moved_m: f64,
 }
 
+/// The ranges a remap by position gives, and where each interior boundary went.
+pub type RemappedRanges = (Vec<(i64, i64)>, Vec<BoundaryMove>);
+
 /// Sector ranges over a line of points `old` carried to the line `new` by position: each
 /// interior boundary (the end of a sector) goes to the nearest point of `new` to the point it
 /// was on `old`, searched within an eighth of a lap of where its lap fraction puts it (so a
@@ -382,7 +385,7 @@ pub fn remap_ranges_by_position(
     old: &[[f64; 2]],
     new: &[[f64; 2]],
     prefix: &str,
-) -> std::result::Result<(Vec<(i64, i64)>, Vec<BoundaryMove>), String> {
+) -> std::result::Result<RemappedRanges, String> {
     let (n_old, n_new) = (old.len() as i64, new.len() as i64);
     if ranges.is_empty() {
         return Ok((Vec::new(), Vec::new()));

@@ -179,7 +179,7 @@ pub enum ConfigChoice {
     /// configuration, [`ConfigChoice::Given`]).
     Recorded(Overrides),
     /// This configuration, whatever the set recorded.
-    Given(Config),
+    Given(Box<Config>),
 }
 
 impl Default for ConfigChoice {
@@ -190,13 +190,13 @@ impl Default for ConfigChoice {
 
 impl From<&Config> for ConfigChoice {
     fn from(c: &Config) -> Self {
-        ConfigChoice::Given(c.clone())
+        ConfigChoice::Given(Box::new(c.clone()))
     }
 }
 
 impl From<Config> for ConfigChoice {
     fn from(c: Config) -> Self {
-        ConfigChoice::Given(c)
+        ConfigChoice::Given(Box::new(c))
     }
 }
 
@@ -230,7 +230,7 @@ impl ConfigChoice {
         recorded: Option<&BuildSettings>,
     ) -> Result<(Config, SettingsSource), PipelineError> {
         match self {
-            ConfigChoice::Given(c) => Ok((c.clone(), SettingsSource::Given)),
+            ConfigChoice::Given(c) => Ok((Config::clone(c), SettingsSource::Given)),
             ConfigChoice::Recorded(o) => {
                 let (mut config, source) = match recorded {
                     Some(s) => (s.config.clone(), SettingsSource::Recorded),

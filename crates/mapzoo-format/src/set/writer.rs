@@ -564,7 +564,7 @@ mod tests {
             &[("a.csv", "1")],
         )
         .unwrap();
-        assert_eq!(w.cleaned, [stale.clone()]);
+        assert_eq!(w.cleaned, std::slice::from_ref(&stale));
         assert!(!stale.exists() && foreign.is_dir());
         // Inside a set (a killed merge) too.
         let inner = tmp.path().join("t").join(".mapzoo-staging.tmp-4194305-3");
@@ -575,7 +575,7 @@ mod tests {
         )
         .unwrap();
         let w = write(&tmp.path().join("t"), WritePolicy::Merge, &[("a.csv", "2")]).unwrap();
-        assert_eq!(w.cleaned, [inner.clone()]);
+        assert_eq!(w.cleaned, std::slice::from_ref(&inner));
         assert_eq!(entries(&tmp.path().join("t")), ["a.csv"]);
     }
 
