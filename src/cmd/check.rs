@@ -44,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(args.lap_tol.is_finite() && args.lap_tol >= 0.0) {
         anyhow::bail!("--lap-tol must be a fraction >= 0 (found {})", args.lap_tol);
     }
-    let (choice, note) = config_choice(&args.config)?;
+    let (choice, note) = config_choice(&args.config, &args.dirs)?;
     if let Some(note) = note {
         eprintln!("note: {note}");
     }

@@ -33,7 +33,7 @@ pub struct Args {
 /// Regenerates every folder with the settings it recorded (mapzoo.toml) unless flags
 /// override them; exit 1 if any failed.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (choice, note) = config_choice(&args.config)?;
+    let (choice, note) = config_choice(&args.config, &args.dirs)?;
     if let Some(note) = note {
         eprintln!("note: {note}");
     }

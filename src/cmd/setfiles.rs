@@ -2,7 +2,9 @@
 //! (the set's recorded `mapzoo.toml`, or the flags), and the lines that name what a write
 //! replaced, moved aside, kept and cleaned up.
 
-use mapzoo_format::set::Written;
+use std::path::PathBuf;
+
+use mapzoo_format::set::{Written, SETTINGS_FILE};
 use mapzoo_pipeline::{ConfigChoice, Overrides};
 
 use super::common::ConfigArgs;
@@ -10,11 +12,19 @@ use super::common::ConfigArgs;
 /// The configuration of a rebuild: `--profile` or `--config` make a new configuration (the
 /// set's recorded one is not used, and a note says so); otherwise the recorded settings, with
 /// `--free-rule` and the safety widths on top. The flags are validated here, before any work.
-pub fn config_choice(args: &ConfigArgs) -> anyhow::Result<(ConfigChoice, Option<String>)> {
+pub fn config_choice(
+    args: &ConfigArgs,
+    dirs: &[PathBuf],
+) -> anyhow::Result<(ConfigChoice, Option<String>)> {
     let given = args.resolve()?;
     if args.profile.is_some() || args.config.is_some() {
-        let note = "--profile / --config given: the settings the sets recorded in mapzoo.toml are not used";
-        return Ok((ConfigChoice::from(given), Some(note.to_string())));
+        let recorded = dirs.iter().any(|d| d.join(SETTINGS_FILE).is_file());
+        let note = recorded.then(|| {
+            format!(
+                "--profile / --config given: the settings recorded in {SETTINGS_FILE} are not used"
+            )
+        });
+        return Ok((ConfigChoice::from(given), note));
     }
     Ok((
         ConfigChoice::Recorded(Overrides {

@@ -383,7 +383,12 @@ pub fn check(
     opts: &CheckOptions,
 ) -> Result<CheckReport, PipelineError> {
     let p = read_published(dir, opts)?;
-    let (config, settings) = config.into().resolve(read_settings(dir)?.as_ref())?;
+    let choice = config.into();
+    let recorded = match read_settings(dir) {
+        Err(_) if matches!(choice, ConfigChoice::Given(_)) => None,
+        other => other?,
+    };
+    let (config, settings) = choice.resolve(recorded.as_ref())?;
     let config = &config;
     let (centerline, lines) = regenerate(&p, dir, config, opts)?;
     let regenerated = Figures {

@@ -66,7 +66,7 @@ struct Existing {
     settings: Option<BuildSettings>,
 }
 
-fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
+fn read_existing(dir: &Path, given: bool) -> Result<Existing, PipelineError> {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -79,7 +79,11 @@ fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
             format!("no {yaml} in the folder; regen needs the set's own map YAML (name the folder after the track)"),
         ));
     }
-    let settings = read_settings(dir)?;
+    // A given configuration does not need the record: a broken one does not stop it.
+    let settings = match read_settings(dir) {
+        Err(_) if given => None,
+        other => other?,
+    };
     let old = folder.read_lines()?;
     let (iqp_lap_s, sp_lap_s) = old.global.as_ref().map_or((None, None), |g| {
         (g.map_info.iqp_lap_time_s, g.map_info.sp_lap_time_s)
@@ -119,8 +123,9 @@ pub fn regen(
 ) -> Result<RegenReport, PipelineError> {
     // "." or "sets/f/.." name a folder too: work on its real path.
     let dir = &dir.canonicalize().map_err(|e| PipelineError::io(dir, e))?;
-    let old = read_existing(dir)?;
-    let (config, source) = config.into().resolve(old.settings.as_ref())?;
+    let choice = config.into();
+    let old = read_existing(dir, matches!(choice, ConfigChoice::Given(_)))?;
+    let (config, source) = choice.resolve(old.settings.as_ref())?;
     let req = BuildRequest {
         yaml: old.yaml.clone(),
         name: Some(old.folder.track().to_string()),

@@ -219,8 +219,19 @@ pub fn read_settings(dir: &Path) -> Result<Option<BuildSettings>, PipelineError>
     if !path.is_file() {
         return Ok(None);
     }
-    let record = SetRecord::read(&path)?;
-    BuildSettings::from_record(&record, &path).map(Some)
+    let fix = |e: String| {
+        PipelineError::config(
+            &path,
+            format!("{e}; fix or remove the file (without it a rebuild uses the default settings)"),
+        )
+    };
+    let record = SetRecord::read(&path).map_err(|e| fix(e.reason()))?;
+    BuildSettings::from_record(&record, &path)
+        .map(Some)
+        .map_err(|e| match e {
+            PipelineError::Config { what, .. } => fix(what),
+            other => other,
+        })
 }
 
 impl ConfigChoice {

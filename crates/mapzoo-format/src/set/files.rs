@@ -209,11 +209,19 @@ impl TrackFiles {
     /// names another track, or it has a centerline / racing-line CSV of another name.
     fn check_same_track(&self, dir: &Path) -> Result<()> {
         let folder = crate::set::SetFolder::open_as(dir, &self.track)?;
+        // A record naming another track counts when that track's files are still there (a
+        // set copied and renamed by hand is the new track's).
         let recorded = SetRecord::read(&dir.join(SETTINGS_FILE))
             .ok()
             .map(|r| r.track)
             .filter(|t| !t.is_empty() && *t != self.track)
-            .map(|t| (t, SETTINGS_FILE.to_string()));
+            .and_then(|t| {
+                let names = SetNames::new(&t);
+                [names.yaml, names.centerline_csv, names.racing_line_csv]
+                    .into_iter()
+                    .find(|f| folder.has(f))
+                    .map(|f| (t, f))
+            });
         let by_csv = || {
             folder.files().iter().find_map(|f| {
                 let suffixes = [
