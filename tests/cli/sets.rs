@@ -261,11 +261,12 @@ fn stale_staging_folders_of_killed_runs_were_never_removed() {
         foreign.is_dir(),
         "a hidden folder without our marker was removed"
     );
-    // Inside a set: a merge killed half-way.
+    // Inside a set (a merge killed half-way) and beside it, found by a regen.
     let inner = fake_stale(&set, ".mapzoo-staging.tmp-4194305-1");
+    let beside = fake_stale(&out, ".t.tmp-4194305-2");
     let o = regen(&set, &[]);
     assert!(o.status.success(), "{}", text(&o));
-    assert!(!inner.exists());
+    assert!(!inner.exists() && !beside.exists(), "{}", text(&o));
     assert!(
         text(&o).contains("removed the staging folder of an interrupted run"),
         "{}",
@@ -654,6 +655,25 @@ fn out_under_a_file_said_file_exists() {
         );
     }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}
+
+#[test]
+fn regen_of_a_file_or_a_missing_folder_gave_a_bare_os_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("plain.txt");
+    std::fs::write(&file, "x").unwrap();
+    for (path, words) in [
+        (file, "not a folder"),
+        (tmp.path().join("no-such-set"), "no such folder"),
+    ] {
+        let o = regen(&path, &[]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert!(
+            stderr(&o).contains(words) && !stderr(&o).contains("os error"),
+            "{}",
+            text(&o)
+        );
+    }
 }
 
 #[test]

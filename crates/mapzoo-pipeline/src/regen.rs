@@ -121,6 +121,14 @@ pub fn regen(
     config: impl Into<ConfigChoice>,
     force_sectors: bool,
 ) -> Result<RegenReport, PipelineError> {
+    if !dir.is_dir() {
+        let what = if dir.exists() {
+            "not a folder; give a set folder (DIR holding DIR.yaml and its map)"
+        } else {
+            "no such folder; give a set folder (DIR holding DIR.yaml and its map)"
+        };
+        return Err(PipelineError::input(dir, what));
+    }
     // "." or "sets/f/.." name a folder too: work on its real path.
     let dir = &dir.canonicalize().map_err(|e| PipelineError::io(dir, e))?;
     let choice = config.into();

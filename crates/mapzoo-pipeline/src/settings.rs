@@ -216,7 +216,9 @@ pub enum SettingsSource {
 /// is an error naming it (a rebuild must not silently fall back to other settings).
 pub fn read_settings(dir: &Path) -> Result<Option<BuildSettings>, PipelineError> {
     let path: PathBuf = dir.join(SETTINGS_FILE);
-    if !path.is_file() {
+    // Absent: none. Anything else but a regular file (a folder, a FIFO, a link to a device)
+    // is reported by the reader, never read.
+    if path.symlink_metadata().is_err() {
         return Ok(None);
     }
     let fix = |e: String| {

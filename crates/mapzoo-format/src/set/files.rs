@@ -12,7 +12,7 @@ use crate::sectors::{OtSectors, SpeedScaling};
 use crate::set::layout::{
     line_csv, SetNames, GLOBAL_WAYPOINTS, OT_SECTORS, RACING_LINE, SPEED_SCALING, SP_LINE,
 };
-use crate::set::record::{content_hash, SetRecord, SETTINGS_FILE};
+use crate::set::record::{content_hash, read_regular, SetRecord, SETTINGS_FILE};
 use crate::set::writer::{StagedSet, WritePolicy, Written};
 use crate::waypoint::{self, Waypoint};
 
@@ -194,7 +194,8 @@ impl TrackFiles {
             let guard = name == names.png
                 || old.as_ref().is_some_and(|r| {
                     !carried.contains(&name.as_str())
-                        && std::fs::read(target.join(&name)).is_ok_and(|b| r.edited(&name, &b))
+                        && read_regular(&target.join(&name), u64::MAX)
+                            .is_some_and(|b| r.edited(&name, &b))
                 });
             if guard {
                 staged.add_keeping_old(&name, &bytes)?;

@@ -27,6 +27,19 @@ pub fn content_hash(bytes: &[u8]) -> String {
     format!("fnv1a64:{h:016x}")
 }
 
+/// The largest `mapzoo.toml` read, bytes (a written one is about 1 kB).
+pub const MAX_RECORD_BYTES: u64 = 1 << 20;
+
+/// The bytes of `path` if it is a regular file (symlinks followed) of at most `limit` bytes:
+/// never a device, a FIFO or a folder, which could block or never end.
+pub(crate) fn read_regular(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > limit {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
 /// The content of `mapzoo.toml`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SetRecord {
@@ -58,8 +71,24 @@ impl SetRecord {
         }
     }
 
-    /// Reads `mapzoo.toml` at `path`.
+    /// Reads `mapzoo.toml` at `path`: a regular file of at most [`MAX_RECORD_BYTES`].
     pub fn read(path: &Path) -> Result<Self> {
+        let meta = std::fs::metadata(path).map_err(|e| FormatError::io(path, e))?;
+        if !meta.is_file() {
+            return Err(FormatError::bad_path(
+                path,
+                "is not a regular file; mapzoo.toml is a small text file mapzoo writes (remove it)",
+            ));
+        }
+        if meta.len() > MAX_RECORD_BYTES {
+            return Err(FormatError::invalid(
+                path,
+                format!(
+                    "is {} bytes, more than a settings record can be ({MAX_RECORD_BYTES}); remove it",
+                    meta.len()
+                ),
+            ));
+        }
         let text = std::fs::read_to_string(path).map_err(|e| FormatError::io(path, e))?;
         Self::from_toml_str(&text, path)
     }

@@ -101,9 +101,13 @@ impl StagedSet {
             return Err(FormatError::Exists { path: given });
         }
         let in_place = policy == WritePolicy::Merge && target.is_dir();
-        let cleaned;
+        let mut cleaned;
         let staging = if in_place {
+            // Killed runs leave staging folders inside the set (a merge) and beside it.
             cleaned = super::staging::sweep_stale(&target);
+            if let Some(parent) = target.parent() {
+                cleaned.extend(super::staging::sweep_stale(parent));
+            }
             create_staging(&target, "mapzoo-staging")?
         } else {
             let parent = match target.parent() {
@@ -161,7 +165,11 @@ impl StagedSet {
             other => other,
         })?;
         self.names.push(name.to_string());
-        if self.in_place && dest.is_file() && std::fs::read(&dest).is_ok_and(|old| old == bytes) {
+        let same_size = |m: std::fs::Metadata| m.is_file() && m.len() == bytes.len() as u64;
+        if self.in_place
+            && std::fs::metadata(&dest).is_ok_and(same_size)
+            && std::fs::read(&dest).is_ok_and(|old| old == bytes)
+        {
             self.same.push(name.to_string());
         }
         Ok(())
