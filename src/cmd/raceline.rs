@@ -63,7 +63,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seconds = start.elapsed().as_secs_f64();
 
     // Other files of an existing --out folder stay; the four are swapped in together.
-    output_files(&input.track, &input.centerline, &result).write(&args.out, WritePolicy::Merge)?;
+    let written = output_files(&input.track, &input.centerline, &result)
+        .write(&args.out, WritePolicy::Merge)?;
+    for line in super::setfiles::written_lines(&written) {
+        eprintln!("{line}");
+    }
     for w in &result.warnings {
         eprintln!("warning: {}: {w}", args.input.display());
     }

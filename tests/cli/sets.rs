@@ -233,6 +233,56 @@ fn raceline_out_into_an_existing_set_mixed_two_tracks() {
     assert_eq!(names(&a), before);
 }
 
+#[test]
+fn demo_again_dropped_user_files_in_its_set() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run_demo = || {
+        let o = mapzoo()
+            .arg("demo")
+            .arg("--out")
+            .arg(tmp.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        o
+    };
+    run_demo();
+    let set = tmp.path().join("demo");
+    std::fs::write(set.join("notes.txt"), "mine").unwrap();
+    let o = run_demo();
+    assert_eq!(
+        std::fs::read_to_string(set.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(text(&o).contains("notes.txt"), "{}", text(&o));
+}
+
+#[test]
+fn raceline_out_replaced_files_without_naming_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = built(tmp.path(), "t", 49, &[]);
+    let out = tmp.path().join("lines");
+    let run_raceline = |flags: &[&str]| {
+        let o = mapzoo()
+            .arg("raceline")
+            .arg(set.join("t_centerline.csv"))
+            .arg("--out")
+            .arg(&out)
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        o
+    };
+    run_raceline(&[]);
+    let o = run_raceline(&["--safety-width", "1.4"]);
+    assert!(
+        stderr(&o).contains("replaced:") && stderr(&o).contains("t_racing_line.csv"),
+        "{}",
+        text(&o)
+    );
+}
+
 // ---- item 4: stale staging folders ----
 
 /// A staging folder with the owner marker of a process that no longer runs.
