@@ -343,12 +343,18 @@ fn free_backup_name(dir: &Path, name: &str) -> PathBuf {
 
 /// Refuses a target whose path runs through a file (`out/file/set`) or is a file, naming it.
 fn check_ancestors(target: &Path) -> Result<()> {
+    if target.symlink_metadata().is_ok() && std::fs::metadata(target).is_err() {
+        return Err(FormatError::bad_path(
+            target,
+            "is a symbolic link to a missing target (or a loop of links); point it at a folder or remove it",
+        ));
+    }
     for a in target.ancestors().skip(1) {
         if a.as_os_str().is_empty() {
             break;
         }
-        if let Ok(m) = std::fs::metadata(a) {
-            if !m.is_dir() {
+        match std::fs::metadata(a) {
+            Ok(m) if !m.is_dir() => {
                 return Err(FormatError::bad_path(
                     a,
                     format!(
@@ -357,7 +363,15 @@ fn check_ancestors(target: &Path) -> Result<()> {
                     ),
                 ));
             }
-            break;
+            Ok(_) => break,
+            // The name exists but does not lead anywhere: a link to nothing, or a loop.
+            Err(_) if a.symlink_metadata().is_ok() => {
+                return Err(FormatError::bad_path(
+                    a,
+                    "is a symbolic link to a missing target (or a loop of links); point it at a folder or remove it",
+                ));
+            }
+            Err(_) => {}
         }
     }
     Ok(())
