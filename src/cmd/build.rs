@@ -9,7 +9,7 @@ use mapzoo_pipeline::{build, run_batch, update_set, write_set, BuildRecord, Buil
 use mapzoo_raceline::LineKind;
 
 use super::common::{cli_message, parse_start, ConfigArgs, Progress};
-use super::setfiles::written_lines;
+use super::setfiles::{move_lines, written_lines};
 
 /// Arguments of `mapzoo build`.
 #[derive(clap::Args, Debug)]
@@ -89,17 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut set = build(req, &config)?;
             let (dir, notes) = if args.force {
                 let up = update_set(&mut set, &args.out, args.force_sectors)?;
-                let mut notes: Vec<String> = up
-                    .sectors
-                    .moves
-                    .iter()
-                    .map(|(file, m)| {
-                        format!(
-                            "      {file}: the end of {} moved {:.2} m to the nearest point of the new line (index {} -> {})",
-                            m.sector, m.moved_m, m.old_index, m.new_index
-                        )
-                    })
-                    .collect();
+                let mut notes = move_lines(&up.sectors.moves);
                 notes.extend(written_lines(&up.written));
                 (up.written.dir, notes)
             } else {

@@ -8,7 +8,7 @@ use mapzoo_format::set::Written;
 use mapzoo_pipeline::{regen, run_batch, RegenReport, SettingsSource};
 
 use super::common::{cli_message, ConfigArgs, Progress};
-use super::setfiles::{config_choice, written_lines};
+use super::setfiles::{config_choice, move_lines, written_lines};
 
 /// Arguments of `mapzoo regen`.
 #[derive(clap::Args, Debug)]
@@ -73,12 +73,7 @@ fn describe(r: &RegenReport) -> String {
         SettingsSource::Given => "the settings given on the command line",
     };
     lines.push(format!("      built with {settings}"));
-    for (file, m) in &r.sector_moves {
-        lines.push(format!(
-            "      {file}: the end of {} moved {:.2} m to the nearest point of the new line (index {} -> {})",
-            m.sector, m.moved_m, m.old_index, m.new_index
-        ));
-    }
+    lines.extend(move_lines(&r.sector_moves));
     lines.extend(written_lines(&Written {
         dir: Default::default(),
         kept: r.kept_files.clone(),

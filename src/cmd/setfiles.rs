@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use mapzoo_format::set::{Written, SETTINGS_FILE};
+use mapzoo_format::BoundaryMove;
 use mapzoo_pipeline::{ConfigChoice, Overrides};
 
 use super::common::ConfigArgs;
@@ -35,6 +36,30 @@ pub fn config_choice(
         }),
         None,
     ))
+}
+
+/// At most this many moved sector boundaries are listed one per line.
+const MOVES_LISTED: usize = 10;
+
+/// Indented lines naming the sector boundaries that moved more than a waypoint spacing.
+pub fn move_lines(moves: &[(String, BoundaryMove)]) -> Vec<String> {
+    let mut out: Vec<String> = moves
+        .iter()
+        .take(MOVES_LISTED)
+        .map(|(file, m)| {
+            format!(
+                "      {file}: the end of {} moved {:.2} m to the nearest point of the new line (index {} -> {})",
+                m.sector, m.moved_m, m.old_index, m.new_index
+            )
+        })
+        .collect();
+    if moves.len() > MOVES_LISTED {
+        out.push(format!(
+            "      ... and {} more sector boundaries moved more than a waypoint spacing",
+            moves.len() - MOVES_LISTED
+        ));
+    }
+    out
 }
 
 /// Indented lines naming what a write into an existing folder did (none for a new folder).

@@ -405,7 +405,7 @@ pub fn remap_ranges_by_position(
     let need: Vec<i64> = (0..count).map(|k| gap(k) + min_len(k)).collect();
     if need.iter().sum::<i64>() > n_new {
         return Err(format!(
-            "the new racing line has {n_new} points, too few for {count} sectors; reset the sectors"
+            "the new racing line has {n_new} points, too few for {count} sectors"
         ));
     }
     let at = |line: &[[f64; 2]], i: i64| line[i.clamp(0, line.len() as i64 - 1) as usize];
