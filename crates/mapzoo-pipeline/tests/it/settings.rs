@@ -33,7 +33,7 @@ fn regen_uses_the_recorded_settings_unless_given_others() {
     assert_eq!(report.iqp_lap_s.1, set.lines[LineKind::Iqp].lap_time_s);
     assert_eq!(report.sp_lap_s.1, set.lines[LineKind::Sp].lap_time_s);
     // A given configuration wins and becomes the record.
-    let report = regen(&dir, &Config::default(), false).unwrap();
+    let report = regen(&dir, Config::default(), false).unwrap();
     assert_eq!(report.settings, SettingsSource::Given);
     assert_ne!(report.iqp_lap_s.1, set.lines[LineKind::Iqp].lap_time_s);
     assert_eq!(
@@ -80,7 +80,7 @@ fn check_reads_the_record() {
     let r = check(&dir, ConfigChoice::default(), &opts).unwrap();
     assert!(r.pass, "{r:?}");
     assert_eq!(r.settings, SettingsSource::Recorded);
-    let r = check(&dir, &Config::default(), &opts).unwrap();
+    let r = check(&dir, Config::default(), &opts).unwrap();
     assert!(!r.pass && !r.explanations.is_empty(), "{r:?}");
 }
 
