@@ -51,10 +51,17 @@ fn own_marker() -> &'static str {
     })
 }
 
-/// Writes the owner marker into a fresh staging folder and registers it as live.
-pub(crate) fn claim(staging: &Path) -> std::io::Result<()> {
-    std::fs::write(staging.join(OWNER_MARKER), own_marker())?;
-    lock(&LIVE).push(staging.to_path_buf());
+/// Creates the staging folder `staging` with this process's owner marker and registers it as
+/// live, all under the registry's lock, so an interruption sees either no folder or a
+/// registered one. `AlreadyExists` when the name is taken (the caller tries the next one).
+pub(crate) fn create(staging: &Path) -> std::io::Result<()> {
+    let mut live = lock(&LIVE);
+    std::fs::create_dir(staging)?;
+    if let Err(e) = std::fs::write(staging.join(OWNER_MARKER), own_marker()) {
+        let _ = std::fs::remove_dir_all(staging);
+        return Err(e);
+    }
+    live.push(staging.to_path_buf());
     Ok(())
 }
 
@@ -120,12 +127,16 @@ pub fn sweep_stale(dir: &Path) -> Vec<PathBuf> {
 /// Removes every staging folder of this process, after waiting for a commit in progress;
 /// returns them. Call it only on the way out (a signal handler): no commit can start after it.
 pub fn interrupt_cleanup() -> Vec<PathBuf> {
-    // Keep the commit lock for good: the process is about to exit.
+    // Keep both locks for good: the process is about to exit, and no commit may start and no
+    // staging folder may be made after this.
     std::mem::forget(lock(&COMMITTING));
-    let live = std::mem::take(&mut *lock(&LIVE));
-    live.into_iter()
+    let mut live = lock(&LIVE);
+    let removed = std::mem::take(&mut *live)
+        .into_iter()
         .filter(|p| std::fs::remove_dir_all(p).is_ok())
-        .collect()
+        .collect();
+    std::mem::forget(live);
+    removed
 }
 
 /// The live staging folders (tests).

@@ -383,14 +383,8 @@ fn create_staging(parent: &Path, name: &str) -> Result<PathBuf> {
     let mut n = 0u32;
     loop {
         let staging = parent.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
-        match std::fs::create_dir(&staging) {
-            Ok(()) => {
-                if let Err(e) = super::staging::claim(&staging) {
-                    let _ = std::fs::remove_dir_all(&staging);
-                    return Err(FormatError::io(&staging, e));
-                }
-                return Ok(staging);
-            }
+        match super::staging::create(&staging) {
+            Ok(()) => return Ok(staging),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
             Err(e) => return Err(FormatError::io(&staging, e)),
         }
