@@ -6,6 +6,7 @@
 //! `generate`, or an internal error).
 
 mod cmd;
+mod interrupt;
 
 use clap::{Parser, Subcommand};
 
@@ -66,6 +67,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    interrupt::install();
     let cli = Cli::parse_from(args);
     let run = std::panic::catch_unwind(|| match cli.command {
         Command::Build(args) => cmd::build::run(args),

@@ -5,10 +5,13 @@ use std::process::ExitCode;
 
 use mapzoo_extract::StartPose;
 use mapzoo_format::{Flavor, WritePolicy};
-use mapzoo_pipeline::{build, run_batch, write_set_as, BuildRecord, BuildRequest, FailureRecord};
+use mapzoo_pipeline::{
+    build, run_batch, update_set, write_set, BuildRecord, BuildRequest, FailureRecord,
+};
 use mapzoo_raceline::LineKind;
 
 use super::common::{cli_message, note_jobs, ok_record, parse_start, ConfigArgs, Progress};
+use super::setfiles::{move_lines, written_lines};
 
 /// Arguments of `mapzoo build`.
 #[derive(clap::Args, Debug)]
@@ -28,9 +31,14 @@ pub struct Args {
     /// Drive the loop the other way round.
     #[arg(long)]
     pub reverse: bool,
-    /// Replace existing output folders.
+    /// Update existing output folders: the set's files are replaced (one edited since mapzoo
+    /// wrote it is kept as <name>.bak), other files stay, and hand-tuned sector files are kept,
+    /// each boundary moved to the same place on the new line.
     #[arg(long)]
     pub force: bool,
+    /// With --force: reset the sector files of an existing folder to the defaults.
+    #[arg(long, requires = "force")]
+    pub force_sectors: bool,
     /// Parallel tracks (0 = one per core; more than the cores is lowered to the cores).
     #[arg(long, default_value_t = 0)]
     pub jobs: usize,
@@ -86,31 +94,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.jobs,
         |req| {
             let t = std::time::Instant::now();
-            let set = build(req, &config)?;
+            let mut set = build(req, &config)?;
             for note in &set.map.notes {
                 eprintln!("note: {note}");
             }
             for note in &set.extraction.notes {
                 eprintln!("note: {note}");
             }
-            let dir = write_set_as(&set, &args.out, WritePolicy::from(args.force), args.flavor)?;
+            set.settings.flavor = args.flavor;
+            let (dir, notes) = if args.force {
+                let up = update_set(&mut set, &args.out, args.force_sectors)?;
+                let mut notes = move_lines(&up.sectors.moves);
+                notes.extend(written_lines(&up.written));
+                (up.written.dir, notes)
+            } else {
+                let dir = write_set(&set, &args.out, WritePolicy::Create)?;
+                (dir, Vec::new())
+            };
             let mut record = set.record();
             record.seconds = t.elapsed().as_secs_f64();
-            Ok((dir, record))
+            Ok((dir, record, notes))
         },
         |_, r| match r {
-            Ok((dir, rec)) => {
+            Ok((dir, rec, notes)) => {
                 let laps: Vec<String> = rec
                     .lines
                     .iter()
                     .map(|l| format!("{} {:.4} s", l.kind.label(), l.lap_s))
                     .collect();
-                progress.done(&format!(
+                let mut text = format!(
                     "ok    {}: {} -> {}",
                     rec.track,
                     laps.join(", "),
                     dir.display()
-                ))
+                );
+                for n in notes {
+                    text.push('\n');
+                    text.push_str(n);
+                }
+                progress.done(&text)
             }
             Err(e) => progress.done(&format!("FAIL  {}", cli_message(e))),
         },
@@ -120,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut ok: Vec<&BuildRecord> = Vec::new();
     for r in &results {
         match r {
-            Ok((_, rec)) => ok.push(rec),
+            Ok((_, rec, _)) => ok.push(rec),
             Err(_) => failed += 1,
         }
     }
@@ -142,10 +164,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// `<stage>_s` key per stage, then "status": "ok"), or a failed track's [`FailureRecord`].
 fn json_record(
     req: &BuildRequest,
-    r: &Result<(PathBuf, BuildRecord), mapzoo_pipeline::PipelineError>,
+    r: &Result<(PathBuf, BuildRecord, Vec<String>), mapzoo_pipeline::PipelineError>,
 ) -> anyhow::Result<String> {
     Ok(match r {
-        Ok((_, rec)) => ok_record(serde_json::to_value(rec)?),
+        Ok((_, rec, _)) => ok_record(serde_json::to_value(rec)?),
         Err(e) => serde_json::to_string(&FailureRecord::new(&req.track_name(), e, cli_message(e)))?,
     })
 }

@@ -9,6 +9,7 @@ use mapzoo_pipeline::{
 };
 
 use super::common::{cli_message, ConfigArgs, Progress};
+use super::setfiles::config_choice;
 
 /// Arguments of `mapzoo check`.
 #[derive(clap::Args, Debug)]
@@ -43,7 +44,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(args.lap_tol.is_finite() && args.lap_tol >= 0.0) {
         anyhow::bail!("--lap-tol must be a fraction >= 0 (found {})", args.lap_tol);
     }
-    let config = args.config.resolve()?;
+    let (choice, note) = config_choice(&args.config, &args.dirs)?;
+    if let Some(note) = note {
+        eprintln!("note: {note}");
+    }
     let published = match &args.published {
         Some(p) => read_published_csv(p)?,
         None => Vec::new(),
@@ -58,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let results = run_batch(
         &args.dirs,
         args.jobs,
-        |dir| check(dir, &config, &opts),
+        |dir| check(dir, choice.clone(), &opts),
         |dir, r| {
             if r.is_ok() {
                 // the flavour of the published Race Stack files, where the folder has them

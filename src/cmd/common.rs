@@ -300,7 +300,7 @@ mod tests {
         let exists = PipelineError::Exists(PathBuf::from("out/t"));
         assert_eq!(
             cli_message(&exists),
-            "out/t: the output folder exists; pass --force to replace it"
+            "out/t: the output folder exists; pass --force to update it (files mapzoo did not write are kept)"
         );
     }
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use mapzoo_pipeline::{build, write_set, BuildRequest, Config};
+use mapzoo_pipeline::{build, update_set, BuildRequest, Config};
 use mapzoo_raceline::LineKind;
 use mapzoo_synth::{generate, SynthOptions};
 
@@ -46,8 +46,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reverse: false,
     };
     let t = std::time::Instant::now();
-    let set = build(&req, &config)?;
-    let dir = write_set(&set, &args.out, true)?;
+    let mut set = build(&req, &config)?;
+    // An existing demo set is updated in place: files mapzoo did not write are kept.
+    let updated = update_set(&mut set, &args.out, false)?;
+    for line in super::setfiles::written_lines(&updated.written) {
+        eprintln!("{line}");
+    }
+    let dir = updated.written.dir;
     let r = set.record();
     println!("set:      {}", dir.display());
     println!(

@@ -10,4 +10,5 @@ pub mod generate;
 pub mod raceline;
 pub mod regen;
 pub mod render;
+pub mod setfiles;
 pub mod validate;

@@ -97,7 +97,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut files = output_files(&input.track, &input.centerline, &result);
     files.set_flavor(flavor);
     // Other files of an existing --out folder stay; the four are swapped in together.
-    files.write(&args.out, WritePolicy::Merge)?;
+    let written = files.write(&args.out, WritePolicy::Merge)?;
+    for line in super::setfiles::written_lines(&written) {
+        eprintln!("{line}");
+    }
     for w in &result.warnings {
         eprintln!("warning: {}: {w}", args.input.display());
     }

@@ -4,10 +4,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use mapzoo_format::set::Written;
 use mapzoo_format::Flavor;
-use mapzoo_pipeline::{regen_as, run_batch, RegenReport};
+use mapzoo_pipeline::{regen_as, run_batch, RegenReport, SettingsSource};
 
 use super::common::{cli_message, ConfigArgs, Progress};
+use super::setfiles::{config_choice, move_lines, written_lines};
 
 /// Arguments of `mapzoo regen`.
 #[derive(clap::Args, Debug)]
@@ -15,7 +17,8 @@ pub struct Args {
     /// MapZoo set folders (DIR/<DIR>.yaml and its PNG are the source).
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Reset speed_scaling.yaml and ot_sectors.yaml to the defaults instead of keeping them.
+    /// Reset speed_scaling.yaml and ot_sectors.yaml to the defaults instead of keeping them
+    /// (kept by default, each boundary moved to the same place on the new line).
     #[arg(long)]
     pub force_sectors: bool,
     /// Parallel tracks (0 = one per core).
@@ -31,15 +34,19 @@ pub struct Args {
     pub config: ConfigArgs,
 }
 
-/// Regenerates every folder; exit 1 if any failed.
+/// Regenerates every folder with the settings it recorded (mapzoo.toml) unless flags
+/// override them; exit 1 if any failed.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = args.config.resolve()?;
+    let (choice, note) = config_choice(&args.config, &args.dirs)?;
+    if let Some(note) = note {
+        eprintln!("note: {note}");
+    }
     super::common::note_jobs(args.jobs);
     let progress = Progress::new(args.dirs.len(), args.json);
     let results = run_batch(
         &args.dirs,
         args.jobs,
-        |dir| regen_as(dir, &config, args.force_sectors, args.flavor),
+        |dir| regen_as(dir, choice.clone(), args.force_sectors, args.flavor),
         |_, r| match r {
             Ok(rep) => progress.done(&describe(rep)),
             Err(e) => progress.done(&format!("FAIL  {}", cli_message(e))),
@@ -64,6 +71,25 @@ fn before(v: Option<f64>) -> String {
 }
 
 fn describe(r: &RegenReport) -> String {
+    let mut lines = vec![summary(r)];
+    let settings = match r.settings {
+        SettingsSource::Recorded => "the settings recorded in mapzoo.toml",
+        SettingsSource::Defaults => "the default settings (the set has no mapzoo.toml)",
+        SettingsSource::Given => "the settings given on the command line",
+    };
+    lines.push(format!("      built with {settings}"));
+    lines.extend(move_lines(&r.sector_moves));
+    lines.extend(written_lines(&Written {
+        dir: Default::default(),
+        kept: r.kept_files.clone(),
+        replaced: r.replaced_files.clone(),
+        backed_up: r.backed_up_files.clone(),
+        cleaned: r.cleaned.clone(),
+    }));
+    lines.join("\n")
+}
+
+fn summary(r: &RegenReport) -> String {
     let sectors = if r.sectors_reset {
         "sectors reset to defaults".to_string()
     } else if r.sectors_remapped {

@@ -12,5 +12,6 @@ mod no_panic;
 mod raceline;
 mod regression;
 mod render;
+mod sets;
 mod support;
 mod validate;

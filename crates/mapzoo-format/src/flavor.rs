@@ -53,7 +53,8 @@ impl crate::set::TrackFiles {
             .or(self.ot_sectors.as_ref().map(|s| s.flavor))
     }
 
-    /// Makes every flavoured file of the set (the JSON, both sector files) be written in `flavor`.
+    /// Makes every flavoured file of the set (the JSON, both sector files) be written in
+    /// `flavor`, and the set's record (`mapzoo.toml`) say so.
     pub fn set_flavor(&mut self, flavor: Flavor) {
         if let Some(g) = &mut self.global {
             g.set_flavor(flavor);
@@ -63,6 +64,9 @@ impl crate::set::TrackFiles {
         }
         if let Some(s) = &mut self.ot_sectors {
             s.flavor = flavor;
+        }
+        if let Some(r) = &mut self.record {
+            r.flavor = flavor;
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::FreeRule;
 /// One remedy an error or a report suggests to the caller.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Hint {
-    /// Replace the existing output folder (`WritePolicy::Replace`; the CLI's `--force`).
+    /// Update the existing output folder in place (`mapzoo_pipeline::update_set`; the CLI's `--force`).
     Replace,
     /// Reset the sector files to the defaults (`force_sectors`; the CLI's `--force-sectors`).
     ResetSectors,
@@ -42,7 +42,9 @@ impl Hint {
     /// The remedy in command-line words (flags of the `mapzoo` binary).
     pub fn flag(&self) -> String {
         match self {
-            Hint::Replace => "pass --force to replace it".into(),
+            Hint::Replace => {
+                "pass --force to update it (files mapzoo did not write are kept)".into()
+            }
             Hint::ResetSectors => "pass --force-sectors to reset them".into(),
             Hint::PublishedRow { track } => {
                 format!("pass --published published.csv with a row for track {track:?}")
@@ -75,7 +77,7 @@ fn free_rule_name(rule: FreeRule) -> &'static str {
 impl fmt::Display for Hint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Hint::Replace => f.write_str("replace it (WritePolicy::Replace)"),
+            Hint::Replace => f.write_str("update it in place (mapzoo_pipeline::update_set)"),
             Hint::ResetSectors => f.write_str("reset them (force_sectors = true)"),
             Hint::PublishedRow { track } => write!(
                 f,

@@ -120,7 +120,9 @@ pub use raster::{
     decode_map_image, image_as_png, read_image_file, read_input_file, sniff_image_format,
     DecodedImage, MapImageFormat, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_YAML_BYTES,
 };
-pub use sectors::{OtSector, OtSectors, SpeedScaling, SpeedSector};
+pub use sectors::{
+    remap_ranges_by_position, BoundaryMove, OtSector, OtSectors, SpeedScaling, SpeedSector,
+};
 pub use set::{Layout, SetFolder, StagedSet, TrackFiles, WritePolicy};
 pub use tum::{
     centerline_any_from_str, centerline_from_str as tum_centerline_from_str,

@@ -210,6 +210,21 @@ impl SpeedScaling {
     pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
         remap_sectors(&mut self.sectors, |i| arc_map(i, old_s, new_s), new_s.len());
     }
+
+    /// Moves each boundary to the point of the new line nearest to where it was on the old
+    /// one, at the same place on the track (see [`remap_ranges_by_position`]); returns every
+    /// interior boundary's move. Err (the file unchanged) when the new line is too short.
+    pub fn remap_by_position(
+        &mut self,
+        old: &[[f64; 2]],
+        new: &[[f64; 2]],
+    ) -> std::result::Result<Vec<BoundaryMove>, String> {
+        let (ranges, moves) = remap_ranges_by_position(&self.ranges(), old, new, "Sector")?;
+        for (s, r) in self.sectors.iter_mut().zip(ranges) {
+            s.set_range(r);
+        }
+        Ok(moves)
+    }
 }
 
 impl OtSectors {
@@ -325,6 +340,110 @@ impl OtSectors {
     pub fn remap_by_arc_length(&mut self, old_s: &[f64], new_s: &[f64]) {
         remap_sectors(&mut self.sectors, |i| arc_map(i, old_s, new_s), new_s.len());
     }
+
+    /// As [`SpeedScaling::remap_by_position`].
+    pub fn remap_by_position(
+        &mut self,
+        old: &[[f64; 2]],
+        new: &[[f64; 2]],
+    ) -> std::result::Result<Vec<BoundaryMove>, String> {
+        let (ranges, moves) =
+            remap_ranges_by_position(&self.ranges(), old, new, "Overtaking_sector")?;
+        for (s, r) in self.sectors.iter_mut().zip(ranges) {
+            s.set_range(r);
+        }
+        Ok(moves)
+    }
+}
+
+/// Where a remap by position put one sector boundary.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct BoundaryMove {
+    /// The sector entry whose end the boundary is, e.g. `Sector1` (the next one starts there).
+    pub sector: String,
+    /// Its index on the old line.
+    pub old_index: i64,
+    /// Its index on the new line.
+    pub new_index: i64,
+    /// Distance between the old boundary point and the new one, metres.
+    pub moved_m: f64,
+}
+
+/// The ranges a remap by position gives, and where each interior boundary went.
+pub type RemappedRanges = (Vec<(i64, i64)>, Vec<BoundaryMove>);
+
+/// Sector ranges over a line of points `old` carried to the line `new` by position: each
+/// interior boundary (the end of a sector) goes to the nearest point of `new` to the point it
+/// was on `old`, searched within an eighth of a lap of where its lap fraction puts it (so a
+/// part of the track that passes close by is not taken), and after the previous boundary with
+/// room for the sectors still to come, so no sector becomes empty (a sector that held at
+/// least one step keeps at least one). The first start stays 0, the last end becomes the new
+/// point count, each start keeps its gap (0 or 1) to the previous end. Err when `new` has
+/// too few points for the sectors.
+pub fn remap_ranges_by_position(
+    ranges: &[(i64, i64)],
+    old: &[[f64; 2]],
+    new: &[[f64; 2]],
+    prefix: &str,
+) -> std::result::Result<RemappedRanges, String> {
+    let (n_old, n_new) = (old.len() as i64, new.len() as i64);
+    if ranges.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    if n_old == 0 || n_new == 0 {
+        return Err("no racing line points to remap the sectors to".into());
+    }
+    let count = ranges.len();
+    let gap = |k: usize| {
+        if k == 0 {
+            0
+        } else {
+            (ranges[k].0 - ranges[k - 1].1).clamp(0, 1)
+        }
+    };
+    let min_len = |k: usize| i64::from(ranges[k].1 - ranges[k].0 >= 1);
+    let need: Vec<i64> = (0..count).map(|k| gap(k) + min_len(k)).collect();
+    if need.iter().sum::<i64>() > n_new {
+        return Err(format!(
+            "the new racing line has {n_new} points, too few for {count} sectors"
+        ));
+    }
+    let at = |line: &[[f64; 2]], i: i64| line[i.clamp(0, line.len() as i64 - 1) as usize];
+    let dist = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    let window = (n_new / 8).max(5);
+    let mut out = Vec::with_capacity(count);
+    let mut moves = Vec::new();
+    let mut prev_end = 0i64;
+    for k in 0..count {
+        let start = if k == 0 { 0 } else { prev_end + gap(k) };
+        let end = if k + 1 == count {
+            n_new
+        } else {
+            let lo = start + min_len(k);
+            let hi = n_new - need[k + 1..].iter().sum::<i64>();
+            let old_end = ranges[k].1;
+            let p = at(old, old_end);
+            let guess = (old_end as f64 / n_old as f64 * n_new as f64).round() as i64;
+            let (a, b) = ((guess - window).max(lo), (guess + window).min(hi));
+            let best = if a <= b {
+                (a..=b)
+                    .min_by(|&i, &j| dist(at(new, i), p).total_cmp(&dist(at(new, j), p)))
+                    .unwrap_or(a)
+            } else {
+                guess.clamp(lo, hi.max(lo))
+            };
+            moves.push(BoundaryMove {
+                sector: format!("{prefix}{k}"),
+                old_index: old_end,
+                new_index: best,
+                moved_m: dist(at(new, best), p),
+            });
+            best
+        };
+        out.push((start, end));
+        prev_end = end;
+    }
+    Ok((out, moves))
 }
 
 /// A sector of either file: the waypoint range `start..=end` it covers.
@@ -553,8 +672,9 @@ impl<'a> Doc<'a> {
     /// Parses the file; a ROS 2 parameter file (`<node>: ros__parameters: {...}`, the node
     /// normally `node`, any name accepted) is unwrapped and remembered as [`Flavor::Ros2`].
     fn parse(text: &str, path: &'a Path, node: &str) -> Result<Self> {
-        let value: Value =
-            serde_yaml_ng::from_str(text).map_err(|e| crate::error::yaml_syntax(path, &e))?;
+        let value: Value = serde_yaml_ng::from_str(text).map_err(|e| {
+            huge_integer(path, &e).unwrap_or_else(|| crate::error::yaml_syntax(path, &e))
+        })?;
         let Value::Mapping(map) = value else {
             return Err(FormatError::syntax(
                 path,
@@ -637,6 +757,14 @@ impl<'a> Doc<'a> {
                 continue;
             };
             let Ok(idx) = num.parse::<u64>() else {
+                if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(FormatError::bad_value(
+                        self.path,
+                        name,
+                        None,
+                        format!("\"{name}\": the sector number is far too large; number the entries {prefix}0, {prefix}1, … in order"),
+                    ));
+                }
                 continue;
             };
             let m = v.as_mapping().ok_or_else(|| {
@@ -782,6 +910,25 @@ fn as_int(v: &Value, key: &str, path: &Path) -> Result<i64> {
     })
 }
 
+/// A YAML integer too large for any integer type (`end: 99999999999999999999`) as the
+/// out-of-range value it is, naming the field and the line, instead of a syntax error.
+fn huge_integer(path: &Path, e: &serde_yaml_ng::Error) -> Option<FormatError> {
+    let msg = e.to_string();
+    let (field, rest) = msg.split_once(": invalid type: integer `")?;
+    let (digits, _) = rest.split_once('`')?;
+    let line = e.location().map(|l| l.line());
+    let at = line.map_or(String::new(), |l| format!(" (line {l})"));
+    Some(FormatError::bad_value(
+        path,
+        field,
+        line,
+        format!(
+            "\"{field}\" is {}{at}, far outside any waypoint index; sector indices run from 0 to the racing line's point count",
+            crate::table::short(digits)
+        ),
+    ))
+}
+
 fn yaml_short(v: &Value) -> String {
     let s = serde_yaml_ng::to_string(v).unwrap_or_default();
     crate::table::short(s.trim())
@@ -924,6 +1071,111 @@ mod tests {
             .to_string();
         assert!(
             err.contains("ros__parameters") && err.contains("s.yaml"),
+            "{err}"
+        );
+    }
+
+    /// A circle of radius 10 m from angle 0 with a bump of `bump` m outwards between the
+    /// angles 0.3 and 0.9 rad (a reroute that lengthens the first part), `n` points at equal
+    /// arc length, as racing lines are sampled.
+    fn circle(n: usize, bump: f64) -> Vec<[f64; 2]> {
+        let dense: Vec<[f64; 2]> = (0..=20_000)
+            .map(|i| {
+                let t = std::f64::consts::TAU * i as f64 / 20_000.0;
+                let r = if (0.3..0.9).contains(&t) {
+                    10.0 + bump * ((t - 0.3) / 0.6 * std::f64::consts::PI).sin()
+                } else {
+                    10.0
+                };
+                [r * t.cos(), r * t.sin()]
+            })
+            .collect();
+        let mut s = vec![0.0];
+        for w in dense.windows(2) {
+            s.push(s.last().unwrap() + (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]));
+        }
+        let total = *s.last().unwrap();
+        (0..n)
+            .map(|i| {
+                let target = total * i as f64 / n as f64;
+                dense[s.partition_point(|&x| x < target).min(dense.len() - 1)]
+            })
+            .collect()
+    }
+
+    /// After a reroute that lengthens the line before them, hand-placed boundaries moved by
+    /// metres when remapped by lap fraction; by position each stays where it was.
+    #[test]
+    fn sector_boundaries_follow_positions_after_a_reroute() {
+        let old = circle(628, 0.0);
+        let new = circle(700, 3.0);
+        let ranges = [(0, 157), (157, 314), (315, 471), (471, 628)];
+        let (got, moves) = remap_ranges_by_position(&ranges, &old, &new, "Sector").unwrap();
+        let spacing = std::f64::consts::TAU * 10.0 / 628.0;
+        for m in &moves {
+            assert!(m.moved_m <= spacing, "{m:?}");
+        }
+        assert_eq!(got[0].0, 0);
+        assert_eq!(got.last().unwrap().1, 700);
+        assert_eq!(got[2].0, got[1].1 + 1, "the gap of 1 is kept");
+        // By lap fraction the same boundaries land metres away.
+        let frac = |i: i64| (i as f64 * 700.0 / 628.0).round() as i64;
+        let off = (0..3)
+            .map(|k| {
+                let (p, q) = (old[ranges[k].1 as usize], new[frac(ranges[k].1) as usize]);
+                (p[0] - q[0]).hypot(p[1] - q[1])
+            })
+            .fold(0.0, f64::max);
+        assert!(
+            off > 5.0 * spacing,
+            "the test must tell the two apart ({off} m)"
+        );
+    }
+
+    /// Two boundaries one step apart on a line that loses points never make an empty sector.
+    #[test]
+    fn a_remap_by_position_never_creates_empty_sectors() {
+        let old = circle(600, 0.0);
+        let new = circle(60, 0.0);
+        let ranges = [(0, 100), (100, 101), (101, 102), (102, 600)];
+        let (got, _) = remap_ranges_by_position(&ranges, &old, &new, "Sector").unwrap();
+        for (a, b) in &got {
+            assert!(b > a, "{got:?}");
+        }
+        check_contiguous(&got, "Sector", Some(60)).unwrap();
+        let err = remap_ranges_by_position(&ranges, &old, &new[..3], "Sector").unwrap_err();
+        assert!(err.contains("too few"), "{err}");
+    }
+
+    /// An unchanged line leaves every index where it was.
+    #[test]
+    fn a_remap_onto_the_same_line_changes_nothing() {
+        let line = circle(500, 1.0);
+        let ranges = [(0, 120), (121, 300), (300, 500)];
+        let (got, moves) = remap_ranges_by_position(&ranges, &line, &line, "Sector").unwrap();
+        assert_eq!(got, ranges);
+        assert!(moves.iter().all(|m| m.moved_m == 0.0));
+    }
+
+    /// A sector index too large for any integer was reported as a syntax error ("fix the
+    /// syntax"); a sector number too large made the entries vanish ("no sector entries").
+    #[test]
+    fn sector_index_overflow_names_the_field() {
+        let p = Path::new("speed_scaling.yaml");
+        let text = SPEED.replace("end: 408", "end: 99999999999999999999");
+        let err = SpeedScaling::from_yaml_str(&text, p)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("Sector0.end") && !err.contains("syntax"),
+            "{err}"
+        );
+        let text = SPEED.replace("Sector1:", "Sector99999999999999999999:");
+        let err = SpeedScaling::from_yaml_str(&text, p)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("Sector99999999999999999999") && err.contains("too large"),
             "{err}"
         );
     }

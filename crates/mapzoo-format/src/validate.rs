@@ -14,6 +14,7 @@ use crate::sectors::{check_bounds, check_contiguous, OtSectors, SpeedScaling};
 use crate::set::layout::{GLOBAL_WAYPOINTS, SECTOR_FILES, SPEED_SCALING};
 use crate::set::Layout;
 use crate::set::{MapYaml, SetFolder};
+use crate::set::{SetRecord, SETTINGS_FILE};
 use crate::waypoint::{self, Waypoint};
 
 /// Target spacing of waypoints along the line, metres (DESIGN §2.2).
@@ -131,17 +132,18 @@ pub fn validate_dir(dir: &Path) -> ValidationReport {
     let racing_csv = listing.racing_line_csv().map(str::to_string);
     let layout = listing.layout();
 
-    let map = check_map(&mut sheet, dir, &listing);
+    let rule = check_record(&mut sheet, dir, &listing);
+    let map = check_map(&mut sheet, dir, &listing, rule);
     if layout == Layout::MapZoo {
         let cent = names.cent_yaml.clone();
         if listing.has(&cent) {
-            check_map_file(&mut sheet, dir, &cent);
+            check_map_file(&mut sheet, dir, &cent, rule);
         } else {
             sheet.skip(&cent, "track-only map", "not present");
         }
     }
 
-    check_csv(
+    let centerline = check_csv(
         &mut sheet,
         dir,
         layout,
@@ -166,7 +168,45 @@ pub fn validate_dir(dir: &Path) -> ValidationReport {
         _ => sheet.skip(&csv_name, RL, "the CSV or the JSON did not read"),
     }
 
-    // The line the sector indices and the free-space checks refer to.
+    const CL: &str = "centerline = the JSON centerline";
+    let cl_name = names.centerline_csv.clone();
+    match (layout, &centerline, &global) {
+        (Layout::RaceStack, _, _) => sheet.skip(&cl_name, CL, "Race Stack folder, no CSVs"),
+        (_, Some(c), Some(g)) => sheet.result(&cl_name, CL, same_centerline(c, g)),
+        _ => sheet.skip(&cl_name, CL, "the CSV or the JSON did not read"),
+    }
+
+    // Every line a consumer drives or measures along: in a MapZoo set its CSVs (and the SP
+    // line of the JSON, which has no CSV of its own in a built set), else the JSON's.
+    const CENT: &str = "centerline";
+    const RACING: &str = "racing line";
+    let mut driven: Vec<(String, &str, &[Waypoint])> = Vec::new();
+    let json = |key: &str| format!("{FILE} ({key})");
+    if layout == Layout::MapZoo {
+        if let Some(c) = &centerline {
+            driven.push((cl_name.clone(), CENT, c.as_slice()));
+        }
+        if let Some(r) = &racing {
+            driven.push((names.racing_line_csv.clone(), RACING, r.as_slice()));
+        }
+        if let Some(g) = &global {
+            driven.push((json("global_traj_wpnts_sp"), RACING, g.sp.wpnts.as_slice()));
+        }
+    } else if let Some(g) = &global {
+        driven.push((
+            json("centerline_waypoints"),
+            CENT,
+            g.centerline.wpnts.as_slice(),
+        ));
+        driven.push((
+            json("global_traj_wpnts_iqp"),
+            RACING,
+            g.iqp.wpnts.as_slice(),
+        ));
+        driven.push((json("global_traj_wpnts_sp"), RACING, g.sp.wpnts.as_slice()));
+    }
+
+    // The line the sector indices refer to.
     let line: Option<(String, &[Waypoint])> = match (layout, &racing, &global) {
         (Layout::MapZoo, Some(rl), _) => Some((csv_name.clone(), rl.as_slice())),
         (_, _, Some(g)) => Some((
@@ -181,7 +221,7 @@ pub fn validate_dir(dir: &Path) -> ValidationReport {
         &listing,
         line.as_ref().map(|(_, l)| l.len()),
     );
-    check_line_in_track(&mut sheet, map.as_ref(), line.as_ref());
+    check_lines_in_track(&mut sheet, map.as_ref(), &driven);
     finish(dir, layout, sheet)
 }
 
@@ -195,8 +235,46 @@ fn finish(dir: &Path, layout: Layout, sheet: Sheet) -> ValidationReport {
     }
 }
 
+/// `mapzoo.toml`, when present: it reads, and its free-space rule is the one the map's pixels
+/// are classified with (a set built with `free_rule = "nonzero"` is checked as it was built).
+fn check_record(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> FreeRule {
+    const REC: &str = "build settings read";
+    if !listing.has(SETTINGS_FILE) {
+        sheet.skip(
+            SETTINGS_FILE,
+            REC,
+            "not present; the map is read with the map-server rule",
+        );
+        return FreeRule::MapServer;
+    }
+    match SetRecord::read(&dir.join(SETTINGS_FILE)) {
+        Ok(r) => {
+            let rule = r.free_rule().unwrap_or_default();
+            let name = match rule {
+                FreeRule::MapServer => "map-server",
+                FreeRule::Nonzero => "nonzero",
+            };
+            sheet.pass(
+                SETTINGS_FILE,
+                REC,
+                format!("track {:?}, free_rule {name}", r.track),
+            );
+            rule
+        }
+        Err(e) => {
+            sheet.fail(SETTINGS_FILE, REC, e.reason());
+            FreeRule::MapServer
+        }
+    }
+}
+
 /// The map YAML: `<track>.yaml`, else the only YAML that is not a sector file or `-cent`.
-fn check_map(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<OccupancyMap> {
+fn check_map(
+    sheet: &mut Sheet,
+    dir: &Path,
+    listing: &SetFolder,
+    rule: FreeRule,
+) -> Option<OccupancyMap> {
     let exact = listing.names().yaml;
     let name = match listing.map_yaml() {
         MapYaml::Found(name) => name,
@@ -220,11 +298,16 @@ fn check_map(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Occup
             return None;
         }
     };
-    check_map_file(sheet, dir, &name)
+    check_map_file(sheet, dir, &name, rule)
 }
 
 /// PNG loads, `image` points to it, resolution, origin and thresholds, one line each.
-fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<OccupancyMap> {
+fn check_map_file(
+    sheet: &mut Sheet,
+    dir: &Path,
+    name: &str,
+    rule: FreeRule,
+) -> Option<OccupancyMap> {
     let path = dir.join(name);
     let bytes = crate::raster::read_input_file(&path, crate::raster::MAX_YAML_BYTES, "map YAML");
     let text = match bytes.map(String::from_utf8) {
@@ -254,13 +337,7 @@ fn check_map_file(sheet: &mut Sheet, dir: &Path, name: &str) -> Option<Occupancy
     // The classified map, for the free-space check, only if everything above holds.
     let meta = MapMeta::from_yaml_str(text, &path).ok()?;
     let (w, h, gray) = pixels?;
-    Some(OccupancyMap::from_gray(
-        w,
-        h,
-        gray,
-        &meta,
-        FreeRule::MapServer,
-    ))
+    Some(OccupancyMap::from_gray(w, h, gray, &meta, rule))
 }
 
 /// The map YAML's `image` names a file of the folder: its name and path.
@@ -399,10 +476,7 @@ fn check_csv(
     const S: &str = "s_m strictly increasing";
     const SP: &str = "spacing ≈0.1 m";
     const W: &str = "d_left, d_right > 0";
-    let mut later = vec![IDS, S, SP];
-    if racing_line {
-        later.push(W);
-    }
+    let later = vec![IDS, S, SP, W];
     if layout == Layout::RaceStack {
         sheet.skip(&name, COLS, "Race Stack folder, no CSVs");
         for c in later {
@@ -443,9 +517,7 @@ fn check_csv(
     sheet.result(&name, IDS, ids_in_order(&rows));
     sheet.result(&name, S, s_increasing(&rows));
     sheet.result(&name, SP, spacing(&rows));
-    if racing_line {
-        sheet.result(&name, W, widths_positive(&rows));
-    }
+    sheet.result(&name, W, widths_positive(&rows));
     Some(rows)
 }
 
@@ -499,7 +571,7 @@ fn widths_positive(rows: &[Waypoint]) -> std::result::Result<String, String> {
             Ok(format!("smallest {m:.4} m"))
         }
         Some(w) => Err(format!(
-            "id {} has d_right {} and d_left {}; both must be > 0 (the line leaves the track)",
+            "id {} has d_right {} and d_left {}; both must be > 0 (the point lies on or outside a wall)",
             w.id, w.d_right, w.d_left
         )),
     }
@@ -549,9 +621,77 @@ fn check_global(sheet: &mut Sheet, dir: &Path, listing: &SetFolder) -> Option<Gl
         }
     };
     check_global_entries(sheet, &g);
+    check_reader_keys(sheet, &g);
     check_global_finite(sheet, dir, &g);
     check_global_counts(sheet, &g);
+    check_global_widths(sheet, &g);
     Some(g)
+}
+
+const READER: &str = "every key the Race Stack's reader reads";
+const JSON_W: &str = "d_left, d_right > 0 in every line";
+
+/// The Race Stack's reader (`readwrite_global_waypoints.read_global_waypoints`) indexes all
+/// nine top-level keys and stops with a `KeyError` at a missing one; this crate's reader
+/// accepts files without `est_lap_time` (older variants), the Race Stack does not.
+fn check_reader_keys(sheet: &mut Sheet, g: &GlobalWaypoints) {
+    if g.est_lap_time.is_some() {
+        sheet.pass(FILE, READER, crate::global::KEYS.join(", "));
+    } else {
+        sheet.fail(
+            FILE,
+            READER,
+            "no \"est_lap_time\": the Race Stack's reader (readwrite_global_waypoints) reads it and stops with a KeyError; add {\"est_lap_time\": {\"data\": <lap time, s>}} (mapzoo writes the SP lap time there)",
+        );
+    }
+}
+
+/// Widths of every waypoint array are positive.
+fn check_global_widths(sheet: &mut Sheet, g: &GlobalWaypoints) {
+    let bad: Vec<String> = g
+        .waypoint_arrays()
+        .into_iter()
+        .filter_map(|(key, arr)| {
+            widths_positive(&arr.wpnts)
+                .err()
+                .map(|e| format!("\"{key}\": {e}"))
+        })
+        .collect();
+    if bad.is_empty() {
+        sheet.pass(FILE, JSON_W, "all widths positive");
+    } else {
+        sheet.fail(FILE, JSON_W, bad.join("; "));
+    }
+}
+
+/// The centerline CSV equals the JSON's centerline_waypoints, within [`TRAJECTORY_TOLERANCE`].
+fn same_centerline(csv: &[Waypoint], g: &GlobalWaypoints) -> std::result::Result<String, String> {
+    let json = &g.centerline.wpnts;
+    if json.len() != csv.len() {
+        return Err(format!(
+            "the CSV has {} points, centerline_waypoints {}; rebuild or regenerate the set so both come from one run",
+            csv.len(),
+            json.len()
+        ));
+    }
+    let worst = csv
+        .iter()
+        .zip(json)
+        .flat_map(|(a, b)| {
+            let (va, vb) = (a.values(), b.values());
+            (0..10).map(move |k| ((va[k] - vb[k]).abs(), a.id, k))
+        })
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    match worst {
+        None => Err("both are empty".into()),
+        Some((d, _, _)) if d <= TRAJECTORY_TOLERANCE => {
+            Ok(format!("equal (largest difference {d:.1e})"))
+        }
+        Some((d, id, k)) => Err(format!(
+            "differs by {d:.3e} at id {id}, column \"{}\"; rebuild or regenerate the set so both come from one run",
+            waypoint::CSV_COLUMNS[k + 1]
+        )),
+    }
 }
 
 /// Every waypoint array, both track bounds and both lap times are present.
@@ -827,42 +967,76 @@ fn check_scaling(sheet: &mut Sheet, file: &str, limit: f64, scal: &[f64]) {
     }
 }
 
-/// The pixel under every racing-line waypoint must be free.
-fn check_line_in_track(
+/// Every driven line lies in free space with clearance: each waypoint, and points every half
+/// pixel along each step between waypoints, lies on a free pixel whose 8 neighbours are free
+/// too (so a line that jumps through a thin wall between two waypoints is caught).
+fn check_lines_in_track(
     sheet: &mut Sheet,
     map: Option<&OccupancyMap>,
-    line: Option<&(String, &[Waypoint])>,
+    lines: &[(String, &str, &[Waypoint])],
 ) {
-    const FREE: &str = "racing line in free space";
-    let Some((file, wpnts)) = line else {
-        sheet.skip("racing line", FREE, "no racing line read");
+    if lines.is_empty() {
+        sheet.skip("lines", "racing line in free space", "no line read");
         return;
-    };
-    let Some(map) = map else {
-        sheet.skip(file, FREE, "the map did not load");
-        return;
-    };
-    let hit = wpnts.iter().find(|w| !map.is_free_world(w.x_m, w.y_m));
-    match hit {
-        None => sheet.pass(
-            file,
-            FREE,
-            format!("all {} waypoints on free pixels", wpnts.len()),
-        ),
-        Some(w) => {
-            let (c, r) = map.world_to_pixel(w.x_m, w.y_m);
-            sheet.fail(
+    }
+    for (file, kind, wpnts) in lines {
+        let check = format!("{kind} in free space, ≥ 1 pixel from walls");
+        let Some(map) = map else {
+            sheet.skip(file, &check, "the map did not load");
+            continue;
+        };
+        match first_blocked(map, wpnts) {
+            None => sheet.pass(
                 file,
-                FREE,
-                format!(
-                    "waypoint id {} at ({:.3}, {:.3}) m lies on an occupied pixel (col {}, row {}) of the map",
-                    w.id,
-                    w.x_m,
-                    w.y_m,
-                    c.round(),
-                    r.round()
-                ),
-            )
+                &check,
+                format!("all {} waypoints and the steps between them", wpnts.len()),
+            ),
+            Some((id, x, y)) => {
+                let (c, r) = map.world_to_pixel(x, y);
+                sheet.fail(
+                    file,
+                    &check,
+                    format!(
+                        "near waypoint id {id}, at ({x:.3}, {y:.3}) m, the line touches an occupied pixel (col {}, row {}) of the map or its neighbour; the line must stay inside the track",
+                        c.round(),
+                        r.round()
+                    ),
+                )
+            }
         }
     }
+}
+
+/// The first place along `line` (the id of the step's first waypoint, and x, y) that is not
+/// free with one pixel of clearance.
+fn first_blocked(map: &OccupancyMap, line: &[Waypoint]) -> Option<(i64, f64, f64)> {
+    let clear = |x: f64, y: f64| {
+        let (c, r) = map.world_to_pixel(x, y);
+        if !(c.is_finite() && r.is_finite()) {
+            return false;
+        }
+        let (c, r) = (c.round() as i64, r.round() as i64);
+        (-1..=1).all(|dc| (-1..=1).all(|dr| map.is_free(c + dc, r + dr)))
+    };
+    let half_px = (map.resolution / 2.0).max(1e-6);
+    for (i, w) in line.iter().enumerate() {
+        if !clear(w.x_m, w.y_m) {
+            return Some((w.id, w.x_m, w.y_m));
+        }
+        let Some(next) = line.get(i + 1) else { break };
+        let len = (next.x_m - w.x_m).hypot(next.y_m - w.y_m);
+        // Steps longer than a few metres are gaps of another check (spacing), not walls.
+        let steps = ((len / half_px).ceil() as usize).min(10_000);
+        for k in 1..steps {
+            let t = k as f64 / steps as f64;
+            let (x, y) = (
+                w.x_m + t * (next.x_m - w.x_m),
+                w.y_m + t * (next.y_m - w.y_m),
+            );
+            if !clear(x, y) {
+                return Some((w.id, x, y));
+            }
+        }
+    }
+    None
 }

@@ -14,6 +14,7 @@ use mapzoo_raceline::{LineKind, RacelineRecord, RacelineResult, Stage, Walls};
 
 use crate::config::{Config, SectorDefaults};
 use crate::error::PipelineError;
+use crate::settings::BuildSettings;
 
 /// One map to build.
 #[derive(Debug, Clone)]
@@ -92,6 +93,8 @@ pub struct TrackSet {
     pub ot_sectors: OtSectors,
     /// Seconds per stage, in pipeline order.
     pub timings: Vec<(String, f64)>,
+    /// How it was built (written as the set's `mapzoo.toml`).
+    pub settings: BuildSettings,
 }
 
 /// The summary of one built track (the `--json` record of `build`): the racing-line record
@@ -252,6 +255,7 @@ pub fn build_map(
         speed_scaling,
         ot_sectors,
         timings,
+        settings: BuildSettings::of(req, config),
     })
 }
 
@@ -267,9 +271,12 @@ pub fn build(req: &BuildRequest, config: &Config) -> Result<TrackSet, PipelineEr
 }
 
 impl TrackSet {
-    /// The files of the set in memory, as its folder holds them (DESIGN §2).
+    /// The files of the set in memory, as its folder holds them (DESIGN §2), the Race Stack
+    /// files in the flavour of its settings (`settings.flavor`, ROS 1 unless set).
     pub fn files(&self) -> TrackFiles {
-        set_files(self)
+        let mut files = set_files(self);
+        files.set_flavor(self.settings.flavor);
+        files
     }
 }
 
@@ -300,16 +307,18 @@ fn set_files(set: &TrackSet) -> TrackFiles {
         global: Some(set.global_waypoints()),
         speed_scaling: Some(set.speed_scaling.clone()),
         ot_sectors: Some(set.ot_sectors.clone()),
+        record: Some(set.settings.record(&set.name)),
     }
 }
 
-/// Writes `set` as `out/<name>/`, atomically, as `policy` says (`true`/`false`: a `force` flag).
+/// Writes `set` as `out/<name>/`, atomically, as `policy` says (`true`/`false`: a `force` flag),
+/// in the flavour of its settings.
 pub fn write_set(
     set: &TrackSet,
     out: &Path,
     policy: impl Into<WritePolicy>,
 ) -> Result<PathBuf, PipelineError> {
-    write_set_as(set, out, policy, Flavor::Ros1)
+    write_set_as(set, out, policy, set.settings.flavor)
 }
 
 /// [`write_set`] with the Race Stack files (JSON, sector files) in `flavor`.
@@ -327,6 +336,57 @@ pub fn write_set_as(
         .map_err(write_error)?;
     Ok(written.dir)
 }
+
+/// Writes `set` as `out/<name>/`, updating an existing folder in place (what `build --force`
+/// does): the set's files replace those of the same names (a file the user edited since
+/// mapzoo wrote it is moved aside to `<name>.bak`), every other file stays, and the folder's
+/// own sector files are kept, their boundaries moved to the same places on the new line,
+/// unless `reset_sectors`. A missing folder is created. Reports what was replaced and kept.
+pub fn update_set(
+    set: &mut TrackSet,
+    out: &Path,
+    reset_sectors: bool,
+) -> Result<UpdatedSet, PipelineError> {
+    check_track_name(&set.name)?;
+    let dir = out.join(&set.name);
+    let mut sectors = SectorsKept::default();
+    if dir.is_dir() {
+        let folder = mapzoo_format::set::SetFolder::open_as(&dir, &set.name)?;
+        let old = folder.read_lines().ok();
+        let old_iqp = old
+            .as_ref()
+            .and_then(|f| f.racing_line().map(<[_]>::to_vec));
+        let defaults = set_sector_defaults(set);
+        sectors = crate::regen::carry_sectors(
+            set,
+            &folder,
+            old_iqp.as_deref(),
+            &defaults,
+            reset_sectors,
+        )?;
+    }
+    let written = set
+        .files()
+        .write(&dir, WritePolicy::Merge)
+        .map_err(write_error)?;
+    Ok(UpdatedSet { written, sectors })
+}
+
+/// The sector defaults a set was built with.
+fn set_sector_defaults(set: &TrackSet) -> SectorDefaults {
+    set.settings.config.sectors.clone()
+}
+
+/// What [`update_set`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdatedSet {
+    /// The files replaced, moved aside and kept, and stale staging folders removed.
+    pub written: mapzoo_format::set::Written,
+    /// What became of the folder's sector files.
+    pub sectors: SectorsKept,
+}
+
+use crate::regen::SectorsKept;
 
 /// A set writer's error as the pipeline reports it: an existing folder says how to replace it.
 pub(crate) fn write_error(e: FormatError) -> PipelineError {

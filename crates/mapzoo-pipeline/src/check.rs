@@ -15,6 +15,7 @@ use crate::build::{build, BuildRequest};
 use crate::config::Config;
 use crate::error::PipelineError;
 use crate::regen::start_pose_of;
+use crate::settings::{read_settings, ConfigChoice, SettingsSource};
 
 /// Lap times and speeds of one set (the names of the build record).
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
@@ -104,6 +105,8 @@ pub struct CheckReport {
     pub published_sp_min_clearance_m: Option<f64>,
     /// The safety widths the rebuild used, metres (IQP, SP).
     pub safety_widths: (f64, f64),
+    /// Where the rebuild's configuration came from (the set's mapzoo.toml, the defaults, the caller).
+    pub settings: SettingsSource,
     /// Likely causes of mismatches, in words.
     pub explanations: Vec<Explanation>,
     /// Every published lap time within the tolerance.
@@ -159,6 +162,14 @@ struct Published {
 }
 
 fn read_published(dir: &Path, opts: &CheckOptions) -> Result<Published, PipelineError> {
+    if !dir.is_dir() {
+        let what = if dir.exists() {
+            "not a folder; give a track folder (MapZoo set or Race Stack map folder)"
+        } else {
+            "no such folder; give a track folder (MapZoo set or Race Stack map folder)"
+        };
+        return Err(PipelineError::input(dir, what));
+    }
     let name = dir
         .canonicalize()
         .unwrap_or_else(|_| dir.to_path_buf())
@@ -364,13 +375,22 @@ fn regenerate(
     Ok((set.extraction.centerline, set.lines))
 }
 
-/// Checks one folder.
+/// Checks one folder. The configuration is the one a MapZoo set recorded in its
+/// `mapzoo.toml` (with the overrides of [`ConfigChoice::Recorded`]; the defaults for a folder
+/// without one), or the given one ([`ConfigChoice::Given`], which a `&Config` converts to).
 pub fn check(
     dir: &Path,
-    config: &Config,
+    config: impl Into<ConfigChoice>,
     opts: &CheckOptions,
 ) -> Result<CheckReport, PipelineError> {
     let p = read_published(dir, opts)?;
+    let choice = config.into();
+    let recorded = match read_settings(dir) {
+        Err(_) if matches!(choice, ConfigChoice::Given(_)) => None,
+        other => other?,
+    };
+    let (config, settings) = choice.resolve(recorded.as_ref())?;
+    let config = &config;
     let (centerline, lines) = regenerate(&p, dir, config, opts)?;
     let regenerated = Figures {
         iqp_lap_s: Some(lines[LineKind::Iqp].lap_time_s),
@@ -420,6 +440,11 @@ pub fn check(
             &mut explanations,
         );
     }
+    if !pass && explanations.is_empty() {
+        explanations.push(Explanation::plain(no_cause_found(
+            &p, opts, iqp_pct, sp_pct,
+        )));
+    }
     Ok(CheckReport {
         track: p.name.clone(),
         dir: dir.to_path_buf(),
@@ -435,9 +460,37 @@ pub fn check(
         published_iqp_min_clearance_m: iqp_clear,
         published_sp_min_clearance_m: sp_clear,
         safety_widths: widths,
+        settings,
         explanations,
         pass,
     })
+}
+
+/// The explanation of a failed check that no specific cause explains: which lap time is out
+/// of the tolerance, and what the data says about it.
+fn no_cause_found(
+    p: &Published,
+    opts: &CheckOptions,
+    iqp_pct: Option<f64>,
+    sp_pct: Option<f64>,
+) -> String {
+    let tol = opts.lap_tol * 100.0;
+    let out = |d: Option<f64>| d.is_some_and(|d| d.abs() > tol);
+    let which = match (out(iqp_pct), out(sp_pct)) {
+        (true, true) => format!("IQP {} and SP {}", fmt_pct(iqp_pct), fmt_pct(sp_pct)),
+        (true, false) => format!("IQP {}", fmt_pct(iqp_pct)),
+        (false, true) => format!("SP {}", fmt_pct(sp_pct)),
+        (false, false) => return "no published lap time to compare with".to_string(),
+    };
+    if opts.from_centerline && p.walls.is_none() && !out(iqp_pct) {
+        format!(
+            "{which} is outside the tolerance of {tol:.2} %, the IQP lap within it: the folder publishes no track bounds, so the walls were rebuilt as centerline ± d_right / d_left, and the SP line, which runs along the walls, differs with them; a larger lap_tol accepts it"
+        )
+    } else {
+        format!(
+            "{which} is outside the tolerance of {tol:.2} %, and no likely cause was found in the data (direction, clearance of the published lines): the published set may have been made with other parameters or another version"
+        )
+    }
 }
 
 /// Where the published lines keep clearly more than safety_width/2 from the walls, the

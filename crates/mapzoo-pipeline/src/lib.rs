@@ -54,12 +54,14 @@ mod failure;
 mod from_centerline;
 mod input_check;
 mod regen;
+mod settings;
 mod trajectory;
 mod vehicle;
 
 pub use batch::{run_batch, run_caught, Jobs};
 pub use build::{
-    build, build_map, write_set, write_set_as, BuildRecord, BuildRequest, LoadedMap, TrackSet,
+    build, build_map, update_set, write_set, write_set_as, BuildRecord, BuildRequest, LoadedMap,
+    TrackSet, UpdatedSet,
 };
 pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
@@ -69,6 +71,7 @@ pub use config::{Config, MapConfig, Overrides, Profile, SectorDefaults};
 pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
-pub use regen::{regen, regen_as, start_pose_of, RegenReport};
+pub use regen::{regen, regen_as, start_pose_of, RegenReport, SectorsKept};
+pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
 pub use vehicle::{apply_vehicle, apply_vehicle_dir};

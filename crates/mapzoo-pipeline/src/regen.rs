@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 use mapzoo_extract::StartPose;
 use mapzoo_format::set::layout::{OT_SECTORS, SPEED_SCALING};
 use mapzoo_format::set::{SetFolder, WritePolicy};
-use mapzoo_format::{Flavor, Hint, Waypoint};
+use mapzoo_format::{BoundaryMove, Flavor, Hint, Waypoint};
 use mapzoo_raceline::LineKind;
 use serde::Serialize;
 
 use crate::build::{build, default_sectors, write_error, BuildRequest, TrackSet};
-use crate::config::Config;
+use crate::config::SectorDefaults;
 use crate::error::PipelineError;
+use crate::settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource};
 
 /// What a regeneration changed.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -25,14 +26,35 @@ pub struct RegenReport {
     pub sp_lap_s: (Option<f64>, f64),
     /// IQP (racing line) points before → after.
     pub iqp_points: (Option<usize>, usize),
-    /// Whether the sector indices were remapped to a new point count.
+    /// Whether a sector boundary moved to another index (the line changed).
     pub sectors_remapped: bool,
     /// Whether the sector files were reset to the defaults (missing, or `force_sectors`).
     pub sectors_reset: bool,
+    /// Sector boundaries that moved more than a waypoint spacing, per file.
+    pub sector_moves: Vec<(String, BoundaryMove)>,
+    /// Where the configuration came from: the set's mapzoo.toml, the defaults, or the caller.
+    pub settings: SettingsSource,
     /// Files of the folder that are not part of the set, left in place unchanged.
     pub kept_files: Vec<String>,
     /// The flavour the set was found in and written in (`ros1`, `ros2`; DESIGN §2.3).
     pub flavor: String,
+    /// Files of the set that were replaced.
+    pub replaced_files: Vec<String>,
+    /// Files moved aside before being replaced (file, new name): edited since mapzoo wrote them.
+    pub backed_up_files: Vec<(String, String)>,
+    /// Stale staging folders of interrupted runs that were removed.
+    pub cleaned: Vec<PathBuf>,
+}
+
+/// What became of a folder's sector files when its set was rebuilt.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SectorsKept {
+    /// Some boundary moved to another index.
+    pub remapped: bool,
+    /// The files were reset to the defaults (missing, or asked for).
+    pub reset: bool,
+    /// Boundaries that moved more than a waypoint spacing, per file.
+    pub moves: Vec<(String, BoundaryMove)>,
 }
 
 /// The pieces of an existing set that a regeneration keeps.
@@ -44,9 +66,10 @@ struct Existing {
     iqp_lap_s: Option<f64>,
     sp_lap_s: Option<f64>,
     flavor: Option<Flavor>,
+    settings: Option<BuildSettings>,
 }
 
-fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
+fn read_existing(dir: &Path, given: bool) -> Result<Existing, PipelineError> {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -59,6 +82,11 @@ fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
             format!("no {yaml} in the folder; regen needs the set's own map YAML (name the folder after the track)"),
         ));
     }
+    // A given configuration does not need the record: a broken one does not stop it.
+    let settings = match read_settings(dir) {
+        Err(_) if given => None,
+        other => other?,
+    };
     let old = folder.read_lines()?;
     let (iqp_lap_s, sp_lap_s) = old.global.as_ref().map_or((None, None), |g| {
         (g.map_info.iqp_lap_time_s, g.map_info.sp_lap_time_s)
@@ -70,6 +98,7 @@ fn read_existing(dir: &Path) -> Result<Existing, PipelineError> {
         iqp_lap_s,
         sp_lap_s,
         flavor: old.flavor(),
+        settings,
         folder,
     })
 }
@@ -85,45 +114,68 @@ pub fn start_pose_of(centerline: &[Waypoint]) -> Option<StartPose> {
     })
 }
 
-/// Rebuilds the set in `dir` in place (atomically) and reports what changed; the set keeps
-/// its own flavour (ROS 1 or ROS 2).
+/// Rebuilds the set in `dir` in place (atomically) and reports what changed.
+///
+/// The configuration is the one the set recorded in its `mapzoo.toml` (with the overrides of
+/// [`ConfigChoice::Recorded`]), or the given one ([`ConfigChoice::Given`], which a `&Config`
+/// converts to); start and direction come from the set's centerline. The set keeps its own
+/// flavour (ROS 1 or ROS 2). Files mapzoo did not write are kept; files it replaced and files
+/// it moved aside are named in the report.
 pub fn regen(
     dir: &Path,
-    config: &Config,
+    config: impl Into<ConfigChoice>,
     force_sectors: bool,
 ) -> Result<RegenReport, PipelineError> {
     regen_as(dir, config, force_sectors, None)
 }
 
-/// [`regen`] writing the Race Stack files in `flavor` (`None`: the set's own, ROS 1 when
-/// the set has no JSON or sector files).
+/// [`regen`] writing the Race Stack files in `flavor` (`None`: the set's own, as its files
+/// or its record say; ROS 1 when it has none).
 pub fn regen_as(
     dir: &Path,
-    config: &Config,
+    config: impl Into<ConfigChoice>,
     force_sectors: bool,
     flavor: Option<Flavor>,
 ) -> Result<RegenReport, PipelineError> {
+    if !dir.is_dir() {
+        let what = if dir.exists() {
+            "not a folder; give a set folder (DIR holding DIR.yaml and its map)"
+        } else {
+            "no such folder; give a set folder (DIR holding DIR.yaml and its map)"
+        };
+        return Err(PipelineError::input(dir, what));
+    }
     // "." or "sets/f/.." name a folder too: work on its real path.
     let dir = &dir.canonicalize().map_err(|e| PipelineError::io(dir, e))?;
-    let old = read_existing(dir)?;
+    let choice = config.into();
+    let old = read_existing(dir, matches!(choice, ConfigChoice::Given(_)))?;
+    let (config, source) = choice.resolve(old.settings.as_ref())?;
     let req = BuildRequest {
         yaml: old.yaml.clone(),
         name: Some(old.folder.track().to_string()),
         start: old.start,
         reverse: false,
     };
-    let mut set = build(&req, config)?;
-    let (sectors_remapped, sectors_reset) = keep_sectors(
+    let mut set = build(&req, &config)?;
+    // The record keeps how the set was first placed (start as given, direction, flavour).
+    if let Some(s) = &old.settings {
+        set.settings.start = s.start;
+        set.settings.reverse = s.reverse;
+        set.settings.flavor = s.flavor;
+    } else {
+        set.settings.start = None;
+    }
+    let sectors = carry_sectors(
         &mut set,
         &old.folder,
         old.iqp.as_deref(),
-        config,
+        &config.sectors,
         force_sectors,
     )?;
 
     let flavor = flavor
         .or(old.flavor)
-        .or((!sectors_reset).then_some(set.speed_scaling.flavor))
+        .or(old.settings.as_ref().map(|s| s.flavor))
         .unwrap_or_default();
     let mut files = set.files();
     files.set_flavor(flavor);
@@ -137,65 +189,88 @@ pub fn regen_as(
             old.iqp.as_ref().map(Vec::len),
             set.lines[LineKind::Iqp].waypoints.len(),
         ),
-        sectors_remapped,
-        sectors_reset,
+        sectors_remapped: sectors.remapped,
+        sectors_reset: sectors.reset,
+        sector_moves: sectors.moves,
+        settings: source,
         kept_files: written.kept,
         flavor: flavor.name().to_string(),
+        replaced_files: written.replaced,
+        backed_up_files: written.backed_up,
+        cleaned: written.cleaned,
     })
 }
 
-/// Puts the folder's own sector files into `set`, remapped by arc length when the
-/// racing line's point count changed. Returns (remapped, reset).
-fn keep_sectors(
+fn xy(line: &[Waypoint]) -> Vec<[f64; 2]> {
+    line.iter().map(|w| [w.x_m, w.y_m]).collect()
+}
+
+/// Puts the folder's own sector files into `set`, each boundary moved to the same place on
+/// the new racing line ([`mapzoo_format::remap_ranges_by_position`]); the defaults when the
+/// folder has none or `reset`. Boundaries that moved more than the new line's waypoint
+/// spacing are reported.
+pub(crate) fn carry_sectors(
     set: &mut TrackSet,
     folder: &SetFolder,
     old_iqp: Option<&[Waypoint]>,
-    config: &Config,
-    force_sectors: bool,
-) -> Result<(bool, bool), PipelineError> {
+    defaults: &SectorDefaults,
+    reset: bool,
+) -> Result<SectorsKept, PipelineError> {
     let speed_path = folder.path(SPEED_SCALING);
     let ot_path = folder.path(OT_SECTORS);
-    let n_new = set.lines[LineKind::Iqp].waypoints.len();
-    let (speed, ot) = if force_sectors || !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
+    let new_line = &set.lines[LineKind::Iqp].waypoints;
+    let n_new = new_line.len();
+    let (speed, ot) = if reset || !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
         (None, None)
     } else {
         (folder.read_speed_scaling()?, folder.read_ot_sectors()?)
     };
     let (Some(mut speed), Some(mut ot)) = (speed, ot) else {
-        let (speed, ot) = default_sectors(n_new, &config.sectors);
+        let (speed, ot) = default_sectors(n_new, defaults);
         set.speed_scaling = speed;
         set.ot_sectors = ot;
-        return Ok((false, true));
+        return Ok(SectorsKept {
+            reset: true,
+            ..SectorsKept::default()
+        });
     };
-    if let Some(old) = old_iqp {
-        // Hand-tuned files that were already wrong are reported, not silently repaired by the remap.
-        speed.validate(old.len(), &speed_path)?;
-        ot.validate(old.len(), &ot_path)?;
-    }
-    let new_s: Vec<f64> = set.lines[LineKind::Iqp]
-        .waypoints
-        .iter()
-        .map(|w| w.s_m)
-        .collect();
-    let remapped = match old_iqp {
-        Some(old) if old.len() != n_new => {
-            let old_s: Vec<f64> = old.iter().map(|w| w.s_m).collect();
-            speed.remap_by_arc_length(&old_s, &new_s);
-            ot.remap_by_arc_length(&old_s, &new_s);
-            true
-        }
-        Some(_) => false,
-        None => {
-            return Err(PipelineError::input_with_hint(
-                folder.dir(),
-                "the sector files cannot be remapped: the folder has no racing line (global_waypoints.json or racing-line CSV)",
-                Hint::ResetSectors,
-            ))
-        }
+    let Some(old) = old_iqp else {
+        return Err(PipelineError::input_with_hint(
+            folder.dir(),
+            "the sector files cannot be remapped: the folder has no racing line (global_waypoints.json or racing-line CSV)",
+            Hint::ResetSectors,
+        ));
     };
+    // Hand-tuned files that were already wrong are reported, not silently repaired by the remap.
+    speed.validate(old.len(), &speed_path)?;
+    ot.validate(old.len(), &ot_path)?;
+    let (old_xy, new_xy) = (xy(old), xy(new_line));
+    let remap_error =
+        |path: &Path, what: String| PipelineError::input_with_hint(path, what, Hint::ResetSectors);
+    let before = (speed.ranges(), ot.ranges());
+    let speed_moves = speed
+        .remap_by_position(&old_xy, &new_xy)
+        .map_err(|e| remap_error(&speed_path, e))?;
+    let ot_moves = ot
+        .remap_by_position(&old_xy, &new_xy)
+        .map_err(|e| remap_error(&ot_path, e))?;
     speed.validate(n_new, &speed_path)?;
     ot.validate(n_new, &ot_path)?;
+    let spacing = new_line.last().map_or(0.0, |w| w.s_m) / (n_new.max(2) - 1) as f64;
+    let moves = [(SPEED_SCALING, speed_moves), (OT_SECTORS, ot_moves)]
+        .into_iter()
+        .flat_map(|(file, m)| {
+            m.into_iter()
+                .filter(|b| b.moved_m > spacing)
+                .map(move |b| (file.to_string(), b))
+        })
+        .collect();
+    let remapped = (speed.ranges(), ot.ranges()) != before;
     set.speed_scaling = speed;
     set.ot_sectors = ot;
-    Ok((remapped, false))
+    Ok(SectorsKept {
+        remapped,
+        reset: false,
+        moves,
+    })
 }

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::error::FormatError;
 use crate::error::Result;
 use crate::global::GlobalWaypoints;
 use crate::map::{encode_gray_png, MapMeta};
@@ -11,6 +12,7 @@ use crate::sectors::{OtSectors, SpeedScaling};
 use crate::set::layout::{
     line_csv, SetNames, GLOBAL_WAYPOINTS, OT_SECTORS, RACING_LINE, SPEED_SCALING, SP_LINE,
 };
+use crate::set::record::{content_hash, read_regular, SetRecord, SETTINGS_FILE};
 use crate::set::writer::{StagedSet, WritePolicy, Written};
 use crate::waypoint::{self, Waypoint};
 
@@ -57,6 +59,8 @@ pub struct TrackFiles {
     pub speed_scaling: Option<SpeedScaling>,
     /// `ot_sectors.yaml`.
     pub ot_sectors: Option<OtSectors>,
+    /// `mapzoo.toml`: how the set was built; its `[files]` checksums are filled on encoding.
+    pub record: Option<SetRecord>,
 }
 
 impl TrackFiles {
@@ -148,18 +152,101 @@ impl TrackFiles {
         if let Some(s) = &self.ot_sectors {
             out.push((OT_SECTORS.into(), s.to_yaml_string().into_bytes()));
         }
+        if let Some(record) = &self.record {
+            let mut record = record.clone();
+            record.track = self.track.clone();
+            record.files = out
+                .iter()
+                .map(|(name, bytes)| (name.clone(), content_hash(bytes)))
+                .collect();
+            out.push((SETTINGS_FILE.into(), record.to_toml_string().into_bytes()));
+        }
         Ok(out)
     }
 
     /// Writes the present files as the folder `target`, all together, as `policy` says.
     /// Everything is encoded (and checked) before the disk is touched.
+    ///
+    /// Into an existing folder: a folder holding another track's set is refused (the two
+    /// would mix); a file that may hold the user's work is moved aside to `<name>.bak`
+    /// instead of being replaced ([`StagedSet::add_keeping_old`]): the map image `<T>.png`
+    /// when its bytes change, and any file the folder's `mapzoo.toml` lists whose checksum no
+    /// longer matches (edited since mapzoo wrote it), except the map YAML and the sector files,
+    /// which the caller reads and carries over. Every other file is kept; what was replaced is
+    /// named in [`Written`].
     pub fn write(&self, target: &Path, policy: WritePolicy) -> Result<Written> {
         let encoded = self.encode(target)?;
+        let names = SetNames::new(&self.track);
+        let old = if policy != WritePolicy::Create && target.is_dir() {
+            self.check_same_track(target)?;
+            SetRecord::read(&target.join(SETTINGS_FILE)).ok()
+        } else {
+            None
+        };
+        let carried = [
+            names.yaml.as_str(),
+            SPEED_SCALING,
+            OT_SECTORS,
+            SETTINGS_FILE,
+        ];
         let mut staged = StagedSet::new(target, policy)?;
         for (name, bytes) in encoded {
-            staged.add(&name, &bytes)?;
+            let guard = name == names.png
+                || old.as_ref().is_some_and(|r| {
+                    !carried.contains(&name.as_str())
+                        && read_regular(&target.join(&name), u64::MAX)
+                            .is_some_and(|b| r.edited(&name, &b))
+                });
+            if guard {
+                staged.add_keeping_old(&name, &bytes)?;
+            } else {
+                staged.add(&name, &bytes)?;
+            }
         }
         staged.commit()
+    }
+
+    /// Refuses to write into `dir` when it holds another track's set: its `mapzoo.toml`
+    /// names another track, or it has a centerline / racing-line CSV of another name.
+    fn check_same_track(&self, dir: &Path) -> Result<()> {
+        let folder = crate::set::SetFolder::open_as(dir, &self.track)?;
+        // A record naming another track counts when that track's files are still there (a
+        // set copied and renamed by hand is the new track's).
+        let recorded = SetRecord::read(&dir.join(SETTINGS_FILE))
+            .ok()
+            .map(|r| r.track)
+            .filter(|t| !t.is_empty() && *t != self.track)
+            .and_then(|t| {
+                let names = SetNames::new(&t);
+                [names.yaml, names.centerline_csv, names.racing_line_csv]
+                    .into_iter()
+                    .find(|f| folder.has(f))
+                    .map(|f| (t, f))
+            });
+        let by_csv = || {
+            folder.files().iter().find_map(|f| {
+                let suffixes = [
+                    crate::set::layout::CENTERLINE_SUFFIX.to_string(),
+                    format!("_{RACING_LINE}.csv"),
+                    format!("_{SP_LINE}.csv"),
+                ];
+                suffixes.iter().find_map(|suf| {
+                    let other = f.strip_suffix(suf.as_str())?;
+                    (other != self.track && !other.is_empty())
+                        .then(|| (other.to_string(), f.clone()))
+                })
+            })
+        };
+        match recorded.or_else(by_csv) {
+            None => Ok(()),
+            Some((other, file)) => Err(FormatError::inconsistent(
+                dir,
+                format!(
+                    "holds the set of track {other:?} ({file}); writing track {:?} into it would mix two tracks: write it into a folder of its own",
+                    self.track
+                ),
+            )),
+        }
     }
 }
 
@@ -222,5 +309,62 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    /// `raceline --out` into an existing set of another track mixed two tracks.
+    #[test]
+    fn writing_into_another_tracks_set_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("f");
+        let mut f = TrackFiles::new("f");
+        f.centerline = Some(line(3));
+        f.write(&dir, WritePolicy::Create).unwrap();
+        let mut g = TrackFiles::new("g");
+        g.centerline = Some(line(4));
+        let err = g.write(&dir, WritePolicy::Merge).unwrap_err().to_string();
+        assert!(
+            err.contains("\"f\"") && err.contains("mix two tracks"),
+            "{err}"
+        );
+        assert_eq!(crate::atomic::tests::entries(&dir), ["f_centerline.csv"]);
+        // The same track merges.
+        f.write(&dir, WritePolicy::Merge).unwrap();
+    }
+
+    /// regen overwrote an edited `<T>-cent.png`: a file mapzoo wrote and the user changed
+    /// since (its checksum in mapzoo.toml no longer matches) is moved aside, not replaced.
+    #[test]
+    fn an_edited_file_is_moved_aside_and_an_unedited_one_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("t");
+        let mut files = TrackFiles::new("t");
+        files.centerline = Some(line(3));
+        files.lines = vec![(RACING_LINE.into(), line(4))];
+        files.record = Some(SetRecord::new("t", toml::Table::new()));
+        files.write(&dir, WritePolicy::Create).unwrap();
+        std::fs::write(dir.join("t_centerline.csv"), "edited by hand").unwrap();
+        files.centerline = Some(line(5));
+        files.lines = vec![(RACING_LINE.into(), line(6))];
+        let w = files.write(&dir, WritePolicy::Merge).unwrap();
+        assert_eq!(
+            w.backed_up,
+            [(
+                "t_centerline.csv".to_string(),
+                "t_centerline.csv.bak".to_string()
+            )]
+        );
+        assert!(
+            w.replaced.contains(&"t_racing_line.csv".to_string()),
+            "{w:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("t_centerline.csv.bak")).unwrap(),
+            "edited by hand"
+        );
+        let record = SetRecord::read(&dir.join(SETTINGS_FILE)).unwrap();
+        assert!(!record.edited(
+            "t_centerline.csv",
+            &std::fs::read(dir.join("t_centerline.csv")).unwrap()
+        ));
     }
 }

@@ -22,10 +22,14 @@ mod files;
 mod folder;
 mod input;
 pub mod layout;
+mod record;
+mod staging;
 mod writer;
 
 pub use files::{CentMap, MapFile, TrackFiles};
 pub use folder::{folder_track_name, MapYaml, SetFolder};
 pub use input::{input_track_name, CenterlineInput, InputFormat};
 pub use layout::{Layout, SetNames};
+pub use record::{content_hash, SetRecord, SETTINGS_FILE};
+pub use staging::{interrupt_cleanup, sweep_stale, OWNER_MARKER};
 pub use writer::{StagedSet, WritePolicy, Written};

@@ -1,0 +1,255 @@
+//! `mapzoo.toml`: how a set was built, inside the set (DESIGN §2, issue 12).
+//!
+//! The file records the mapzoo version, the track, the file flavour, the build settings the
+//! pipeline chose (profile, free-space rule, start and direction, the configuration keys that
+//! differ from the profile's defaults; an opaque table here) and a checksum of every file
+//! mapzoo wrote, so a later run can tell a file the user edited from one it may replace.
+//! The Race Stack and the dataset layout ignore the file.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::error::{FormatError, Result};
+use crate::flavor::Flavor;
+use crate::map::FreeRule;
+
+/// The name of the settings file inside a set.
+pub const SETTINGS_FILE: &str = "mapzoo.toml";
+
+/// The checksum of a file's bytes as `mapzoo.toml` records it: `fnv1a64:<16 hex digits>`
+/// (FNV-1a, 64 bit: it tells an edited file apart, it is no security measure).
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
+}
+
+/// The largest `mapzoo.toml` read, bytes (a written one is about 1 kB).
+pub const MAX_RECORD_BYTES: u64 = 1 << 20;
+
+/// The bytes of `path` if it is a regular file (symlinks followed) of at most `limit` bytes:
+/// never a device, a FIFO or a folder, which could block or never end.
+pub(crate) fn read_regular(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > limit {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
+/// The content of `mapzoo.toml`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SetRecord {
+    /// The mapzoo version that wrote the set.
+    pub mapzoo_version: String,
+    /// The track name.
+    pub track: String,
+    /// The flavour of the set's files (`flavor = "ros1"` or `"ros2"`; default ROS 1).
+    pub flavor: Flavor,
+    /// The build settings, owned by the pipeline: top-level keys such as `profile`,
+    /// `free_rule`, `start`, `reverse` and a `[config]` table.
+    pub settings: toml::Table,
+    /// Every file mapzoo wrote with the set and its [`content_hash`], by name.
+    pub files: BTreeMap<String, String>,
+}
+
+/// Keys of the file this type reads itself; the rest are [`SetRecord::settings`].
+const OWN_KEYS: [&str; 4] = ["mapzoo_version", "track", "flavor", "files"];
+
+impl SetRecord {
+    /// A record for `track` written by this mapzoo version, flavour ROS 1, no files yet.
+    pub fn new(track: &str, settings: toml::Table) -> Self {
+        SetRecord {
+            mapzoo_version: env!("CARGO_PKG_VERSION").to_string(),
+            track: track.to_string(),
+            flavor: Flavor::Ros1,
+            settings,
+            files: BTreeMap::new(),
+        }
+    }
+
+    /// Reads `mapzoo.toml` at `path`: a regular file of at most [`MAX_RECORD_BYTES`].
+    pub fn read(path: &Path) -> Result<Self> {
+        let meta = std::fs::metadata(path).map_err(|e| FormatError::io(path, e))?;
+        if !meta.is_file() {
+            return Err(FormatError::bad_path(
+                path,
+                "is not a regular file; mapzoo.toml is a small text file mapzoo writes (remove it)",
+            ));
+        }
+        if meta.len() > MAX_RECORD_BYTES {
+            return Err(FormatError::invalid(
+                path,
+                format!(
+                    "is {} bytes, more than a settings record can be ({MAX_RECORD_BYTES}); remove it",
+                    meta.len()
+                ),
+            ));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| FormatError::io(path, e))?;
+        Self::from_toml_str(&text, path)
+    }
+
+    /// Parses the text; `path` names the file in errors.
+    pub fn from_toml_str(text: &str, path: &Path) -> Result<Self> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            FormatError::syntax(path, None, None, format!("not valid TOML: {}", e.message()))
+        })?;
+        let string = |table: &toml::Table, key: &str| -> Result<Option<String>> {
+            match table.get(key) {
+                None => Ok(None),
+                Some(toml::Value::String(s)) => Ok(Some(s.clone())),
+                Some(other) => Err(FormatError::bad_value(
+                    path,
+                    key,
+                    None,
+                    format!("field \"{key}\" must be a string (found {other})"),
+                )),
+            }
+        };
+        let mapzoo_version = string(&table, "mapzoo_version")?.unwrap_or_default();
+        let track = string(&table, "track")?.unwrap_or_default();
+        let flavor = match string(&table, "flavor")?.as_deref() {
+            None | Some("ros1") => Flavor::Ros1,
+            Some("ros2") => Flavor::Ros2,
+            Some(other) => {
+                return Err(FormatError::bad_value(
+                    path,
+                    "flavor",
+                    None,
+                    format!("field \"flavor\" must be \"ros1\" or \"ros2\" (found {other:?})"),
+                ))
+            }
+        };
+        let mut files = BTreeMap::new();
+        match table.get("files") {
+            None => {}
+            Some(toml::Value::Table(t)) => {
+                for (name, v) in t {
+                    let toml::Value::String(h) = v else {
+                        return Err(FormatError::bad_value(
+                            path,
+                            format!("files.{name}"),
+                            None,
+                            format!("[files] entry {name:?} must be a checksum string (found {v})"),
+                        ));
+                    };
+                    files.insert(name.clone(), h.clone());
+                }
+            }
+            Some(other) => {
+                return Err(FormatError::bad_value(
+                    path,
+                    "files",
+                    None,
+                    format!("\"files\" must be a table of file = \"checksum\" (found {other})"),
+                ))
+            }
+        }
+        for k in OWN_KEYS {
+            table.remove(k);
+        }
+        Ok(SetRecord {
+            mapzoo_version,
+            track,
+            flavor,
+            settings: table,
+            files,
+        })
+    }
+
+    /// The file's text: a comment saying what it is, the own keys, the settings, `[files]`.
+    pub fn to_toml_string(&self) -> String {
+        let mut head = toml::Table::new();
+        head.insert("mapzoo_version".into(), self.mapzoo_version.clone().into());
+        head.insert("track".into(), self.track.clone().into());
+        head.insert("flavor".into(), self.flavor.name().into());
+        let mut text = String::from(
+            "# How mapzoo built this set. `mapzoo regen` and `mapzoo check` rebuild with these\n\
+             # settings unless a flag overrides them; the Race Stack ignores this file.\n",
+        );
+        text.push_str(&toml::to_string(&head).unwrap_or_default());
+        let settings = toml::to_string(&self.settings).unwrap_or_default();
+        if !settings.is_empty() {
+            text.push_str(&settings);
+        }
+        let mut files = toml::Table::new();
+        for (name, hash) in &self.files {
+            files.insert(name.clone(), hash.clone().into());
+        }
+        let mut wrapper = toml::Table::new();
+        wrapper.insert("files".into(), toml::Value::Table(files));
+        text.push_str(
+            "\n# The files mapzoo wrote, each with a checksum: a file whose checksum differs\n\
+             # was edited, and mapzoo moves it aside (<name>.bak) instead of replacing it.\n",
+        );
+        text.push_str(&toml::to_string(&wrapper).unwrap_or_default());
+        text
+    }
+
+    /// The recorded free-space rule (`free_rule = "map-server"` or `"nonzero"`), if any.
+    pub fn free_rule(&self) -> Option<FreeRule> {
+        match self.settings.get("free_rule") {
+            Some(toml::Value::String(s)) => s.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// Whether file `name` was written by mapzoo and its current `bytes` differ from what
+    /// was written (the user edited it). A file the record does not list is not "edited".
+    pub fn edited(&self, name: &str, bytes: &[u8]) -> bool {
+        self.files
+            .get(name)
+            .is_some_and(|h| *h != content_hash(bytes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_keeps_unknown_settings() {
+        let mut settings = toml::Table::new();
+        settings.insert("profile".into(), "racestack".into());
+        settings.insert("free_rule".into(), "nonzero".into());
+        let mut config = toml::Table::new();
+        config.insert("x".into(), 1.5.into());
+        settings.insert("config".into(), toml::Value::Table(config));
+        let mut r = SetRecord::new("f", settings);
+        r.flavor = Flavor::Ros2;
+        r.files.insert("f.png".into(), content_hash(b"png"));
+        let text = r.to_toml_string();
+        let back = SetRecord::from_toml_str(&text, Path::new("mapzoo.toml")).unwrap();
+        assert_eq!(back, r, "{text}");
+        assert_eq!(back.free_rule(), Some(FreeRule::Nonzero));
+        assert!(!back.edited("f.png", b"png"));
+        assert!(back.edited("f.png", b"png, edited"));
+        assert!(!back.edited("other.txt", b"anything"));
+    }
+
+    #[test]
+    fn hashes_differ_for_different_bytes() {
+        assert_ne!(content_hash(b"a"), content_hash(b"b"));
+        assert_eq!(content_hash(b""), "fnv1a64:cbf29ce484222325");
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let p = Path::new("s/mapzoo.toml");
+        for (text, field) in [
+            ("flavor = \"ros3\"\n", "flavor"),
+            ("track = 3\n", "track"),
+            ("files = 1\n", "files"),
+            ("[files]\n\"a.csv\" = 2\n", "a.csv"),
+            ("= broken", "TOML"),
+        ] {
+            let err = SetRecord::from_toml_str(text, p).unwrap_err().to_string();
+            assert!(err.contains("mapzoo.toml") && err.contains(field), "{err}");
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! The settings a set was built with, recorded in its `mapzoo.toml`
+//! ([`mapzoo_format::set::SetRecord`]) and read back by `regen` and `check`: the profile,
+//! the free-space rule, the start pose and direction as given, and every configuration key
+//! that differs from the profile's defaults (a safety width, a config file's keys).
+
+use std::path::{Path, PathBuf};
+
+use mapzoo_extract::StartPose;
+use mapzoo_format::set::{SetRecord, SETTINGS_FILE};
+use mapzoo_format::{Flavor, FreeRule};
+
+use crate::build::BuildRequest;
+use crate::config::{Config, Overrides, Profile};
+use crate::error::PipelineError;
+
+/// How a set was built: what shapes its files besides the map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildSettings {
+    /// The configuration (profile, free-space rule and every parameter).
+    pub config: Config,
+    /// The start pose as given (`None`: the extraction chose it).
+    pub start: Option<StartPose>,
+    /// Driven the other way round.
+    pub reverse: bool,
+    /// The flavour of the set's files.
+    pub flavor: Flavor,
+}
+
+impl BuildSettings {
+    /// The settings of a build of `req` with `config`, ROS 1 files.
+    pub fn of(req: &BuildRequest, config: &Config) -> Self {
+        BuildSettings {
+            config: config.clone(),
+            start: req.start,
+            reverse: req.reverse,
+            flavor: Flavor::Ros1,
+        }
+    }
+
+    /// The record's settings table: `profile`, `free_rule`, `start` (if given), `reverse` and
+    /// `[config]`, the keys that differ from the profile's defaults (layout of pipeline.toml).
+    pub fn to_table(&self) -> toml::Table {
+        let mut t = toml::Table::new();
+        let profile =
+            toml::Value::try_from(self.config.profile).unwrap_or_else(|_| "mapzoo".into());
+        t.insert("profile".into(), profile);
+        let rule = toml::Value::try_from(self.config.map.free_rule)
+            .unwrap_or_else(|_| "map-server".into());
+        t.insert("free_rule".into(), rule);
+        if let Some(s) = self.start {
+            t.insert(
+                "start".into(),
+                toml::Value::Array(vec![s.x.into(), s.y.into(), s.yaw.into()]),
+            );
+        }
+        t.insert("reverse".into(), self.reverse.into());
+        let ours = toml::Table::try_from(&self.config).unwrap_or_default();
+        let base =
+            toml::Table::try_from(Config::for_profile(self.config.profile)).unwrap_or_default();
+        let mut diff = table_diff(&ours, &base);
+        diff.remove("profile");
+        if let Some(toml::Value::Table(map)) = diff.get_mut("map") {
+            map.remove("free_rule");
+            if map.is_empty() {
+                diff.remove("map");
+            }
+        }
+        if !diff.is_empty() {
+            t.insert("config".into(), toml::Value::Table(diff));
+        }
+        t
+    }
+
+    /// The record of a set of track `track` built with these settings (files filled on writing).
+    pub fn record(&self, track: &str) -> SetRecord {
+        let mut r = SetRecord::new(track, self.to_table());
+        r.flavor = self.flavor;
+        r
+    }
+
+    /// The settings a record holds; `path` names the file in errors. A record without
+    /// settings (written by hand) means the defaults.
+    pub fn from_record(record: &SetRecord, path: &Path) -> Result<Self, PipelineError> {
+        let t = &record.settings;
+        let bad = |field: &str, want: &str, v: &toml::Value| {
+            PipelineError::config(
+                path,
+                format!("field \"{field}\" must be {want} (found {v})"),
+            )
+        };
+        let profile = match t.get("profile") {
+            None => Profile::default(),
+            Some(toml::Value::String(s)) => s.parse().map_err(|e: String| {
+                PipelineError::config(path, format!("field \"profile\": {e}"))
+            })?,
+            Some(v) => return Err(bad("profile", "\"mapzoo\" or \"racestack\"", v)),
+        };
+        let free_rule = match t.get("free_rule") {
+            None => FreeRule::default(),
+            Some(toml::Value::String(s)) => s.parse().map_err(|e: String| {
+                PipelineError::config(path, format!("field \"free_rule\": {e}"))
+            })?,
+            Some(v) => return Err(bad("free_rule", "\"map-server\" or \"nonzero\"", v)),
+        };
+        let start = match t.get("start") {
+            None => None,
+            Some(toml::Value::Array(a)) => {
+                let v: Vec<f64> = a
+                    .iter()
+                    .filter_map(|x| match x {
+                        toml::Value::Float(f) => Some(*f),
+                        toml::Value::Integer(i) => Some(*i as f64),
+                        _ => None,
+                    })
+                    .filter(|f| f.is_finite())
+                    .collect();
+                match v[..] {
+                    [x, y, yaw] if a.len() == 3 => Some(StartPose { x, y, yaw }),
+                    _ => {
+                        return Err(bad(
+                            "start",
+                            "[x, y, yaw], 3 finite numbers",
+                            &toml::Value::Array(a.clone()),
+                        ))
+                    }
+                }
+            }
+            Some(v) => return Err(bad("start", "[x, y, yaw], 3 finite numbers", v)),
+        };
+        let reverse = match t.get("reverse") {
+            None => false,
+            Some(toml::Value::Boolean(b)) => *b,
+            Some(v) => return Err(bad("reverse", "true or false", v)),
+        };
+        let overlay = match t.get("config") {
+            None => toml::Table::new(),
+            Some(toml::Value::Table(c)) => c.clone(),
+            Some(v) => return Err(bad("config", "a table", v)),
+        };
+        let text =
+            toml::to_string(&overlay).map_err(|e| PipelineError::config(path, e.to_string()))?;
+        let mut config = Config::from_toml_str(&text, Some(profile), path)?;
+        config.map.free_rule = free_rule;
+        config.validate(path)?;
+        Ok(BuildSettings {
+            config,
+            start,
+            reverse,
+            flavor: record.flavor,
+        })
+    }
+}
+
+/// The leaves of `ours` that differ from (or are absent in) `base`, nested as in `ours`.
+fn table_diff(ours: &toml::Table, base: &toml::Table) -> toml::Table {
+    let mut out = toml::Table::new();
+    for (k, v) in ours {
+        match (v, base.get(k)) {
+            (toml::Value::Table(a), Some(toml::Value::Table(b))) => {
+                let d = table_diff(a, b);
+                if !d.is_empty() {
+                    out.insert(k.clone(), toml::Value::Table(d));
+                }
+            }
+            (v, Some(b)) if v == b => {}
+            (v, _) => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Where a rebuild of an existing set (`regen`, `check`) takes its configuration from.
+#[derive(Debug, Clone)]
+pub enum ConfigChoice {
+    /// The settings the set recorded in its `mapzoo.toml` (the defaults when it has none),
+    /// with these single values on top (`profile` is ignored here: a new profile is a new
+    /// configuration, [`ConfigChoice::Given`]).
+    Recorded(Overrides),
+    /// This configuration, whatever the set recorded.
+    Given(Box<Config>),
+}
+
+impl Default for ConfigChoice {
+    fn default() -> Self {
+        ConfigChoice::Recorded(Overrides::default())
+    }
+}
+
+impl From<&Config> for ConfigChoice {
+    fn from(c: &Config) -> Self {
+        ConfigChoice::Given(Box::new(c.clone()))
+    }
+}
+
+impl From<Config> for ConfigChoice {
+    fn from(c: Config) -> Self {
+        ConfigChoice::Given(Box::new(c))
+    }
+}
+
+/// Where the configuration of a rebuild came from, for the report.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SettingsSource {
+    /// The set's `mapzoo.toml` (with any single-value overrides).
+    Recorded,
+    /// The set has no `mapzoo.toml`: the defaults (with any overrides).
+    Defaults,
+    /// The caller's configuration; a recorded one was not used.
+    Given,
+}
+
+/// The recorded settings of the set in `dir`, if it has a `mapzoo.toml`; an unreadable one
+/// is an error naming it (a rebuild must not silently fall back to other settings).
+pub fn read_settings(dir: &Path) -> Result<Option<BuildSettings>, PipelineError> {
+    let path: PathBuf = dir.join(SETTINGS_FILE);
+    // Absent: none. Anything else but a regular file (a folder, a FIFO, a link to a device)
+    // is reported by the reader, never read.
+    if path.symlink_metadata().is_err() {
+        return Ok(None);
+    }
+    let fix = |e: String| {
+        PipelineError::config(
+            &path,
+            format!("{e}; fix or remove the file (without it a rebuild uses the default settings)"),
+        )
+    };
+    let record = SetRecord::read(&path).map_err(|e| fix(e.reason()))?;
+    BuildSettings::from_record(&record, &path)
+        .map(Some)
+        .map_err(|e| match e {
+            PipelineError::Config { what, .. } => fix(what),
+            other => other,
+        })
+}
+
+impl ConfigChoice {
+    /// The configuration for the set whose recorded settings are `recorded`, and its source.
+    pub fn resolve(
+        &self,
+        recorded: Option<&BuildSettings>,
+    ) -> Result<(Config, SettingsSource), PipelineError> {
+        match self {
+            ConfigChoice::Given(c) => Ok((Config::clone(c), SettingsSource::Given)),
+            ConfigChoice::Recorded(o) => {
+                let (mut config, source) = match recorded {
+                    Some(s) => (s.config.clone(), SettingsSource::Recorded),
+                    None => (Config::default(), SettingsSource::Defaults),
+                };
+                if let Some(rule) = o.free_rule {
+                    config.map.free_rule = rule;
+                }
+                if let Some(w) = o.safety_width {
+                    config.raceline.safety_width = w;
+                }
+                if let Some(w) = o.safety_width_sp {
+                    config.raceline.safety_width_sp = w;
+                }
+                config.validate(Path::new("<command line>"))?;
+                Ok((config, source))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(start: Option<StartPose>) -> BuildRequest {
+        BuildRequest {
+            yaml: PathBuf::from("m.yaml"),
+            name: None,
+            start,
+            reverse: true,
+        }
+    }
+
+    /// Whatever shapes the result comes back from the record exactly.
+    #[test]
+    fn settings_round_trip_through_the_record() {
+        let mut config = Config::for_profile(Profile::Racestack);
+        config.map.free_rule = FreeRule::Nonzero;
+        config.raceline.safety_width = 0.55;
+        config.sectors.scaling = 0.5;
+        let start = StartPose {
+            x: -5.024962,
+            y: -22.778604,
+            yaw: 2.983722,
+        };
+        let s = BuildSettings::of(&req(Some(start)), &config);
+        let record = s.record("f");
+        let text = record.to_toml_string();
+        let back = SetRecord::from_toml_str(&text, Path::new("mapzoo.toml")).unwrap();
+        let again = BuildSettings::from_record(&back, Path::new("mapzoo.toml")).unwrap();
+        assert_eq!(again, s, "{text}");
+        assert!(
+            text.contains("profile = \"racestack\"") && text.contains("free_rule = \"nonzero\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("safety_width = 0.55") && !text.contains("safety_width_sp"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn defaults_record_no_config_keys() {
+        let s = BuildSettings::of(&req(None), &Config::default());
+        let t = s.to_table();
+        assert!(
+            !t.contains_key("config") && !t.contains_key("start"),
+            "{t:?}"
+        );
+    }
+
+    #[test]
+    fn overrides_apply_over_the_record_and_a_given_config_wins() {
+        let mut config = Config::for_profile(Profile::Racestack);
+        config.map.free_rule = FreeRule::Nonzero;
+        let s = BuildSettings::of(&req(None), &config);
+        let (c, src) = ConfigChoice::default().resolve(Some(&s)).unwrap();
+        assert_eq!((c, src), (config.clone(), SettingsSource::Recorded));
+        let o = Overrides {
+            safety_width: Some(0.9),
+            ..Overrides::default()
+        };
+        let (c, _) = ConfigChoice::Recorded(o).resolve(Some(&s)).unwrap();
+        assert_eq!(c.raceline.safety_width, 0.9);
+        assert_eq!(c.map.free_rule, FreeRule::Nonzero);
+        let (c, src) = ConfigChoice::from(Config::default())
+            .resolve(Some(&s))
+            .unwrap();
+        assert_eq!((c, src), (Config::default(), SettingsSource::Given));
+        let (c, src) = ConfigChoice::default().resolve(None).unwrap();
+        assert_eq!((c, src), (Config::default(), SettingsSource::Defaults));
+    }
+
+    #[test]
+    fn bad_recorded_values_name_the_file_and_field() {
+        let p = Path::new("set/mapzoo.toml");
+        for (text, field) in [
+            ("profile = \"fast\"\n", "profile"),
+            ("free_rule = 3\n", "free_rule"),
+            ("start = [1.0, 2.0]\n", "start"),
+            ("reverse = \"no\"\n", "reverse"),
+            ("[config.raceline]\nsafety_widht = 1.0\n", "safety_widht"),
+            ("[config.raceline]\nsafety_width = -1.0\n", "safety_width"),
+        ] {
+            let r = SetRecord::from_toml_str(text, p).unwrap();
+            let err = BuildSettings::from_record(&r, p).unwrap_err().to_string();
+            assert!(
+                err.contains("mapzoo.toml") && err.contains(field),
+                "{text}: {err}"
+            );
+        }
+    }
+}

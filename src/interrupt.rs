@@ -1,0 +1,55 @@
+//! Ctrl-C and SIGTERM: remove this run's unfinished staging folders, then exit.
+//!
+//! The two signals are blocked in every thread (threads inherit the mask of `main`, which
+//! blocks them before any other thread exists); one thread waits for them with `sigwait`, so
+//! the cleanup runs as ordinary code, not in a signal handler. It waits for a set that is being
+//! moved into place to finish ([`mapzoo_format::set::interrupt_cleanup`]), removes the staging
+//! folders, says so and exits with 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM).
+
+/// Installs the cleanup; call first thing in `main`, before any thread is spawned.
+#[cfg(unix)]
+pub fn install() {
+    // SAFETY: plain libc calls on a local, zero-initialised signal set; `pthread_sigmask` only
+    // changes this thread's mask, which the threads spawned later inherit.
+    let set = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+            return;
+        }
+        set
+    };
+    let spawned = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let mut sig: libc::c_int = 0;
+            // SAFETY: `set` is a valid signal set and `sig` a valid out-pointer.
+            if unsafe { libc::sigwait(&set, &mut sig) } != 0 {
+                return;
+            }
+            let removed = mapzoo_format::set::interrupt_cleanup();
+            let name = if sig == libc::SIGINT { "Ctrl-C" } else { "SIGTERM" };
+            if removed.is_empty() {
+                eprintln!("interrupted ({name})");
+            } else {
+                eprintln!(
+                    "interrupted ({name}): removed {} unfinished staging folder(s); existing sets were left as they were",
+                    removed.len()
+                );
+            }
+            std::process::exit(128 + sig);
+        });
+    if spawned.is_err() {
+        // No watcher: let the signals act as they would without one.
+        // SAFETY: as above, unblocking the same set in this thread.
+        unsafe {
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Elsewhere the default handling stays (the next run removes stale staging folders).
+#[cfg(not(unix))]
+pub fn install() {}
