@@ -584,7 +584,7 @@ fn a_map_kilometres_across_is_refused_naming_its_resolution() {
     assert!(
         msg.contains("t.yaml")
             && msg.contains("\"resolution\" is 1e15")
-            && msg.contains("0.01 to 0.2"),
+            && msg.contains("0.01–0.2"),
         "{msg}"
     );
     let o = run(&["build", s(&yaml), "--out", s(&tmp.path().join("o"))]);
@@ -598,7 +598,7 @@ fn a_map_kilometres_across_is_refused_naming_its_resolution() {
     let o = run(&["build", s(&yaml), "--out", s(&tmp.path().join("o"))]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(
-        text(&o).contains("\"resolution\" is 1e-300") && text(&o).contains("less than the 0.5 m"),
+        text(&o).contains("\"resolution\" is 1e-300") && text(&o).contains("0.01–0.2 m/pixel"),
         "{}",
         text(&o)
     );

@@ -89,6 +89,7 @@ mod flavor;
 pub mod global;
 mod hint;
 mod map;
+mod number;
 mod pnm;
 mod published;
 mod pyfmt;
@@ -115,6 +116,7 @@ pub use map::{
     MapMeta, Occupancy, OccupancyMap, MAX_ORIGIN_M, MAX_RESOLUTION, MAX_WORLD_EXTENT_M,
     MIN_RESOLUTION, PLAUSIBLE_RESOLUTION,
 };
+pub use number::format_number;
 pub use published::{published_from_str, read_published_csv, PublishedRow};
 pub use raster::{
     decode_map_image, image_as_png, read_image_file, read_input_file, sniff_image_format,

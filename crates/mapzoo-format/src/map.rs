@@ -113,7 +113,7 @@ impl MapMeta {
                 None,
                 format!(
                     "field \"resolution\" is {} m/pixel, outside the accepted {}–{} m/pixel; a 1:10 track map is {}–{} m/pixel (0.05 is usual): was it written in another unit (cm, mm)?",
-                    yaml_float(self.resolution),
+                    crate::format_number(self.resolution),
                     MIN_RESOLUTION,
                     MAX_RESOLUTION,
                     PLAUSIBLE_RESOLUTION.0,
@@ -128,7 +128,7 @@ impl MapMeta {
                 None,
                 format!(
                     "field \"origin\"[{i}] is {} m, beyond the accepted ±{MAX_ORIGIN_M} m; the origin is the bottom-left corner of the image in metres",
-                    yaml_float(self.origin[i])
+                    crate::format_number(self.origin[i])
                 ),
             ));
         }
@@ -145,7 +145,7 @@ impl MapMeta {
                     None,
                     format!(
                         "field \"{field}\" must be an occupancy probability in 0..=1 (found {}); map_server's defaults are free_thresh 0.196, occupied_thresh 0.65",
-                        yaml_float(v)
+                        crate::format_number(v)
                     ),
                 ));
             }
@@ -204,23 +204,23 @@ impl MapMeta {
             };
             notes.push(format!(
                 "{p}: occupied_thresh {} is not above free_thresh {}: read as ROS map_server reads it (occupied is tested first, so a pixel is free only when its occupancy p <= {} and nothing is unknown): {levels}",
-                yaml_float(o),
-                yaml_float(f),
-                yaml_float(o)
+                crate::format_number(o),
+                crate::format_number(f),
+                crate::format_number(o)
             ));
         }
         let (lo, hi) = PLAUSIBLE_RESOLUTION;
         if !(lo..=hi).contains(&self.resolution) {
             notes.push(format!(
                 "{p}: resolution {} m/pixel is outside the usual {lo}–{hi} m/pixel of a 1:10 track map; check its unit",
-                yaml_float(self.resolution)
+                crate::format_number(self.resolution)
             ));
         }
         let yaw = self.origin[2];
         if yaw != 0.0 {
             notes.push(format!(
                 "{p}: origin yaw {} rad ({:.1}°) is applied as map_server applies it (the image is rotated about the origin); the Race Stack's own planner ignores the yaw, so its lines would be rotated against these",
-                yaml_float(yaw),
+                crate::format_number(yaw),
                 yaw.to_degrees()
             ));
         }
@@ -293,7 +293,7 @@ pub fn check_extent(meta: &MapMeta, width: usize, height: usize, image: &Path) -
             None,
             format!(
                 "the image is {width} × {height} pixels at resolution {} m/pixel: {:.0} m × {:.0} m, more than the accepted {MAX_WORLD_EXTENT_M} m; check the YAML's resolution (a 1:10 track map is {}–{} m/pixel)",
-                yaml_float(meta.resolution),
+                crate::format_number(meta.resolution),
                 w,
                 h,
                 PLAUSIBLE_RESOLUTION.0,

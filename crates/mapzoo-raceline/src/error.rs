@@ -9,7 +9,7 @@ use crate::stage::Stage;
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum OptimizeError {
     /// A parameter is out of range (checked once by `RacelineParams::validate`).
-    #[error("parameter `{name}` {problem} (found {})", crate::params::format_number(*.value))]
+    #[error("parameter `{name}` {problem} (found {})", crate::format_number(*.value))]
     InvalidParameter {
         /// Parameter name as in `[raceline]` of pipeline.toml.
         name: &'static str,
@@ -31,7 +31,7 @@ pub enum OptimizeError {
     /// A point lies absurdly far from the origin (a unit mix-up or a stray point).
     #[error(
         "{what}: point {index} at ({}, {}) is more than {limit} m from the origin; check the units or remove that point",
-        crate::params::format_number(*.x), crate::params::format_number(*.y)
+        crate::format_number(*.x), crate::format_number(*.y)
     )]
     FarPoint {
         /// Which input (e.g. "centerline", "right wall").
@@ -48,7 +48,7 @@ pub enum OptimizeError {
     /// A track width is absurdly large.
     #[error(
         "{what}: value {index} is {} m, beyond {limit} m; check the units or fix that row",
-        crate::params::format_number(*.value)
+        crate::format_number(*.value)
     )]
     WidthOutOfRange {
         /// Which column ("d_right" or "d_left").
