@@ -270,7 +270,7 @@ impl RawSet {
             let path = folder.path(&yaml);
             let (meta, occupancy) = OccupancyMap::load(&path, FreeRule::MapServer)?;
             let png = meta.image_path(&path);
-            let image = std::fs::read(&png).map_err(|e| FormatError::io(&png, e))?;
+            let image = mapzoo_format::read_image_file(&png)?;
             map = Some(MapImage::of(&occupancy));
             files.map = Some(MapFile { meta, image });
         }

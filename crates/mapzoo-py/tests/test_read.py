@@ -39,15 +39,7 @@ def test_read_set_of_mapzoo_sets_equals_pandas(data):
     "flavour",
     [
         "racestack",
-        pytest.param(
-            "racestack-ros2",
-            marks=pytest.mark.xfail(
-                reason="the format crate does not read ROS 2 global_waypoints.json headers yet "
-                "(stamp {sec, nanosec}); another issue's item",
-                raises=mapzoo.InputError,
-                strict=False,
-            ),
-        ),
+        "racestack-ros2",
     ],
 )
 def test_read_set_of_race_stack_sets_equals_the_json(data, flavour):
