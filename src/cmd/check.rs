@@ -8,7 +8,7 @@ use mapzoo_pipeline::{
     check, fmt_pct, markdown, read_published_csv, run_batch, CheckOptions, CheckReport,
 };
 
-use super::common::{cli_message, ConfigArgs, Progress};
+use super::common::{cli_message, failure_json, ConfigArgs, Progress};
 use super::setfiles::config_choice;
 
 /// Arguments of `mapzoo check`.
@@ -75,17 +75,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     progress.finish();
     let mut reports: Vec<CheckReport> = Vec::new();
-    let mut errors = 0;
-    for r in results {
+    let mut failures = Vec::new();
+    for (dir, r) in args.dirs.iter().zip(results) {
         match r {
             Ok(rep) => reports.push(rep),
             Err(e) => {
                 // Every error names the folder or the file in it.
-                errors += 1;
                 eprintln!("FAIL  {}", cli_message(&e));
+                failures.push(failure_json(dir, &e)?);
             }
         }
     }
+    let errors = failures.len();
     // The library words remedies in API terms; the command line names its flags.
     for r in &mut reports {
         for e in &mut r.explanations {
@@ -95,6 +96,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         for r in &reports {
             println!("{}", serde_json::to_string(r)?);
+        }
+        // folders that could not be checked: a failure record each
+        for f in &failures {
+            println!("{f}");
         }
     } else if !reports.is_empty() {
         print_table(&reports);

@@ -184,6 +184,17 @@ pub fn note_jobs(jobs: usize) {
     }
 }
 
+/// The `--json` line of a folder whose command failed: its [`mapzoo_pipeline::FailureRecord`]
+/// (`"status": "failed"`, the error kind, message and location), named after the folder.
+pub fn failure_json(dir: &std::path::Path, err: &PipelineError) -> anyhow::Result<String> {
+    let track = dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let record = mapzoo_pipeline::FailureRecord::new(&track, err, cli_message(err));
+    Ok(serde_json::to_string(&record)?)
+}
+
 /// A `--json` record of a track that was built: its keys, with `"status": "ok"` after `seconds` (a failed
 /// track's record says `"status": "failed"`, see [`mapzoo_pipeline::FailureRecord`]).
 pub fn ok_record(record: serde_json::Value) -> String {

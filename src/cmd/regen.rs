@@ -8,7 +8,7 @@ use mapzoo_format::set::Written;
 use mapzoo_format::Flavor;
 use mapzoo_pipeline::{regen_as, run_batch, RegenReport, SettingsSource};
 
-use super::common::{cli_message, ConfigArgs, Progress};
+use super::common::{cli_message, failure_json, ok_record, ConfigArgs, Progress};
 use super::setfiles::{config_choice, move_lines, written_lines};
 
 /// Arguments of `mapzoo regen`.
@@ -55,8 +55,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     progress.finish();
     let failed = results.iter().filter(|r| r.is_err()).count();
     if args.json {
-        for rep in results.iter().flatten() {
-            println!("{}", serde_json::to_string(rep)?);
+        // one line per folder, in input order: its report, or its failure record
+        for (dir, r) in args.dirs.iter().zip(&results) {
+            match r {
+                Ok(rep) => println!("{}", ok_record(serde_json::to_value(rep)?)),
+                Err(e) => println!("{}", failure_json(dir, e)?),
+            }
         }
     }
     if failed > 0 {

@@ -18,6 +18,40 @@ fn run(args: &[&str]) -> std::process::Output {
     o
 }
 
+/// Before: `regen --json` and `check --json` printed nothing for a folder that failed, so a
+/// batch could not be collected as data.
+#[test]
+fn regen_and_check_json_have_a_record_for_a_failed_folder_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = write_map(tmp.path(), "good", 1);
+    let out = tmp.path().join("out");
+    let o = run(&["build", s(&good), "--out", s(&out)]);
+    assert!(o.status.success(), "{}", text(&o));
+    let set = out.join("good");
+    let missing = out.join("missing");
+    for cmd in ["regen", "check"] {
+        let o = run(&[cmd, s(&set), s(&missing), "--json"]);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {}", text(&o));
+        let records: Vec<serde_json::Value> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(records.len(), 2, "{cmd}: {}", stdout(&o));
+        assert_ne!(records[0]["status"], "failed", "{cmd}: {}", records[0]);
+        let failed = &records[1];
+        assert_eq!(failed["track"], "missing", "{cmd}: {failed}");
+        assert_eq!(failed["status"], "failed", "{cmd}: {failed}");
+        assert!(
+            failed["message"].as_str().unwrap().contains("missing"),
+            "{cmd}: {failed}"
+        );
+        assert!(
+            !failed["error"].as_str().unwrap().is_empty(),
+            "{cmd}: {failed}"
+        );
+    }
+}
+
 /// Before: `spacing_m = 1e-6` in a config hung the build (billions of centerline points).
 #[test]
 fn a_micrometre_centerline_spacing_is_refused_naming_the_range() {
