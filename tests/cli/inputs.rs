@@ -52,6 +52,31 @@ fn regen_and_check_json_have_a_record_for_a_failed_folder_too() {
     }
 }
 
+/// Before: `raceline /dev/null` said "no such file" (the device exists), and a
+/// `generate --lap-length 1e15` message printed sixteen digits.
+#[test]
+fn raceline_of_a_device_names_what_it_is_and_huge_laps_stay_short() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = run(&["raceline", "/dev/null", "--out", s(&tmp.path().join("o"))]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("/dev/null") && stderr(&o).contains("character device"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "generate",
+        "--seed",
+        "1",
+        "--lap-length",
+        "1e15",
+        "--out",
+        s(&tmp.path().join("g")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(stderr(&o).contains("found 1e15 m"), "{}", stderr(&o));
+}
+
 /// Before: `spacing_m = 1e-6` in a config hung the build (billions of centerline points).
 #[test]
 fn a_micrometre_centerline_spacing_is_refused_naming_the_range() {

@@ -119,8 +119,9 @@ pub use map::{
 pub use number::format_number;
 pub use published::{published_from_str, read_published_csv, PublishedRow};
 pub use raster::{
-    decode_map_image, image_as_png, read_image_file, read_input_file, sniff_image_format,
-    DecodedImage, MapImageFormat, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_YAML_BYTES,
+    check_input_file, decode_map_image, image_as_png, read_image_file, read_input_file,
+    sniff_image_format, DecodedImage, MapImageFormat, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS,
+    MAX_YAML_BYTES,
 };
 pub use sectors::{
     remap_ranges_by_position, BoundaryMove, OtSector, OtSectors, SpeedScaling, SpeedSector,

@@ -105,6 +105,28 @@ fn other_format_name(bytes: &[u8]) -> Option<&'static str> {
 /// [`FormatError::BadPath`] naming the path and what it is; so is a file over the size
 /// limit, which is never read. A missing file stays [`FormatError::Io`] (`NotFound`). The read itself stops at the limit, should the file grow meanwhile.
 pub fn read_input_file(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u8>> {
+    let meta = check_input_file(path, max_bytes, what)?;
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| FormatError::io(path, e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(FormatError::bad_path(
+            path,
+            format!(
+                "the {what} grew past the limit of {} while it was read",
+                human_bytes(max_bytes)
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The checks of [`read_input_file`] without the read: `path` is a regular file (following
+/// symbolic links) of at most `max_bytes`, else a [`FormatError::BadPath`] naming what it is;
+/// a missing file is [`FormatError::Io`] (`NotFound`). Returns its metadata.
+pub fn check_input_file(path: &Path, max_bytes: u64, what: &str) -> Result<std::fs::Metadata> {
     let meta = std::fs::metadata(path).map_err(|e| metadata_error(path, e, what))?;
     let ft = meta.file_type();
     if !ft.is_file() {
@@ -126,21 +148,7 @@ pub fn read_input_file(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u8
             ),
         ));
     }
-    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(max_bytes + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| FormatError::io(path, e))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(FormatError::bad_path(
-            path,
-            format!(
-                "the {what} grew past the limit of {} while it was read",
-                human_bytes(max_bytes)
-            ),
-        ));
-    }
-    Ok(bytes)
+    Ok(meta)
 }
 
 /// Reads a map image file: [`read_input_file`] with [`MAX_IMAGE_BYTES`].

@@ -254,7 +254,10 @@ fn validate_scalars(opts: &SynthOptions) -> Result<(), SynthError> {
         if l > MAX_LAP_M {
             return Err(opt_err(
                 "lap_length",
-                format!("must be at most {MAX_LAP_M} m (found {l} m)"),
+                format!(
+                    "must be at most {MAX_LAP_M} m (found {} m)",
+                    mapzoo_format::format_number(l)
+                ),
             ));
         }
     }

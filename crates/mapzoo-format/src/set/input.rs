@@ -37,14 +37,26 @@ pub struct CenterlineInput {
     pub left_bound: Vec<[f64; 2]>,
 }
 
+/// The largest centerline file read: 256 MiB (a 100 km line at 0.1 m spacing is ~100 MiB).
+const MAX_CENTERLINE_BYTES: u64 = 256 << 20;
+
 impl CenterlineInput {
     /// Reads `path`: a `.json` as global_waypoints.json, anything else as a MapZoo or TUM CSV.
     pub fn read(path: &Path) -> Result<Self> {
-        if !path.is_file() {
-            return Err(FormatError::bad_path(
-                path,
-                "no such file; give a MapZoo centerline CSV, a TUM centerline CSV or a global_waypoints.json",
-            ));
+        const WHAT: &str =
+            "centerline (a MapZoo centerline CSV, a TUM centerline CSV or a global_waypoints.json)";
+        match crate::raster::check_input_file(path, MAX_CENTERLINE_BYTES, WHAT) {
+            Err(FormatError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                return Err(FormatError::bad_path(
+                    path,
+                    "no such file; give a MapZoo centerline CSV, a TUM centerline CSV or a global_waypoints.json",
+                ));
+            }
+            other => {
+                other?;
+            }
         }
         let track = input_track_name(path);
         let ext = path
