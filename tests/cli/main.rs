@@ -13,5 +13,6 @@ mod raceline;
 mod regression;
 mod render;
 mod sets;
+mod slam;
 mod support;
 mod validate;
