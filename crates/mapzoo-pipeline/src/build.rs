@@ -158,9 +158,13 @@ impl LoadedMap {
             ));
         }
         if !yaml.exists() {
-            return Err(PipelineError::input(
+            // an I/O error (a missing file), worded with what to give
+            return Err(PipelineError::io(
                 yaml,
-                "no such file; give the map-server YAML of a map (its `image` names the PNG)",
+                std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no such file; give the map-server YAML of a map (its `image` names the PNG)",
+                ),
             ));
         }
         let meta = MapMeta::read(yaml)?;

@@ -345,7 +345,16 @@ class TrackSet:
         """The CLI's ``--json`` record of this build (lap times, points, per-stage seconds),
         or None for a read set."""
         text = self._raw.record_json()
-        return None if text is None else Record(json.loads(text))
+        if text is None:
+            return None
+        # as the CLI's line: a built track says "status": "ok" right after its seconds
+        record: Dict[str, Any] = {}
+        for key, value in json.loads(text).items():
+            record[key] = value
+            if key == "seconds":
+                record["status"] = "ok"
+        record.setdefault("status", "ok")
+        return Record(record)
 
     @property
     def warnings(self) -> List[str]:
