@@ -281,7 +281,7 @@ pub fn centerline_any_from_str(
 
 /// Rows of `N` finite numbers separated by `sep`; `#` lines and blank lines
 /// skipped, and the first row too when `skip_first` (a bare header line).
-fn parse_rows<const N: usize>(
+pub(crate) fn parse_rows<const N: usize>(
     text: &str,
     sep: char,
     columns: &[&str; N],

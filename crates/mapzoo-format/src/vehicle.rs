@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{FormatError, Result};
-use crate::table::{self, Dialect};
 use crate::waypoint::read_text;
 
 /// The INI names looked for, in order.
@@ -259,41 +258,7 @@ fn parse_ini(text: &str, path: &Path) -> Result<Vec<(String, String, Value)>> {
 
 /// Rows of `N` finite numbers separated by `,`; `#` lines are comments (TUM's `np.loadtxt`).
 fn read_table<const N: usize>(path: &Path, columns: [&str; N]) -> Result<Vec<[f64; N]>> {
-    let text = read_text(path)?;
-    let dialect = Dialect::Lines {
-        delimiter: ',',
-        comments: true,
-    };
-    let mut out = Vec::new();
-    for row in table::rows(&text, dialect) {
-        if row.cells.len() != N {
-            return Err(FormatError::syntax(
-                path,
-                Some(row.line),
-                None,
-                format!(
-                    "line {}: {} columns, expected {N} ({})",
-                    row.line,
-                    row.cells.len(),
-                    columns.join(", ")
-                ),
-            ));
-        }
-        let mut r = [0.0; N];
-        for (k, slot) in r.iter_mut().enumerate() {
-            *slot = row.finite(k, columns[k], path)?;
-        }
-        out.push(r);
-    }
-    if out.is_empty() {
-        return Err(FormatError::syntax(
-            path,
-            None,
-            None,
-            format!("no data rows; expected lines of {}", columns.join(", ")),
-        ));
-    }
-    Ok(out)
+    crate::tum::parse_rows(&read_text(path)?, ',', &columns, false, path)
 }
 
 /// `safety_width` and `safety_width_sp` of global_planner_params.yaml, at the top level
