@@ -28,6 +28,7 @@ mod fitpack;
 mod fpclos;
 mod input;
 mod iqp;
+mod mintime;
 mod params;
 mod prep;
 mod qp;
@@ -49,6 +50,7 @@ use mapzoo_format::{GlobalWaypoints, Waypoint};
 pub use error::{ObstacleNote, OptimizeError, Remedy, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES};
 pub use input::{check_input_line, check_point_count, LineInputError};
 pub use iqp::IqpSolution;
+pub use mintime::{mintime, MintimeSolution};
 pub use mapzoo_format::format_number;
 pub use mapzoo_format::LineKind;
 pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
@@ -90,6 +92,38 @@ impl Trajectory {
         self.ax = velocity::ax_profile(&self.vx, &self.el_lengths);
         self.lap_time = lap_time(&self.vx, &self.ax, &self.el_lengths);
         self
+    }
+
+    /// The trajectory of closed waypoints (the last repeats the first at s = lap length), as
+    /// [`Trajectory::waypoints`] writes them: points, arc length, heading, curvature, speed and
+    /// acceleration; the distances to the next point from the arc lengths.
+    pub fn from_waypoints(waypoints: &[Waypoint]) -> Self {
+        let n = waypoints.len().saturating_sub(1);
+        let open = &waypoints[..n];
+        let length = waypoints.last().map_or(0.0, |w| w.s_m);
+        let s: Vec<f64> = open.iter().map(|w| w.s_m).collect();
+        let mut el_lengths: Vec<f64> = s.windows(2).map(|w| w[1] - w[0]).collect();
+        if let Some(last) = s.last() {
+            el_lengths.push(length - last);
+        }
+        let vx: Vec<f64> = open.iter().map(|w| w.vx_mps).collect();
+        let ax: Vec<f64> = open.iter().map(|w| w.ax_mps2).collect();
+        let lap_time = if n > 0 {
+            lap_time(&vx, &ax, &el_lengths)
+        } else {
+            0.0
+        };
+        Trajectory {
+            s,
+            xy: open.iter().map(|w| [w.x_m, w.y_m]).collect(),
+            psi: open.iter().map(|w| w.psi_rad).collect(),
+            kappa: open.iter().map(|w| w.kappa_radpm).collect(),
+            el_lengths,
+            length,
+            vx,
+            ax,
+            lap_time,
+        }
     }
 
     /// Highest speed, m/s.

@@ -13,6 +13,7 @@ mod compute;
 mod dense;
 mod error;
 mod iqp;
+mod mintime;
 mod params;
 mod parity;
 mod spline;

@@ -1,0 +1,513 @@
+//! The minimum-lap-time racing line (issue 14): sequential convex programming
+//! warm-started from the IQP line, in the spirit of Kapania, Subosits & Gerdes
+//! (2016), "A Sequential Two-Step Algorithm for Fast Generation of Vehicle
+//! Racing Trajectories".
+//!
+//! Each iteration alternates
+//! 1. the speed profile of the current line ([`crate::velocity_profile`], the
+//!    configured vehicle), from which a first-order model of the lap time
+//!    T = Σ ds/v is built: the time each sample's curvature costs (at the
+//!    lateral limit, v² = a_y/|κ|; through the speed it hands to the
+//!    accelerating and braking phases it anchors; through the longitudinal grip
+//!    it takes away there), and the time per metre of each segment;
+//! 2. a convex QP over the lateral shifts δ along fixed normals (the same
+//!    sparse formulation as the IQP: the spline's second derivatives are
+//!    variables tied to the shifts by the C2 equalities, curvature linear in
+//!    them): minimise Σ τᵢ·dsᵢ(δ) + ½ Σ Wᵢ κᵢ(δ)², Wᵢ = Gᵢ/|κᵢ| (so that
+//!    ½Wκ² changes by G·δ|κ| to first order), inside the corridor (half the
+//!    safety width from the walls and obstacles, by the nearest distances,
+//!    which a shift δ changes by at most |δ|), the curvature bound and a trust
+//!    region |δ| ≤ ρ.
+//!
+//! A step is kept only if the lap of the new line, re-timed with our own
+//! velocity profile on its own sampled geometry, is shorter and its samples
+//! keep clear of the walls; otherwise ρ halves. The iteration stops when a
+//! kept step gains less than [`MIN_GAIN_S`], ρ falls below [`MIN_TRUST_M`] or
+//! after [`MAX_ITERATIONS`]. The line returned is never slower than the IQP's:
+//! if no step helps, the IQP line itself is returned.
+
+use mapzoo_geom::numpy::interp1;
+
+use crate::error::OptimizeError;
+use crate::params::RacelineParams;
+use crate::qp::QpProblem;
+use crate::spline::{c2_rhs, c2_system, ClosedSpline};
+use crate::stage::Stage;
+use crate::velocity::Vehicle;
+use crate::walls::{ResampledWalls, Side};
+use crate::{race_stack_heading, Trajectory};
+
+/// Spacing of the optimisation knots along the IQP line, metres.
+const KNOT_STEP_M: f64 = 0.2;
+/// Iterations at most (speed profile + QP).
+pub const MAX_ITERATIONS: usize = 100;
+/// A kept step gaining less than this ends the iteration, seconds.
+pub const MIN_GAIN_S: f64 = 1e-4;
+/// Smallest trust region before giving up, metres.
+pub const MIN_TRUST_M: f64 = 2e-4;
+/// First trust region, metres.
+const TRUST_START_M: f64 = 0.01;
+/// Largest trust region, metres.
+const TRUST_MAX_M: f64 = 1.0;
+/// Curvature below which a knot's weight is taken at this curvature (|κ| is not smooth at 0), 1/m.
+const KAPPA_FLOOR: f64 = 0.02;
+/// A sample uses at least this share of its lateral grip to count as at the limit.
+const AT_LIMIT: f64 = 0.995;
+/// Half window of the triangular average of the knot weights, knots.
+const SMOOTH_KNOTS: usize = 5;
+/// Every knot's weight is at least this share of the mean weight (curvature is never free).
+const WEIGHT_FLOOR: f64 = 0.05;
+/// Samples may come this much closer to a wall than half the safety width (between knots
+/// the spline can bulge slightly), metres.
+const SAMPLE_SLACK_M: f64 = 0.015;
+
+/// The minimum-time line and how it was found.
+#[derive(Debug, Clone)]
+pub struct MintimeSolution {
+    /// The line, sampled like every other line, with its velocity profile and lap time.
+    pub trajectory: Trajectory,
+    /// Iterations run (QP solves).
+    pub iterations: usize,
+    /// Steps kept.
+    pub accepted: usize,
+    /// Whether the IQP line itself was returned (no step improved it).
+    pub is_iqp: bool,
+}
+
+/// One candidate line: knots shifted by α along the normals, sampled and timed.
+struct Candidate {
+    alpha: Vec<f64>,
+    traj: Trajectory,
+    segment: Vec<usize>,
+    t: Vec<f64>,
+}
+
+/// The knots, their normals and the walls the iteration works in.
+struct Problem<'a> {
+    base: Vec<[f64; 2]>,
+    normals: Vec<[f64; 2]>,
+    walls: &'a ResampledWalls,
+    half: f64,
+    step: f64,
+    curvlim: f64,
+    vehicle: &'a Vehicle,
+    /// Smallest clearance a sample may have.
+    min_clearance: f64,
+}
+
+/// Smallest distance of a point to the walls and obstacles.
+fn clearance(walls: &ResampledWalls, p: [f64; 2]) -> f64 {
+    let (r, l) = walls.distances(p);
+    let o = walls.nearest_obstacle(p).map_or(f64::INFINITY, |n| n.distance);
+    r.min(l).min(o)
+}
+
+/// Smallest clearance over a trajectory's points.
+fn line_clearance(walls: &ResampledWalls, traj: &Trajectory) -> f64 {
+    traj.xy
+        .iter()
+        .map(|&p| clearance(walls, p))
+        .fold(f64::INFINITY, f64::min)
+}
+
+impl Problem<'_> {
+    fn points(&self, alpha: &[f64]) -> Vec<[f64; 2]> {
+        crate::iqp::shift_along_normals(&self.base, &self.normals, alpha)
+    }
+
+    /// The line through the knots shifted by `alpha`, sampled as [`crate::sample`] does, timed.
+    fn candidate(&self, alpha: Vec<f64>) -> Result<Candidate, OptimizeError> {
+        let line = self.points(&alpha);
+        let spline = ClosedSpline::through(&line, None)?;
+        let length: f64 = spline.lengths().iter().sum();
+        crate::error::check_samples("racing line", "stepsize_interp_after_opt", length, self.step)?;
+        let sampled = spline.sample(self.step);
+        let mut psi = Vec::with_capacity(sampled.points.len());
+        let mut kappa = Vec::with_capacity(sampled.points.len());
+        for (&seg, &t) in sampled.segment.iter().zip(&sampled.t) {
+            let (p, k) = spline.heading_curvature(seg, t);
+            psi.push(race_stack_heading(p));
+            kappa.push(k);
+        }
+        let el_lengths = sampled.el_lengths_closed();
+        let n = sampled.points.len();
+        let traj = Trajectory {
+            s: sampled.s,
+            xy: sampled.points,
+            psi,
+            kappa,
+            el_lengths,
+            length: sampled.total,
+            vx: vec![0.0; n],
+            ax: vec![0.0; n],
+            lap_time: 0.0,
+        }
+        .with_velocity(self.vehicle);
+        Ok(Candidate {
+            alpha,
+            traj,
+            segment: sampled.segment,
+            t: sampled.t,
+        })
+    }
+
+    /// Whether a candidate is a valid line: finite lap, clear of the walls.
+    fn valid(&self, c: &Candidate) -> bool {
+        c.traj.lap_time.is_finite()
+            && c.traj.lap_time > 0.0
+            && line_clearance(self.walls, &c.traj) >= self.min_clearance
+    }
+
+    /// The convex step from `cur` inside a trust region `rho`: the new shifts.
+    fn step(&self, cur: &Candidate, rho: f64, iteration: usize) -> Result<Vec<f64>, OptimizeError> {
+        let n = self.base.len();
+        let pts = self.points(&cur.alpha);
+        let sens = sensitivities(&cur.traj, self.vehicle);
+
+        // knot weights G (time per unit |κ|) and time per metre of each knot segment
+        let mut g = vec![0.0; n];
+        let mut time = vec![0.0; n];
+        let mut v_knot = vec![0.0_f64; n];
+        for k in 0..sens.len() {
+            let seg = cur.segment[k];
+            let v = cur.traj.vx[k];
+            v_knot[seg] = v_knot[seg].max(v);
+            v_knot[(seg + 1) % n] = v_knot[(seg + 1) % n].max(v);
+            let (seg, t) = (cur.segment[k], cur.t[k]);
+            g[seg] += (1.0 - t) * sens[k];
+            g[(seg + 1) % n] += t * sens[k];
+            time[seg] += cur.traj.el_lengths[k] / cur.traj.vx[k].max(1e-3);
+        }
+
+        let g = smooth_weights(&g, SMOOTH_KNOTS);
+        let g_floor = WEIGHT_FLOOR * g.iter().sum::<f64>() / n as f64;
+        let g: Vec<f64> = g.iter().map(|w| w.max(g_floor)).collect();
+
+        // the spline through the current knots: first derivatives at the knots, curvature factors
+        let ones = vec![1.0; n];
+        let xs: Vec<f64> = pts.iter().map(|p| p[0]).collect();
+        let ys: Vec<f64> = pts.iter().map(|p| p[1]).collect();
+        let zx0 = crate::spline::second_derivatives(&xs, &ones)?;
+        let zy0 = crate::spline::second_derivatives(&ys, &ones)?;
+        let cx = crate::spline::coefficients(&xs, &zx0, &ones);
+        let cy = crate::spline::coefficients(&ys, &zy0, &ones);
+
+        let ay_v: Vec<f64> = self.vehicle.ggv.iter().map(|r| r[0]).collect();
+        let ay_a: Vec<f64> = self.vehicle.ggv.iter().map(|r| r[2]).collect();
+        let (ia, izx, izy) = (0, n, 2 * n);
+        let mut qp = QpProblem::new(3 * n, 2 * n, 4 * n, 6 * n, 22 * n);
+        let mut lin = vec![0.0; 3 * n];
+        for i in 0..n {
+            let (xd, yd) = (cx[i][1], cy[i][1]);
+            let den = (xd * xd + yd * yd).powf(1.5);
+            let c = if den > 0.0 { 1.0 / den } else { 0.0 };
+            let (gx, gy) = (-c * yd, c * xd);
+            let kappa0 = gx * zx0[i] + gy * zy0[i];
+            let w = g[i] / kappa0.abs().max(KAPPA_FLOOR);
+            qp.hessian(izx + i, izx + i, w * gx * gx + 1e-12);
+            qp.hessian(izx + i, izy + i, w * gx * gy);
+            qp.hessian(izy + i, izy + i, w * gy * gy + 1e-12);
+
+            // chord i → i+1: linear and curvature (perpendicular) part of its length
+            let j = (i + 1) % n;
+            let d = [pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]];
+            let len = d[0].hypot(d[1]).max(1e-9);
+            let u = [d[0] / len, d[1] / len];
+            let tau = time[i] / len;
+            let dot = |a: [f64; 2], b: [f64; 2]| a[0] * b[0] + a[1] * b[1];
+            lin[ia + j] += tau * dot(u, self.normals[j]);
+            lin[ia + i] -= tau * dot(u, self.normals[i]);
+            let perp = [-u[1], u[0]];
+            let (ai, aj) = (-dot(perp, self.normals[i]), dot(perp, self.normals[j]));
+            let h = tau / len;
+            qp.hessian(ia + i, ia + i, h * ai * ai + 1e-9);
+            qp.hessian(ia + j, ia + j, h * aj * aj);
+            let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+            qp.hessian(ia + lo, ia + hi, h * ai * aj);
+
+            // curvature bound (kept feasible where the current line exceeds it), and the lateral
+            // grip at the knot's current speed: no knot may turn faster than its speed allows
+            let v = v_knot[i].max(0.1);
+            let grip = interp1(v, &ay_v, &ay_a) / (v * v);
+            let bound = self.curvlim.min(grip.max(kappa0.abs())).max(kappa0.abs());
+            let (r_kup, r_klo) = (4 * n + i, 5 * n + i);
+            qp.constraint(r_kup, izx + i, gx);
+            qp.constraint(r_kup, izy + i, gy);
+            qp.constraint(r_klo, izx + i, -gx);
+            qp.constraint(r_klo, izy + i, -gy);
+            qp.bound(r_kup, bound);
+            qp.bound(r_klo, bound);
+
+            // corridor and trust region: a shift δ changes each distance by at most |δ|
+            let p = pts[i];
+            let (dr, dl) = self.walls.distances(p);
+            let (mut room_r, mut room_l) = (dr - self.half, dl - self.half);
+            if let Some(o) = self.walls.nearest_obstacle(p) {
+                match o.side {
+                    Side::Right => room_r = room_r.min(o.distance - self.half),
+                    Side::Left => room_l = room_l.min(o.distance - self.half),
+                }
+            }
+            let mut up = rho.min(room_r);
+            let mut lo_b = (-rho).max(-room_l);
+            if up < lo_b {
+                let m = (0.5 * (up + lo_b)).clamp(-rho, rho);
+                up = m;
+                lo_b = m;
+            }
+            let (r_up, r_lo) = (2 * n + i, 3 * n + i);
+            qp.constraint(r_up, ia + i, 1.0);
+            qp.constraint(r_lo, ia + i, -1.0);
+            qp.bound(r_up, up);
+            qp.bound(r_lo, -lo_b);
+        }
+        for (i, v) in lin.iter().enumerate() {
+            qp.linear(i, *v);
+        }
+
+        // C2 equalities of the spline through the shifted knots (unscaled, as `sample` fits it)
+        let (sub, diag, sup) = c2_system(&ones);
+        let rhs_x = c2_rhs(&xs, &ones);
+        let rhs_y = c2_rhs(&ys, &ones);
+        for (dim, (iz, rhs)) in [(izx, &rhs_x), (izy, &rhs_y)].into_iter().enumerate() {
+            for j in 0..n {
+                let row = dim * n + j;
+                let prev = (j + n - 1) % n;
+                let next = (j + 1) % n;
+                qp.constraint(row, iz + prev, sub[j]);
+                qp.constraint(row, iz + j, diag[j]);
+                qp.constraint(row, iz + next, sup[j]);
+                qp.constraint(row, ia + prev, -6.0 * self.normals[prev][dim]);
+                qp.constraint(row, ia + j, 12.0 * self.normals[j][dim]);
+                qp.constraint(row, ia + next, -6.0 * self.normals[next][dim]);
+                qp.bound(row, rhs[j]);
+            }
+        }
+        let sol = qp.solve(Stage::Mintime, iteration)?;
+        Ok((0..n).map(|i| cur.alpha[i] + sol.x[ia + i]).collect())
+    }
+}
+
+/// The cornering limit at each sample as the velocity profile computes it (the same fixed
+/// point on the ggv, stopped at the same 0.5 % change), m/s.
+fn lateral_limits(kabs: &[f64], vg: &[f64], ayg: &[f64]) -> Vec<f64> {
+    let radii: Vec<f64> = kabs
+        .iter()
+        .map(|&k| if k != 0.0 { 1.0 / k } else { f64::INFINITY })
+        .collect();
+    let ay_min = ayg.iter().cloned().fold(f64::INFINITY, f64::min);
+    let mut vx: Vec<f64> = radii.iter().map(|r| (ay_min * r).sqrt()).collect();
+    for _ in 0..100 {
+        let prev = vx.clone();
+        vx = prev
+            .iter()
+            .zip(&radii)
+            .map(|(&v, &r)| (interp1(v, vg, ayg) * r).sqrt())
+            .collect();
+        let worst = vx
+            .iter()
+            .zip(&prev)
+            .map(|(a, b)| (a / b - 1.0).abs())
+            .fold(0.0_f64, |m, d| if d.is_nan() || m.is_nan() { f64::NAN } else { m.max(d) });
+        if worst < 0.005 {
+            break;
+        }
+    }
+    vx
+}
+
+/// A circular triangular moving average of `w` over ±`half` knots.
+fn smooth_weights(w: &[f64], half: usize) -> Vec<f64> {
+    let n = w.len();
+    let h = half as isize;
+    let norm: f64 = (-h..=h).map(|d| (h + 1 - d.abs()) as f64).sum();
+    (0..n)
+        .map(|i| {
+            (-h..=h)
+                .map(|d| {
+                    let j = (i as isize + d).rem_euclid(n as isize) as usize;
+                    (h + 1 - d.abs()) as f64 * w[j]
+                })
+                .sum::<f64>()
+                / norm
+        })
+        .collect()
+}
+
+/// Lap time per unit |κ| at each sample of a timed trajectory, s·m: first-order sensitivities
+/// of T = Σ el/v (see the module documentation).
+pub(crate) fn sensitivities(traj: &Trajectory, veh: &Vehicle) -> Vec<f64> {
+    let n = traj.vx.len();
+    let v = &traj.vx;
+    let el = &traj.el_lengths;
+    let vg: Vec<f64> = veh.ggv.iter().map(|r| r[0]).collect();
+    let axg: Vec<f64> = veh.ggv.iter().map(|r| r[1]).collect();
+    let ayg: Vec<f64> = veh.ggv.iter().map(|r| r[2]).collect();
+    let mv: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[0]).collect();
+    let ma: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[1]).collect();
+    let p = veh.dyn_model_exp;
+    let kabs: Vec<f64> = traj.kappa.iter().map(|k| k.abs()).collect();
+    let v_lat = lateral_limits(&kabs, &vg, &ayg);
+    let mut at_limit = vec![false; n];
+    // ∂a_x/∂|κ| of the tires (≤ 0), and whether the machine caps the forward acceleration
+    let mut dax = vec![0.0; n];
+    let mut machine_caps = vec![false; n];
+    for k in 0..n {
+        let (a, b) = (interp1(v[k], &vg, &axg), interp1(v[k], &vg, &ayg));
+        let r = v[k] * v[k] * kabs[k] / b;
+        at_limit[k] = v_lat[k] < veh.v_max && v[k] >= v_lat[k] * (1.0 - 1e-9);
+        if r < 1.0 && r > 0.0 {
+            let rest = 1.0 - r.powf(p);
+            dax[k] = -a * rest.powf((1.0 - p) / p) * r.powf(p - 1.0) * v[k] * v[k] / b;
+            machine_caps[k] = interp1(v[k], &mv, &ma) < a * rest.powf(1.0 / p);
+        }
+    }
+    if std::env::var("MINTIME_DEBUG").is_ok() {
+        eprintln!("at_limit {} of {n}", at_limit.iter().filter(|&&a| a).count());
+    }
+    let mut g = vec![0.0; n];
+    for k in 0..n {
+        if at_limit[k] && kabs[k] > 0.0 {
+            g[k] += 0.5 * el[k] / (v[k] * kabs[k]);
+        }
+    }
+    let cube = |k: usize| el[k] / v[k].max(1e-3).powi(3);
+    // rising phases: each sample's speed comes from the last sample at the limit before it,
+    // integrated over the accelerations between
+    for dir in [1isize, -1] {
+        // walk the loop in `dir` from a local minimum of speed (a sample at the limit)
+        let idx = |i: isize| -> usize { i.rem_euclid(n as isize) as usize };
+        let start = (0..n)
+            .min_by(|&a, &b| v[a].total_cmp(&v[b]))
+            .unwrap_or(0) as isize;
+        let mut anchor: Option<usize> = None;
+        // samples of the current phase after the anchor, in walking order
+        let mut phase: Vec<usize> = Vec::new();
+        let flush = |anchor: Option<usize>, phase: &mut Vec<usize>, g: &mut Vec<f64>| {
+            if let Some(b) = anchor {
+                // suffix sums of el/v³ over the phase
+                let mut acc = 0.0;
+                for &m in phase.iter().rev() {
+                    // acceleration at m affects the samples after it
+                    let caps = dir == 1 && machine_caps[m];
+                    if !caps {
+                        g[m] += -dax[m] * el[m] * acc;
+                    }
+                    acc += cube(m);
+                }
+                if kabs[b] > 0.0 {
+                    let caps = dir == 1 && machine_caps[b];
+                    g[b] += v[b] * v[b] / kabs[b] * 0.5 * acc;
+                    if !caps {
+                        g[b] += -dax[b] * el[b] * acc;
+                    }
+                }
+            }
+            phase.clear();
+        };
+        for step in 0..=n as isize {
+            let k = idx(start + dir * step);
+            let prev = idx(start + dir * (step - 1));
+            if at_limit[k] {
+                flush(anchor, &mut phase, &mut g);
+                anchor = Some(k);
+            } else if step > 0 && v[k] > v[prev] && anchor.is_some() {
+                phase.push(k);
+            } else {
+                flush(anchor, &mut phase, &mut g);
+                anchor = None;
+            }
+        }
+        flush(anchor, &mut phase, &mut g);
+    }
+    g
+}
+
+/// The minimum-time line from the IQP line `iqp` (sampled, with its velocity profile).
+pub fn mintime(
+    iqp: &Trajectory,
+    walls: &ResampledWalls,
+    params: &RacelineParams,
+    vehicle: &Vehicle,
+) -> Result<MintimeSolution, OptimizeError> {
+    let every = ((KNOT_STEP_M / params.stepsize_interp_after_opt).round() as usize).max(1);
+    let base: Vec<[f64; 2]> = iqp.xy.iter().step_by(every).cloned().collect();
+    let fallback = |iterations, accepted| MintimeSolution {
+        trajectory: iqp.clone(),
+        iterations,
+        accepted,
+        is_iqp: true,
+    };
+    if base.len() < 8 {
+        return Ok(fallback(0, 0));
+    }
+    let normals = ClosedSpline::through(&base, None)?.normals();
+    let half = params.safety_width / 2.0;
+    let mut prob = Problem {
+        base,
+        normals,
+        walls,
+        half,
+        step: params.stepsize_interp_after_opt,
+        curvlim: params.curvlim,
+        vehicle,
+        min_clearance: 0.0,
+    };
+    let n = prob.base.len();
+    let mut cur = prob.candidate(vec![0.0; n])?;
+    prob.min_clearance = (half - SAMPLE_SLACK_M)
+        .min(line_clearance(walls, iqp))
+        .min(line_clearance(walls, &cur.traj));
+    let mut rho = TRUST_START_M;
+    let (mut iterations, mut accepted) = (0, 0);
+    while iterations < MAX_ITERATIONS && rho >= MIN_TRUST_M {
+        iterations += 1;
+        let alpha = match prob.step(&cur, rho, iterations) {
+            Ok(a) => a,
+            Err(e) => {
+                if std::env::var("MINTIME_DEBUG").is_ok() { eprintln!("it {iterations} qp {e}"); }
+                rho *= 0.5;
+                continue;
+            }
+        };
+        let next = match prob.candidate(alpha) {
+            Ok(c) if prob.valid(&c) => c,
+            Ok(c) => {
+                if std::env::var("MINTIME_DEBUG").is_ok() {
+                    eprintln!("it {iterations} rho {rho} invalid lap {} clear {} min {}", c.traj.lap_time, line_clearance(walls, &c.traj), prob.min_clearance);
+                }
+                rho *= 0.5;
+                continue;
+            }
+            Err(e) => {
+                if std::env::var("MINTIME_DEBUG").is_ok() { eprintln!("it {iterations} err {e}"); }
+                rho *= 0.5;
+                continue;
+            }
+        };
+        let gain = cur.traj.lap_time - next.traj.lap_time;
+        if std::env::var("MINTIME_DEBUG").is_ok() {
+            eprintln!("it {iterations} rho {rho} lap {} -> {} gain {gain}", cur.traj.lap_time, next.traj.lap_time);
+        }
+        if gain > 0.0 {
+            cur = next;
+            accepted += 1;
+            rho = (rho * 1.5).min(TRUST_MAX_M);
+            if gain < MIN_GAIN_S {
+                break;
+            }
+        } else {
+            rho *= 0.5;
+        }
+    }
+    if cur.traj.lap_time < iqp.lap_time {
+        Ok(MintimeSolution {
+            trajectory: cur.traj,
+            iterations,
+            accepted,
+            is_iqp: false,
+        })
+    } else {
+        Ok(fallback(iterations, accepted))
+    }
+}
