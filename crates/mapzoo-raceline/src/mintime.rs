@@ -46,17 +46,19 @@ pub const MIN_GAIN_S: f64 = 1e-4;
 /// Smallest trust region before giving up, metres.
 pub const MIN_TRUST_M: f64 = 2e-4;
 /// First trust region, metres.
-const TRUST_START_M: f64 = 0.01;
+const TRUST_START_M: f64 = 0.1;
 /// Largest trust region, metres.
 const TRUST_MAX_M: f64 = 1.0;
 /// Curvature below which a knot's weight is taken at this curvature (|κ| is not smooth at 0), 1/m.
 const KAPPA_FLOOR: f64 = 0.02;
-/// A sample uses at least this share of its lateral grip to count as at the limit.
-const AT_LIMIT: f64 = 0.995;
 /// Half window of the triangular average of the knot weights, knots.
 const SMOOTH_KNOTS: usize = 5;
 /// Every knot's weight is at least this share of the mean weight (curvature is never free).
 const WEIGHT_FLOOR: f64 = 0.05;
+/// Weight of the squared curvature change between neighbouring knots, s·m².
+const SMOOTHNESS: f64 = 1e-3;
+/// Trust region of the squared speed, relative.
+const B_TRUST: f64 = 0.3;
 /// Samples may come this much closer to a wall than half the safety width (between knots
 /// the spline can bulge slightly), metres.
 const SAMPLE_SLACK_M: f64 = 0.015;
@@ -156,6 +158,208 @@ impl Problem<'_> {
         c.traj.lap_time.is_finite()
             && c.traj.lap_time > 0.0
             && line_clearance(self.walls, &c.traj) >= self.min_clearance
+    }
+
+    /// The convex step on path and speed together from `cur` inside a trust region `rho`:
+    /// the new shifts. Variables: shifts δ, the spline's second derivatives (zx, zy) and the
+    /// squared speed b = v² at each knot. Lap time Σ dsᵢ/√bᵢ, its length part linear in δ
+    /// (with the convex perpendicular part) and its speed part a convex quadratic in b about
+    /// the current profile; the friction diamond |a_x + drag|/A + |b·κ|/B ≤ 1 with
+    /// a_x = (bᵢ₊₁ − bᵢ)/(2dsᵢ) and b·κ linearised about the current (b, κ); the machine limit;
+    /// v ≤ v_max; the corridor, the curvature bound and |δ| ≤ ρ.
+    fn step_direct(
+        &self,
+        cur: &Candidate,
+        rho: f64,
+        iteration: usize,
+    ) -> Result<Vec<f64>, OptimizeError> {
+        let n = self.base.len();
+        let pts = self.points(&cur.alpha);
+        let veh = self.vehicle;
+        let vg: Vec<f64> = veh.ggv.iter().map(|r| r[0]).collect();
+        let axg: Vec<f64> = veh.ggv.iter().map(|r| r[1]).collect();
+        let ayg: Vec<f64> = veh.ggv.iter().map(|r| r[2]).collect();
+        let mv: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[0]).collect();
+        let ma: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[1]).collect();
+        let drag = veh.dragcoeff / veh.mass;
+        let vmax2 = veh.v_max * veh.v_max;
+
+        // speed at each knot: the first sample of its segment
+        let mut v0 = vec![f64::NAN; n];
+        for k in 0..cur.segment.len() {
+            let seg = cur.segment[k];
+            if v0[seg].is_nan() {
+                v0[seg] = cur.traj.vx[k];
+            }
+        }
+        for i in 0..n {
+            if v0[i].is_nan() {
+                v0[i] = v0[(i + n - 1) % n];
+            }
+        }
+        let b0: Vec<f64> = v0.iter().map(|v| (v * v).max(0.01)).collect();
+
+        let ones = vec![1.0; n];
+        let xs: Vec<f64> = pts.iter().map(|p| p[0]).collect();
+        let ys: Vec<f64> = pts.iter().map(|p| p[1]).collect();
+        let zx0 = crate::spline::second_derivatives(&xs, &ones)?;
+        let zy0 = crate::spline::second_derivatives(&ys, &ones)?;
+        let cx = crate::spline::coefficients(&xs, &zx0, &ones);
+        let cy = crate::spline::coefficients(&ys, &zy0, &ones);
+
+        let (ia, izx, izy, ib) = (0, n, 2 * n, 3 * n);
+        let rows_per = 11;
+        let mut qp = QpProblem::new(4 * n, 2 * n, rows_per * n, 8 * n, 50 * n);
+        let mut lin = vec![0.0; 4 * n];
+        let dot = |a: [f64; 2], b: [f64; 2]| a[0] * b[0] + a[1] * b[1];
+        for i in 0..n {
+            let j = (i + 1) % n;
+            let (xd, yd) = (cx[i][1], cy[i][1]);
+            let den = (xd * xd + yd * yd).powf(1.5);
+            let c = if den > 0.0 { 1.0 / den } else { 0.0 };
+            let (gx, gy) = (-c * yd, c * xd);
+            let kappa0 = gx * zx0[i] + gy * zy0[i];
+            qp.hessian(izx + i, izx + i, 1e-9 * gx * gx + 1e-12);
+            qp.hessian(izy + i, izy + i, 1e-9 * gy * gy + 1e-12);
+
+            // segment i: length linear in δ (+ perpendicular part), time weight 1/v
+            let d = [pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]];
+            let len = d[0].hypot(d[1]).max(1e-9);
+            let u = [d[0] / len, d[1] / len];
+            let tau = 1.0 / b0[i].sqrt();
+            lin[ia + j] += tau * dot(u, self.normals[j]);
+            lin[ia + i] -= tau * dot(u, self.normals[i]);
+            let perp = [-u[1], u[0]];
+            let (ai, aj) = (-dot(perp, self.normals[i]), dot(perp, self.normals[j]));
+            let h = tau / len;
+            qp.hessian(ia + i, ia + i, h * ai * ai + 1e-9);
+            qp.hessian(ia + j, ia + j, h * aj * aj);
+            let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+            qp.hessian(ia + lo, ia + hi, h * ai * aj);
+
+            // time of the segment in b: ds/√b about b0
+            let b = b0[i];
+            qp.hessian(ib + i, ib + i, 0.75 * len * b.powf(-2.5));
+            lin[ib + i] += -1.25 * len * b.powf(-1.5);
+
+            let v = v0[i];
+            let (amax, bmax) = (interp1(v, &vg, &axg), interp1(v, &vg, &ayg));
+            let mach = interp1(v, &mv, &ma);
+            let base = 2 * n + i * rows_per;
+            // friction diamond, both signs of the lateral term, driving and braking:
+            // ±(a + drag·b)·(1/A) + σ·lin(bκ)/B ≤ 1, lin(bκ) = b0·κ + κ0·b − b0·κ0
+            let mut r = base;
+            for sx in [1.0, -1.0] {
+                for sy in [1.0, -1.0] {
+                    let kx = sx / amax;
+                    // a = (b_j − b_i)/(2 len)
+                    qp.constraint(r, ib + j, kx / (2.0 * len));
+                    qp.constraint(r, ib + i, kx * (-1.0 / (2.0 * len) + drag));
+                    let ky = sy / bmax;
+                    qp.constraint(r, izx + i, ky * b * gx);
+                    qp.constraint(r, izy + i, ky * b * gy);
+                    qp.constraint(r, ib + i, ky * kappa0);
+                    qp.bound(r, 1.0 + ky * b * kappa0);
+                    r += 1;
+                }
+            }
+            // machine: a + drag·b ≤ machine limit
+            qp.constraint(r, ib + j, 1.0 / (2.0 * len));
+            qp.constraint(r, ib + i, -1.0 / (2.0 * len) + drag);
+            qp.bound(r, mach);
+            r += 1;
+            // v ≤ v_max, b ≥ small, and a trust region on b
+            qp.constraint(r, ib + i, 1.0);
+            qp.bound(r, vmax2.min(b * (1.0 + B_TRUST)));
+            r += 1;
+            qp.constraint(r, ib + i, -1.0);
+            qp.bound(r, -(b * (1.0 - B_TRUST)).max(0.01));
+            r += 1;
+            // curvature bound
+            let bound = self.curvlim.max(kappa0.abs());
+            qp.constraint(r, izx + i, gx);
+            qp.constraint(r, izy + i, gy);
+            qp.bound(r, bound);
+            r += 1;
+            qp.constraint(r, izx + i, -gx);
+            qp.constraint(r, izy + i, -gy);
+            qp.bound(r, bound);
+            r += 1;
+            // corridor and trust region: a shift δ changes each distance by at most |δ|
+            let p = pts[i];
+            let (dr, dl) = self.walls.distances(p);
+            let (mut room_r, mut room_l) = (dr - self.half, dl - self.half);
+            if let Some(o) = self.walls.nearest_obstacle(p) {
+                match o.side {
+                    Side::Right => room_r = room_r.min(o.distance - self.half),
+                    Side::Left => room_l = room_l.min(o.distance - self.half),
+                }
+            }
+            let mut up = rho.min(room_r);
+            let mut lo_b = (-rho).max(-room_l);
+            if up < lo_b {
+                let m = (0.5 * (up + lo_b)).clamp(-rho, rho);
+                up = m;
+                lo_b = m;
+            }
+            qp.constraint(r, ia + i, 1.0);
+            qp.bound(r, up);
+            r += 1;
+            qp.constraint(r, ia + i, -1.0);
+            qp.bound(r, -lo_b);
+            r += 1;
+            debug_assert_eq!(r, base + rows_per);
+        }
+        // a light penalty on curvature changes between knots: no wiggles the model cannot see
+        let smooth: f64 = std::env::var("MINTIME_SMOOTH").ok().and_then(|v| v.parse().ok()).unwrap_or(SMOOTHNESS);
+        if smooth > 0.0 {
+            let g: Vec<(f64, f64)> = (0..n)
+                .map(|i| {
+                    let (xd, yd) = (cx[i][1], cy[i][1]);
+                    let den = (xd * xd + yd * yd).powf(1.5);
+                    let c = if den > 0.0 { 1.0 / den } else { 0.0 };
+                    (-c * yd, c * xd)
+                })
+                .collect();
+            for i in 0..n {
+                let j = (i + 1) % n;
+                let entries = [
+                    (izx + i, -g[i].0),
+                    (izy + i, -g[i].1),
+                    (izx + j, g[j].0),
+                    (izy + j, g[j].1),
+                ];
+                for &(p, vp) in &entries {
+                    for &(q, vq) in &entries {
+                        if p <= q {
+                            qp.hessian(p, q, smooth * vp * vq * if p == q { 1.0 } else { 1.0 });
+                        }
+                    }
+                }
+            }
+        }
+        for (i, v) in lin.iter().enumerate() {
+            qp.linear(i, *v);
+        }
+        let (sub, diag, sup) = c2_system(&ones);
+        let rhs_x = c2_rhs(&xs, &ones);
+        let rhs_y = c2_rhs(&ys, &ones);
+        for (dim, (iz, rhs)) in [(izx, &rhs_x), (izy, &rhs_y)].into_iter().enumerate() {
+            for j in 0..n {
+                let row = dim * n + j;
+                let prev = (j + n - 1) % n;
+                let next = (j + 1) % n;
+                qp.constraint(row, iz + prev, sub[j]);
+                qp.constraint(row, iz + j, diag[j]);
+                qp.constraint(row, iz + next, sup[j]);
+                qp.constraint(row, ia + prev, -6.0 * self.normals[prev][dim]);
+                qp.constraint(row, ia + j, 12.0 * self.normals[j][dim]);
+                qp.constraint(row, ia + next, -6.0 * self.normals[next][dim]);
+                qp.bound(row, rhs[j]);
+            }
+        }
+        let sol = qp.solve(Stage::Mintime, iteration)?;
+        Ok((0..n).map(|i| cur.alpha[i] + sol.x[ia + i]).collect())
     }
 
     /// The convex step from `cur` inside a trust region `rho`: the new shifts.
@@ -462,7 +666,12 @@ pub fn mintime(
     let (mut iterations, mut accepted) = (0, 0);
     while iterations < MAX_ITERATIONS && rho >= MIN_TRUST_M {
         iterations += 1;
-        let alpha = match prob.step(&cur, rho, iterations) {
+        let stepped = if std::env::var("MINTIME_OLD").is_ok() {
+            prob.step(&cur, rho, iterations)
+        } else {
+            prob.step_direct(&cur, rho, iterations)
+        };
+        let alpha = match stepped {
             Ok(a) => a,
             Err(e) => {
                 if std::env::var("MINTIME_DEBUG").is_ok() { eprintln!("it {iterations} qp {e}"); }
