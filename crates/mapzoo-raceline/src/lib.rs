@@ -50,9 +50,9 @@ use mapzoo_format::{GlobalWaypoints, Waypoint};
 pub use error::{ObstacleNote, OptimizeError, Remedy, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES};
 pub use input::{check_input_line, check_point_count, LineInputError};
 pub use iqp::IqpSolution;
-pub use mintime::{mintime, MintimeSolution};
 pub use mapzoo_format::format_number;
 pub use mapzoo_format::LineKind;
+pub use mintime::{mintime, MintimeSolution};
 pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
 pub use qp::{QpProblem, QpSettings, QpStatus};
@@ -344,6 +344,41 @@ impl RacelineResult {
     }
 }
 
+impl RacelineResult {
+    /// Adds the minimum-lap-time line ([`mintime()`]) from this result's IQP line and walls,
+    /// after the other lines, with its time as [`Stage::Mintime`] (before [`Stage::Total`],
+    /// which grows by it). Replaces a min-time line already there. Errors if the result has
+    /// no IQP line.
+    pub fn add_mintime(&mut self, params: &RacelineParams) -> Result<(), OptimizeError> {
+        let t = Instant::now();
+        let Some(iqp) = self.line(LineKind::Iqp) else {
+            return Err(OptimizeError::Numerical {
+                stage: Stage::Mintime,
+                message: "the minimum-time line starts from the IQP line, which this result lacks"
+                    .into(),
+            });
+        };
+        let traj = Trajectory::from_waypoints(&iqp.waypoints);
+        let walls = self.walls.resampled(params.wall_resample_step);
+        let fast = mintime::mintime(&traj, &walls, params, &params.vehicle())?;
+        self.lines.retain(|l| l.kind != LineKind::Mintime);
+        self.lines
+            .push(RacingLine::new(LineKind::Mintime, &fast.trajectory, &walls));
+        let secs = t.elapsed().as_secs_f64();
+        self.timings.retain(|(s, _)| *s != Stage::Mintime);
+        let at = self
+            .timings
+            .iter()
+            .position(|(s, _)| *s == Stage::Total)
+            .unwrap_or(self.timings.len());
+        self.timings.insert(at, (Stage::Mintime, secs));
+        if let Some((_, total)) = self.timings.iter_mut().find(|(s, _)| *s == Stage::Total) {
+            *total += secs;
+        }
+        Ok(())
+    }
+}
+
 impl std::ops::Index<LineKind> for RacelineResult {
     type Output = RacingLine;
 
@@ -399,15 +434,31 @@ pub fn compute(
     walls: Option<&Walls>,
     params: &RacelineParams,
 ) -> Result<RacelineResult, OptimizeError> {
-    compute_once(centerline, walls, params)
-        .map_err(|e| suggest::explain(e, params, walls, |p| compute_once(centerline, walls, p)))
+    compute_lines(centerline, walls, params, &LineKind::ALL)
 }
 
-/// [`compute`] without the search for a remedy.
+/// [`compute`], with the further lines of `kinds` beyond [`LineKind::ALL`] (which are always
+/// computed): [`LineKind::Mintime`], the minimum-lap-time line from the IQP line
+/// ([`mintime()`]), timed as [`Stage::Mintime`]. The lines come in [`LineKind::EVERY`] order.
+pub fn compute_lines(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+    kinds: &[LineKind],
+) -> Result<RacelineResult, OptimizeError> {
+    compute_once(centerline, walls, params, kinds).map_err(|e| {
+        suggest::explain(e, params, walls, |p| {
+            compute_once(centerline, walls, p, kinds)
+        })
+    })
+}
+
+/// [`compute_lines`] without the search for a remedy.
 fn compute_once(
     centerline: &[Waypoint],
     walls: Option<&Walls>,
     params: &RacelineParams,
+    kinds: &[LineKind],
 ) -> Result<RacelineResult, OptimizeError> {
     params.validate()?;
     let vehicle = params.vehicle();
@@ -439,12 +490,16 @@ fn compute_once(
         RacingLine::new(LineKind::Sp, &traj_sp, &walls),
     ];
     timings.push((Stage::Total, t0.elapsed().as_secs_f64()));
-    Ok(RacelineResult {
+    let mut result = RacelineResult {
         lines,
         timings,
         warnings,
         walls: walls_used,
-    })
+    };
+    if kinds.contains(&LineKind::Mintime) {
+        result.add_mintime(params)?;
+    }
+    Ok(result)
 }
 
 /// The walls of a run: those given, or rebuilt from the centerline; checked, and checked for

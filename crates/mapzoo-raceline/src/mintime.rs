@@ -5,19 +5,21 @@
 //!
 //! Each iteration alternates
 //! 1. the speed profile of the current line ([`crate::velocity_profile`], the
-//!    configured vehicle), from which a first-order model of the lap time
-//!    T = Σ ds/v is built: the time each sample's curvature costs (at the
-//!    lateral limit, v² = a_y/|κ|; through the speed it hands to the
-//!    accelerating and braking phases it anchors; through the longitudinal grip
-//!    it takes away there), and the time per metre of each segment;
-//! 2. a convex QP over the lateral shifts δ along fixed normals (the same
-//!    sparse formulation as the IQP: the spline's second derivatives are
-//!    variables tied to the shifts by the C2 equalities, curvature linear in
-//!    them): minimise Σ τᵢ·dsᵢ(δ) + ½ Σ Wᵢ κᵢ(δ)², Wᵢ = Gᵢ/|κᵢ| (so that
-//!    ½Wκ² changes by G·δ|κ| to first order), inside the corridor (half the
-//!    safety width from the walls and obstacles, by the nearest distances,
-//!    which a shift δ changes by at most |δ|), the curvature bound and a trust
-//!    region |δ| ≤ ρ.
+//!    configured vehicle: ggv, drag, machine limit, v_max), sampled as every
+//!    line is (≈0.1 m), and
+//! 2. one convex QP on path and speed together, linearised about the current
+//!    line and profile: the shifts δ of the knots (≈0.2 m apart) along fixed
+//!    normals, the spline's second derivatives (tied to δ by the C2 equalities,
+//!    curvature linear in them, as in the IQP) and the squared speed b = v² at
+//!    each knot. It minimises the lap time Σ dsᵢ/√bᵢ (the length part linear in
+//!    δ with its convex perpendicular part, the speed part a convex quadratic in
+//!    b about the current profile) subject to the friction diamond
+//!    |aₓ + drag·b|/A + |b·κ|/B ≤ 1 with aₓ = (bᵢ₊₁ − bᵢ)/(2dsᵢ) and b·κ
+//!    linearised about the current (b, κ); the machine limit; v ≤ v_max; the
+//!    corridor (half the safety width from the walls and obstacles, by the
+//!    nearest distances, which a shift δ changes by at most |δ|); the
+//!    curvature bound curvlim; and trust regions |δ| ≤ ρ, |b − b₀| ≤ 0.3·b₀.
+//!    Only δ is kept: the speed is always our own profile.
 //!
 //! A step is kept only if the lap of the new line, re-timed with our own
 //! velocity profile on its own sampled geometry, is shorter and its samples
@@ -49,12 +51,6 @@ pub const MIN_TRUST_M: f64 = 2e-4;
 const TRUST_START_M: f64 = 0.1;
 /// Largest trust region, metres.
 const TRUST_MAX_M: f64 = 1.0;
-/// Curvature below which a knot's weight is taken at this curvature (|κ| is not smooth at 0), 1/m.
-const KAPPA_FLOOR: f64 = 0.02;
-/// Half window of the triangular average of the knot weights, knots.
-const SMOOTH_KNOTS: usize = 5;
-/// Every knot's weight is at least this share of the mean weight (curvature is never free).
-const WEIGHT_FLOOR: f64 = 0.05;
 /// Weight of the squared curvature change between neighbouring knots, s·m².
 const SMOOTHNESS: f64 = 1e-3;
 /// Trust region of the squared speed, relative.
@@ -81,7 +77,6 @@ struct Candidate {
     alpha: Vec<f64>,
     traj: Trajectory,
     segment: Vec<usize>,
-    t: Vec<f64>,
 }
 
 /// The knots, their normals and the walls the iteration works in.
@@ -100,7 +95,9 @@ struct Problem<'a> {
 /// Smallest distance of a point to the walls and obstacles.
 fn clearance(walls: &ResampledWalls, p: [f64; 2]) -> f64 {
     let (r, l) = walls.distances(p);
-    let o = walls.nearest_obstacle(p).map_or(f64::INFINITY, |n| n.distance);
+    let o = walls
+        .nearest_obstacle(p)
+        .map_or(f64::INFINITY, |n| n.distance);
     r.min(l).min(o)
 }
 
@@ -122,7 +119,12 @@ impl Problem<'_> {
         let line = self.points(&alpha);
         let spline = ClosedSpline::through(&line, None)?;
         let length: f64 = spline.lengths().iter().sum();
-        crate::error::check_samples("racing line", "stepsize_interp_after_opt", length, self.step)?;
+        crate::error::check_samples(
+            "racing line",
+            "stepsize_interp_after_opt",
+            length,
+            self.step,
+        )?;
         let sampled = spline.sample(self.step);
         let mut psi = Vec::with_capacity(sampled.points.len());
         let mut kappa = Vec::with_capacity(sampled.points.len());
@@ -149,7 +151,6 @@ impl Problem<'_> {
             alpha,
             traj,
             segment: sampled.segment,
-            t: sampled.t,
         })
     }
 
@@ -167,12 +168,7 @@ impl Problem<'_> {
     /// the current profile; the friction diamond |a_x + drag|/A + |b·κ|/B ≤ 1 with
     /// a_x = (bᵢ₊₁ − bᵢ)/(2dsᵢ) and b·κ linearised about the current (b, κ); the machine limit;
     /// v ≤ v_max; the corridor, the curvature bound and |δ| ≤ ρ.
-    fn step_direct(
-        &self,
-        cur: &Candidate,
-        rho: f64,
-        iteration: usize,
-    ) -> Result<Vec<f64>, OptimizeError> {
+    fn step(&self, cur: &Candidate, rho: f64, iteration: usize) -> Result<Vec<f64>, OptimizeError> {
         let n = self.base.len();
         let pts = self.points(&cur.alpha);
         let veh = self.vehicle;
@@ -311,8 +307,8 @@ impl Problem<'_> {
             debug_assert_eq!(r, base + rows_per);
         }
         // a light penalty on curvature changes between knots: no wiggles the model cannot see
-        let smooth: f64 = std::env::var("MINTIME_SMOOTH").ok().and_then(|v| v.parse().ok()).unwrap_or(SMOOTHNESS);
-        if smooth > 0.0 {
+        let smooth = SMOOTHNESS;
+        {
             let g: Vec<(f64, f64)> = (0..n)
                 .map(|i| {
                     let (xd, yd) = (cx[i][1], cy[i][1]);
@@ -332,7 +328,7 @@ impl Problem<'_> {
                 for &(p, vp) in &entries {
                     for &(q, vq) in &entries {
                         if p <= q {
-                            qp.hessian(p, q, smooth * vp * vq * if p == q { 1.0 } else { 1.0 });
+                            qp.hessian(p, q, smooth * vp * vq);
                         }
                     }
                 }
@@ -361,270 +357,6 @@ impl Problem<'_> {
         let sol = qp.solve(Stage::Mintime, iteration)?;
         Ok((0..n).map(|i| cur.alpha[i] + sol.x[ia + i]).collect())
     }
-
-    /// The convex step from `cur` inside a trust region `rho`: the new shifts.
-    fn step(&self, cur: &Candidate, rho: f64, iteration: usize) -> Result<Vec<f64>, OptimizeError> {
-        let n = self.base.len();
-        let pts = self.points(&cur.alpha);
-        let sens = sensitivities(&cur.traj, self.vehicle);
-
-        // knot weights G (time per unit |κ|) and time per metre of each knot segment
-        let mut g = vec![0.0; n];
-        let mut time = vec![0.0; n];
-        let mut v_knot = vec![0.0_f64; n];
-        for k in 0..sens.len() {
-            let seg = cur.segment[k];
-            let v = cur.traj.vx[k];
-            v_knot[seg] = v_knot[seg].max(v);
-            v_knot[(seg + 1) % n] = v_knot[(seg + 1) % n].max(v);
-            let (seg, t) = (cur.segment[k], cur.t[k]);
-            g[seg] += (1.0 - t) * sens[k];
-            g[(seg + 1) % n] += t * sens[k];
-            time[seg] += cur.traj.el_lengths[k] / cur.traj.vx[k].max(1e-3);
-        }
-
-        let g = smooth_weights(&g, SMOOTH_KNOTS);
-        let g_floor = WEIGHT_FLOOR * g.iter().sum::<f64>() / n as f64;
-        let g: Vec<f64> = g.iter().map(|w| w.max(g_floor)).collect();
-
-        // the spline through the current knots: first derivatives at the knots, curvature factors
-        let ones = vec![1.0; n];
-        let xs: Vec<f64> = pts.iter().map(|p| p[0]).collect();
-        let ys: Vec<f64> = pts.iter().map(|p| p[1]).collect();
-        let zx0 = crate::spline::second_derivatives(&xs, &ones)?;
-        let zy0 = crate::spline::second_derivatives(&ys, &ones)?;
-        let cx = crate::spline::coefficients(&xs, &zx0, &ones);
-        let cy = crate::spline::coefficients(&ys, &zy0, &ones);
-
-        let ay_v: Vec<f64> = self.vehicle.ggv.iter().map(|r| r[0]).collect();
-        let ay_a: Vec<f64> = self.vehicle.ggv.iter().map(|r| r[2]).collect();
-        let (ia, izx, izy) = (0, n, 2 * n);
-        let mut qp = QpProblem::new(3 * n, 2 * n, 4 * n, 6 * n, 22 * n);
-        let mut lin = vec![0.0; 3 * n];
-        for i in 0..n {
-            let (xd, yd) = (cx[i][1], cy[i][1]);
-            let den = (xd * xd + yd * yd).powf(1.5);
-            let c = if den > 0.0 { 1.0 / den } else { 0.0 };
-            let (gx, gy) = (-c * yd, c * xd);
-            let kappa0 = gx * zx0[i] + gy * zy0[i];
-            let w = g[i] / kappa0.abs().max(KAPPA_FLOOR);
-            qp.hessian(izx + i, izx + i, w * gx * gx + 1e-12);
-            qp.hessian(izx + i, izy + i, w * gx * gy);
-            qp.hessian(izy + i, izy + i, w * gy * gy + 1e-12);
-
-            // chord i → i+1: linear and curvature (perpendicular) part of its length
-            let j = (i + 1) % n;
-            let d = [pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]];
-            let len = d[0].hypot(d[1]).max(1e-9);
-            let u = [d[0] / len, d[1] / len];
-            let tau = time[i] / len;
-            let dot = |a: [f64; 2], b: [f64; 2]| a[0] * b[0] + a[1] * b[1];
-            lin[ia + j] += tau * dot(u, self.normals[j]);
-            lin[ia + i] -= tau * dot(u, self.normals[i]);
-            let perp = [-u[1], u[0]];
-            let (ai, aj) = (-dot(perp, self.normals[i]), dot(perp, self.normals[j]));
-            let h = tau / len;
-            qp.hessian(ia + i, ia + i, h * ai * ai + 1e-9);
-            qp.hessian(ia + j, ia + j, h * aj * aj);
-            let (lo, hi) = if i < j { (i, j) } else { (j, i) };
-            qp.hessian(ia + lo, ia + hi, h * ai * aj);
-
-            // curvature bound (kept feasible where the current line exceeds it), and the lateral
-            // grip at the knot's current speed: no knot may turn faster than its speed allows
-            let v = v_knot[i].max(0.1);
-            let grip = interp1(v, &ay_v, &ay_a) / (v * v);
-            let bound = self.curvlim.min(grip.max(kappa0.abs())).max(kappa0.abs());
-            let (r_kup, r_klo) = (4 * n + i, 5 * n + i);
-            qp.constraint(r_kup, izx + i, gx);
-            qp.constraint(r_kup, izy + i, gy);
-            qp.constraint(r_klo, izx + i, -gx);
-            qp.constraint(r_klo, izy + i, -gy);
-            qp.bound(r_kup, bound);
-            qp.bound(r_klo, bound);
-
-            // corridor and trust region: a shift δ changes each distance by at most |δ|
-            let p = pts[i];
-            let (dr, dl) = self.walls.distances(p);
-            let (mut room_r, mut room_l) = (dr - self.half, dl - self.half);
-            if let Some(o) = self.walls.nearest_obstacle(p) {
-                match o.side {
-                    Side::Right => room_r = room_r.min(o.distance - self.half),
-                    Side::Left => room_l = room_l.min(o.distance - self.half),
-                }
-            }
-            let mut up = rho.min(room_r);
-            let mut lo_b = (-rho).max(-room_l);
-            if up < lo_b {
-                let m = (0.5 * (up + lo_b)).clamp(-rho, rho);
-                up = m;
-                lo_b = m;
-            }
-            let (r_up, r_lo) = (2 * n + i, 3 * n + i);
-            qp.constraint(r_up, ia + i, 1.0);
-            qp.constraint(r_lo, ia + i, -1.0);
-            qp.bound(r_up, up);
-            qp.bound(r_lo, -lo_b);
-        }
-        for (i, v) in lin.iter().enumerate() {
-            qp.linear(i, *v);
-        }
-
-        // C2 equalities of the spline through the shifted knots (unscaled, as `sample` fits it)
-        let (sub, diag, sup) = c2_system(&ones);
-        let rhs_x = c2_rhs(&xs, &ones);
-        let rhs_y = c2_rhs(&ys, &ones);
-        for (dim, (iz, rhs)) in [(izx, &rhs_x), (izy, &rhs_y)].into_iter().enumerate() {
-            for j in 0..n {
-                let row = dim * n + j;
-                let prev = (j + n - 1) % n;
-                let next = (j + 1) % n;
-                qp.constraint(row, iz + prev, sub[j]);
-                qp.constraint(row, iz + j, diag[j]);
-                qp.constraint(row, iz + next, sup[j]);
-                qp.constraint(row, ia + prev, -6.0 * self.normals[prev][dim]);
-                qp.constraint(row, ia + j, 12.0 * self.normals[j][dim]);
-                qp.constraint(row, ia + next, -6.0 * self.normals[next][dim]);
-                qp.bound(row, rhs[j]);
-            }
-        }
-        let sol = qp.solve(Stage::Mintime, iteration)?;
-        Ok((0..n).map(|i| cur.alpha[i] + sol.x[ia + i]).collect())
-    }
-}
-
-/// The cornering limit at each sample as the velocity profile computes it (the same fixed
-/// point on the ggv, stopped at the same 0.5 % change), m/s.
-fn lateral_limits(kabs: &[f64], vg: &[f64], ayg: &[f64]) -> Vec<f64> {
-    let radii: Vec<f64> = kabs
-        .iter()
-        .map(|&k| if k != 0.0 { 1.0 / k } else { f64::INFINITY })
-        .collect();
-    let ay_min = ayg.iter().cloned().fold(f64::INFINITY, f64::min);
-    let mut vx: Vec<f64> = radii.iter().map(|r| (ay_min * r).sqrt()).collect();
-    for _ in 0..100 {
-        let prev = vx.clone();
-        vx = prev
-            .iter()
-            .zip(&radii)
-            .map(|(&v, &r)| (interp1(v, vg, ayg) * r).sqrt())
-            .collect();
-        let worst = vx
-            .iter()
-            .zip(&prev)
-            .map(|(a, b)| (a / b - 1.0).abs())
-            .fold(0.0_f64, |m, d| if d.is_nan() || m.is_nan() { f64::NAN } else { m.max(d) });
-        if worst < 0.005 {
-            break;
-        }
-    }
-    vx
-}
-
-/// A circular triangular moving average of `w` over ±`half` knots.
-fn smooth_weights(w: &[f64], half: usize) -> Vec<f64> {
-    let n = w.len();
-    let h = half as isize;
-    let norm: f64 = (-h..=h).map(|d| (h + 1 - d.abs()) as f64).sum();
-    (0..n)
-        .map(|i| {
-            (-h..=h)
-                .map(|d| {
-                    let j = (i as isize + d).rem_euclid(n as isize) as usize;
-                    (h + 1 - d.abs()) as f64 * w[j]
-                })
-                .sum::<f64>()
-                / norm
-        })
-        .collect()
-}
-
-/// Lap time per unit |κ| at each sample of a timed trajectory, s·m: first-order sensitivities
-/// of T = Σ el/v (see the module documentation).
-pub(crate) fn sensitivities(traj: &Trajectory, veh: &Vehicle) -> Vec<f64> {
-    let n = traj.vx.len();
-    let v = &traj.vx;
-    let el = &traj.el_lengths;
-    let vg: Vec<f64> = veh.ggv.iter().map(|r| r[0]).collect();
-    let axg: Vec<f64> = veh.ggv.iter().map(|r| r[1]).collect();
-    let ayg: Vec<f64> = veh.ggv.iter().map(|r| r[2]).collect();
-    let mv: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[0]).collect();
-    let ma: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[1]).collect();
-    let p = veh.dyn_model_exp;
-    let kabs: Vec<f64> = traj.kappa.iter().map(|k| k.abs()).collect();
-    let v_lat = lateral_limits(&kabs, &vg, &ayg);
-    let mut at_limit = vec![false; n];
-    // ∂a_x/∂|κ| of the tires (≤ 0), and whether the machine caps the forward acceleration
-    let mut dax = vec![0.0; n];
-    let mut machine_caps = vec![false; n];
-    for k in 0..n {
-        let (a, b) = (interp1(v[k], &vg, &axg), interp1(v[k], &vg, &ayg));
-        let r = v[k] * v[k] * kabs[k] / b;
-        at_limit[k] = v_lat[k] < veh.v_max && v[k] >= v_lat[k] * (1.0 - 1e-9);
-        if r < 1.0 && r > 0.0 {
-            let rest = 1.0 - r.powf(p);
-            dax[k] = -a * rest.powf((1.0 - p) / p) * r.powf(p - 1.0) * v[k] * v[k] / b;
-            machine_caps[k] = interp1(v[k], &mv, &ma) < a * rest.powf(1.0 / p);
-        }
-    }
-    if std::env::var("MINTIME_DEBUG").is_ok() {
-        eprintln!("at_limit {} of {n}", at_limit.iter().filter(|&&a| a).count());
-    }
-    let mut g = vec![0.0; n];
-    for k in 0..n {
-        if at_limit[k] && kabs[k] > 0.0 {
-            g[k] += 0.5 * el[k] / (v[k] * kabs[k]);
-        }
-    }
-    let cube = |k: usize| el[k] / v[k].max(1e-3).powi(3);
-    // rising phases: each sample's speed comes from the last sample at the limit before it,
-    // integrated over the accelerations between
-    for dir in [1isize, -1] {
-        // walk the loop in `dir` from a local minimum of speed (a sample at the limit)
-        let idx = |i: isize| -> usize { i.rem_euclid(n as isize) as usize };
-        let start = (0..n)
-            .min_by(|&a, &b| v[a].total_cmp(&v[b]))
-            .unwrap_or(0) as isize;
-        let mut anchor: Option<usize> = None;
-        // samples of the current phase after the anchor, in walking order
-        let mut phase: Vec<usize> = Vec::new();
-        let flush = |anchor: Option<usize>, phase: &mut Vec<usize>, g: &mut Vec<f64>| {
-            if let Some(b) = anchor {
-                // suffix sums of el/v³ over the phase
-                let mut acc = 0.0;
-                for &m in phase.iter().rev() {
-                    // acceleration at m affects the samples after it
-                    let caps = dir == 1 && machine_caps[m];
-                    if !caps {
-                        g[m] += -dax[m] * el[m] * acc;
-                    }
-                    acc += cube(m);
-                }
-                if kabs[b] > 0.0 {
-                    let caps = dir == 1 && machine_caps[b];
-                    g[b] += v[b] * v[b] / kabs[b] * 0.5 * acc;
-                    if !caps {
-                        g[b] += -dax[b] * el[b] * acc;
-                    }
-                }
-            }
-            phase.clear();
-        };
-        for step in 0..=n as isize {
-            let k = idx(start + dir * step);
-            let prev = idx(start + dir * (step - 1));
-            if at_limit[k] {
-                flush(anchor, &mut phase, &mut g);
-                anchor = Some(k);
-            } else if step > 0 && v[k] > v[prev] && anchor.is_some() {
-                phase.push(k);
-            } else {
-                flush(anchor, &mut phase, &mut g);
-                anchor = None;
-            }
-        }
-        flush(anchor, &mut phase, &mut g);
-    }
-    g
 }
 
 /// The minimum-time line from the IQP line `iqp` (sampled, with its velocity profile).
@@ -666,38 +398,17 @@ pub fn mintime(
     let (mut iterations, mut accepted) = (0, 0);
     while iterations < MAX_ITERATIONS && rho >= MIN_TRUST_M {
         iterations += 1;
-        let stepped = if std::env::var("MINTIME_OLD").is_ok() {
-            prob.step(&cur, rho, iterations)
-        } else {
-            prob.step_direct(&cur, rho, iterations)
-        };
-        let alpha = match stepped {
-            Ok(a) => a,
-            Err(e) => {
-                if std::env::var("MINTIME_DEBUG").is_ok() { eprintln!("it {iterations} qp {e}"); }
-                rho *= 0.5;
-                continue;
-            }
-        };
-        let next = match prob.candidate(alpha) {
-            Ok(c) if prob.valid(&c) => c,
-            Ok(c) => {
-                if std::env::var("MINTIME_DEBUG").is_ok() {
-                    eprintln!("it {iterations} rho {rho} invalid lap {} clear {} min {}", c.traj.lap_time, line_clearance(walls, &c.traj), prob.min_clearance);
-                }
-                rho *= 0.5;
-                continue;
-            }
-            Err(e) => {
-                if std::env::var("MINTIME_DEBUG").is_ok() { eprintln!("it {iterations} err {e}"); }
-                rho *= 0.5;
-                continue;
-            }
+        // a QP the solver cannot finish, or a line that fails, is a step too far: shrink
+        let next = prob
+            .step(&cur, rho, iterations)
+            .and_then(|alpha| prob.candidate(alpha))
+            .ok()
+            .filter(|c| prob.valid(c));
+        let Some(next) = next else {
+            rho *= 0.5;
+            continue;
         };
         let gain = cur.traj.lap_time - next.traj.lap_time;
-        if std::env::var("MINTIME_DEBUG").is_ok() {
-            eprintln!("it {iterations} rho {rho} lap {} -> {} gain {gain}", cur.traj.lap_time, next.traj.lap_time);
-        }
         if gain > 0.0 {
             cur = next;
             accepted += 1;

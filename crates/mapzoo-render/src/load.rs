@@ -49,7 +49,10 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
                 };
                 PictureLine {
                     kind,
-                    waypoints: std::mem::take(&mut global.line_mut(kind).1.wpnts),
+                    waypoints: global
+                        .line_mut(kind)
+                        .map(|(_, w)| std::mem::take(&mut w.wpnts))
+                        .unwrap_or_default(),
                     lap_s: info.lap_time_s(kind).or(est),
                     max_mps: info.max_speed_mps(kind),
                 }

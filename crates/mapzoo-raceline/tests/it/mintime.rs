@@ -73,7 +73,12 @@ fn mintime_is_faster_than_iqp_on_a_generated_track_and_its_lap_is_our_profile() 
         s.iqp, s.sp, traj.lap_time, s.sol.iterations, s.sol.accepted, s.seconds
     );
     // a real improvement on a track with room to use
-    assert!(!s.sol.is_iqp && traj.lap_time < s.iqp * 0.995, "{} vs {}", traj.lap_time, s.iqp);
+    assert!(
+        !s.sol.is_iqp && traj.lap_time < s.iqp * 0.995,
+        "{} vs {}",
+        traj.lap_time,
+        s.iqp
+    );
     // the reported lap is our velocity profile on the line's own geometry
     let v = velocity_profile(&traj.kappa, &traj.el_lengths, &params.vehicle());
     assert_eq!(v, traj.vx);
@@ -81,7 +86,10 @@ fn mintime_is_faster_than_iqp_on_a_generated_track_and_its_lap_is_our_profile() 
     assert_eq!(again.lap_time, traj.lap_time);
     // ≈0.1 m spacing
     let step = params.stepsize_interp_after_opt;
-    assert!(traj.el_lengths.iter().all(|&d| d > 0.5 * step && d < 1.5 * step));
+    assert!(traj
+        .el_lengths
+        .iter()
+        .all(|&d| d > 0.5 * step && d < 1.5 * step));
 }
 
 /// First-order optimality, independently of the optimiser's model: at the solution, shifting
@@ -106,7 +114,10 @@ fn no_smooth_bump_improves_the_solution_much() {
             .iter()
             .map(|&k| {
                 let a = shift(k);
-                [traj.xy[k][0] + a * normals[k][0], traj.xy[k][1] + a * normals[k][1]]
+                [
+                    traj.xy[k][0] + a * normals[k][0],
+                    traj.xy[k][1] + a * normals[k][1],
+                ]
             })
             .collect();
         let spline = mapzoo_raceline::ClosedSpline::through(&pts, None).ok()?;
@@ -149,7 +160,10 @@ fn no_smooth_bump_improves_the_solution_much() {
         }
     }
     eprintln!("gain over IQP {gain:.4} s, best bump gain {best:.5} s");
-    assert!(best < 0.25 * gain, "a 2 cm bump still gains {best} s (solution gained {gain} s)");
+    assert!(
+        best < 0.25 * gain,
+        "a 2 cm bump still gains {best} s (solution gained {gain} s)"
+    );
 }
 
 proptest! {
@@ -196,7 +210,13 @@ fn reference_tracks_f_and_austin() {
         mapzoo_format::read_waypoint_csv(&data.join("mapzoo/Austin/Austin_centerline.csv"))
             .unwrap();
     let cases = [
-        ("f", gw.centerline.wpnts.clone(), Some(walls), RacelineParams::racestack(), 10.486),
+        (
+            "f",
+            gw.centerline.wpnts.clone(),
+            Some(walls),
+            RacelineParams::racestack(),
+            10.486,
+        ),
         ("Austin", austin, None, RacelineParams::mapzoo(), 17.844),
     ];
     for (name, cl, walls, params, target) in cases {
@@ -216,6 +236,9 @@ fn reference_tracks_f_and_austin() {
             traj.xy.len() + 1,
         );
         assert!(traj.lap_time <= s.iqp);
-        assert!(clear >= params.safety_width / 2.0 - 0.02, "{name}: clearance {clear}");
+        assert!(
+            clear >= params.safety_width / 2.0 - 0.02,
+            "{name}: clearance {clear}"
+        );
     }
 }
