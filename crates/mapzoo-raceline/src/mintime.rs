@@ -54,7 +54,7 @@ const TRUST_MAX_M: f64 = 1.0;
 /// Weight of the squared curvature change between neighbouring knots, s·m².
 const SMOOTHNESS: f64 = 1e-3;
 /// Trust region of the squared speed, relative.
-const B_TRUST: f64 = 0.3;
+const B_TRUST: f64 = 0.5;
 /// Samples may come this much closer to a wall than half the safety width (between knots
 /// the spline can bulge slightly), metres.
 const SAMPLE_SLACK_M: f64 = 0.015;
