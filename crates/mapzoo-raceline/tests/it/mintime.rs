@@ -242,3 +242,25 @@ fn reference_tracks_f_and_austin() {
         );
     }
 }
+
+/// `compute_lines` with the min-time line leaves the IQP and SP lines as `compute` gives them,
+/// adds the line last with its stage time, and its line is `mintime()`'s.
+#[test]
+fn compute_lines_adds_the_line_and_changes_nothing_else() {
+    use mapzoo_raceline::{compute_lines, Stage};
+    let cl = synthetic_track(7.0, 0.1, 0.04, 2.0, 1.2);
+    let params = RacelineParams::mapzoo();
+    let plain = compute(&cl, None, &params).unwrap();
+    let fast = compute_lines(&cl, None, &params, &LineKind::EVERY).unwrap();
+    assert_eq!(plain.lines[..], fast.lines[..2]);
+    assert_eq!(fast.lines.len(), 3);
+    assert_eq!(fast.lines[2].kind, LineKind::Mintime);
+    assert!(fast.timings.iter().any(|(s, _)| *s == Stage::Mintime));
+    assert!(plain.line(LineKind::Mintime).is_none());
+    let s = solve(&cl, None, &params);
+    assert_eq!(
+        fast[LineKind::Mintime].lap_time_s,
+        s.sol.trajectory.lap_time
+    );
+    assert!(fast[LineKind::Mintime].lap_time_s <= plain[LineKind::Iqp].lap_time_s);
+}
