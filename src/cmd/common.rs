@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use mapzoo_extract::{ExtractError, StartPose};
-use mapzoo_format::{FreeRule, Hint};
+use mapzoo_format::{FreeRule, Hint, LineKind};
 use mapzoo_pipeline::{apply_vehicle_dir, Config, Overrides, PipelineError, Profile};
 use mapzoo_raceline::OptimizeError;
 use mapzoo_render::RenderError;
@@ -132,6 +132,41 @@ pub struct LineConfigArgs {
     /// Refused: no map is read.
     #[arg(long, hide = true, value_name = "RULE")]
     pub free_rule: Option<String>,
+}
+
+/// The racing lines a run computes (`--lines iqp,sp,mintime`): IQP and SP always (the Race
+/// Stack's files need them), the minimum-time line when named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lines(pub Vec<LineKind>);
+
+impl Default for Lines {
+    fn default() -> Self {
+        Lines(LineKind::ALL.to_vec())
+    }
+}
+
+/// Parses `--lines`: comma-separated names among iqp, sp, mintime; iqp and sp must be there.
+pub fn parse_lines(text: &str) -> Result<Lines, String> {
+    let mut kinds = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        let kind = LineKind::from_name(name).ok_or_else(|| {
+            format!(
+                "unknown line \"{name}\"; the lines are iqp, sp and mintime (e.g. iqp,sp,mintime)"
+            )
+        })?;
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    for kind in LineKind::ALL {
+        if !kinds.contains(&kind) {
+            return Err(format!(
+                "{} is always computed (the Race Stack's files need it); give iqp,sp or iqp,sp,mintime",
+                kind.name()
+            ));
+        }
+    }
+    Ok(Lines(kinds))
 }
 
 impl LineConfigArgs {

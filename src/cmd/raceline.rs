@@ -23,7 +23,7 @@ use mapzoo_pipeline::{
 };
 use mapzoo_raceline::{RacelineParams, RacelineResult};
 
-use super::common::{cli_message, ok_record, LineConfigArgs};
+use super::common::{cli_message, ok_record, parse_lines, LineConfigArgs, Lines};
 
 /// Arguments of `mapzoo raceline`.
 #[derive(clap::Args)]
@@ -41,6 +41,10 @@ pub struct Args {
     /// Race Stack file flavour of the output (ros1, ros2); default: the input JSON's, else ros1.
     #[arg(long, value_name = "ros1|ros2")]
     pub flavor: Option<Flavor>,
+    /// Racing lines to compute: iqp,sp (default) or iqp,sp,mintime (adds the minimum-lap-time
+    /// line, `<T>_mintime.csv`, and its figures mintime_lap_s, mintime_vmax, mintime_points).
+    #[arg(long, value_name = "iqp,sp[,mintime]", value_parser = parse_lines, default_value = "iqp,sp")]
+    pub lines: Lines,
     #[command(flatten)]
     pub config: LineConfigArgs,
 }
@@ -62,11 +66,16 @@ fn lines(
     params: &RacelineParams,
 ) -> Result<(CenterlineTrack, RacelineResult), PipelineError> {
     let input = read_centerline_track(&args.input)?;
-    let result = mapzoo_raceline::compute(&input.centerline, input.walls.as_ref(), params)
-        .map_err(|source| PipelineError::Optimize {
-            path: args.input.clone(),
-            source,
-        })?;
+    let result = mapzoo_raceline::compute_lines(
+        &input.centerline,
+        input.walls.as_ref(),
+        params,
+        &args.lines.0,
+    )
+    .map_err(|source| PipelineError::Optimize {
+        path: args.input.clone(),
+        source,
+    })?;
     Ok((input, result))
 }
 

@@ -301,3 +301,59 @@ fn track_narrower_than_safety_width_says_where() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("missing.csv"));
 }
+
+/// `--lines iqp,sp,mintime` adds `<T>_mintime.csv` (closed, ≈0.1 m, never slower than the IQP
+/// in the record) and the record keys mintime_*; global_waypoints.json is the same as without
+/// it; a line name that does not exist, or a list without iqp or sp, is a usage error.
+#[test]
+fn lines_mintime_adds_the_minimum_time_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("oval_centerline.csv");
+    std::fs::write(&input, waypoints_to_csv_string(&wobbly_oval(1.3))).unwrap();
+    let plain = tmp.path().join("plain");
+    let fast = tmp.path().join("fast");
+    let o = run(&[
+        input.to_str().unwrap(),
+        "--out",
+        plain.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!plain.join("oval_mintime.csv").exists());
+    let o = run(&[
+        input.to_str().unwrap(),
+        "--out",
+        fast.to_str().unwrap(),
+        "--json",
+        "--lines",
+        "iqp,sp,mintime",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+    let lap = v["mintime_lap_s"].as_f64().unwrap();
+    assert!(lap <= v["iqp_lap_s"].as_f64().unwrap(), "{v}");
+    assert!(v["mintime_vmax"].as_f64().unwrap() > 0.0);
+    let line = read_waypoint_csv(&fast.join("oval_mintime.csv")).unwrap();
+    assert_eq!(line.len() as u64, v["mintime_points"].as_u64().unwrap());
+    let (first, last) = (line[0], *line.last().unwrap());
+    assert_eq!((first.x_m, first.y_m), (last.x_m, last.y_m));
+    assert!(line.windows(2).all(|w| (w[1].s_m - w[0].s_m) < 0.15));
+    // the Race Stack's file is untouched by the extra line
+    assert_eq!(
+        std::fs::read(plain.join("global_waypoints.json")).unwrap(),
+        std::fs::read(fast.join("global_waypoints.json")).unwrap()
+    );
+    for bad in ["iqp,sp,fastest", "iqp,mintime"] {
+        let o = run(&[
+            input.to_str().unwrap(),
+            "--out",
+            plain.to_str().unwrap(),
+            "--lines",
+            bad,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = stderr(&o);
+        assert!(err.contains("--lines"), "{bad}: {err}");
+    }
+}

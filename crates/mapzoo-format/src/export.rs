@@ -132,6 +132,7 @@ pub fn export_set(dir: &Path, format: ExportFormat) -> Result<Export> {
                 let line = match kind {
                     LineKind::Iqp => iqp,
                     LineKind::Sp => lines.sp_line().filter(|l| l.len() >= 2),
+                    LineKind::Mintime => None,
                 }
                 .ok_or_else(|| need_line(kind))?;
                 files.push((

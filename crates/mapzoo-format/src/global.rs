@@ -234,6 +234,13 @@ pub const IQP_COLOR: ColorRgba = ColorRgba {
     b: 0.0,
     a: 1.0,
 };
+/// Colour of the minimum-time line (cyan); it has no cylinders in global_waypoints.json.
+pub const MINTIME_COLOR: ColorRgba = ColorRgba {
+    r: 0.0,
+    g: 0.8,
+    b: 1.0,
+    a: 1.0,
+};
 /// Colour of the SP cylinders (yellow).
 pub const SP_COLOR: ColorRgba = ColorRgba {
     r: 1.0,
@@ -253,11 +260,29 @@ pub enum LineKind {
     Iqp,
     /// Shortest path (SP, DESIGN §3.9).
     Sp,
+    /// Minimum lap time (issue 14), from the IQP line; computed only when asked for
+    /// (`--lines iqp,sp,mintime`), written as `<T>_mintime.csv`, not part of
+    /// global_waypoints.json (not in [`LineKind::ALL`]).
+    Mintime,
 }
 
 impl LineKind {
-    /// Every kind, in file order.
+    /// The kinds of a Race Stack global_waypoints.json, in file order (the lines every run
+    /// computes).
     pub const ALL: [LineKind; 2] = [LineKind::Iqp, LineKind::Sp];
+
+    /// Every kind there is, in output order: [`LineKind::ALL`], then the minimum-time line.
+    pub const EVERY: [LineKind; 3] = [LineKind::Iqp, LineKind::Sp, LineKind::Mintime];
+
+    /// The kind of a short name ([`LineKind::name`]): `"iqp"`, `"sp"`, `"mintime"`.
+    pub fn from_name(name: &str) -> Option<LineKind> {
+        LineKind::EVERY.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether global_waypoints.json carries this line.
+    pub fn in_global_waypoints(self) -> bool {
+        LineKind::ALL.contains(&self)
+    }
 
     /// The line the car drives: `<T>_racing_line.csv`, the one the sector files index.
     pub const RACING: LineKind = LineKind::Iqp;
@@ -270,6 +295,7 @@ impl LineKind {
         match self {
             LineKind::Iqp => "iqp",
             LineKind::Sp => "sp",
+            LineKind::Mintime => "mintime",
         }
     }
 
@@ -278,6 +304,7 @@ impl LineKind {
         match self {
             LineKind::Iqp => "IQP",
             LineKind::Sp => "SP",
+            LineKind::Mintime => "Min-time",
         }
     }
 
@@ -286,6 +313,7 @@ impl LineKind {
         match self {
             LineKind::Iqp => "global_traj_wpnts_iqp",
             LineKind::Sp => "global_traj_wpnts_sp",
+            LineKind::Mintime => "global_traj_wpnts_mintime",
         }
     }
 
@@ -294,6 +322,7 @@ impl LineKind {
         match self {
             LineKind::Iqp => "global_traj_markers_iqp",
             LineKind::Sp => "global_traj_markers_sp",
+            LineKind::Mintime => "global_traj_markers_mintime",
         }
     }
 
@@ -302,6 +331,7 @@ impl LineKind {
         match self {
             LineKind::Iqp => IQP_COLOR,
             LineKind::Sp => SP_COLOR,
+            LineKind::Mintime => MINTIME_COLOR,
         }
     }
 }
@@ -430,10 +460,11 @@ pub struct MapInfo {
 
 impl MapInfo {
     /// The (lap time, maximum speed) slots of the line of `kind`.
-    fn figures_mut(&mut self, kind: LineKind) -> (&mut Option<f64>, &mut Option<f64>) {
+    fn figures_mut(&mut self, kind: LineKind) -> Option<(&mut Option<f64>, &mut Option<f64>)> {
         match kind {
-            LineKind::Iqp => (&mut self.iqp_lap_time_s, &mut self.iqp_max_speed_mps),
-            LineKind::Sp => (&mut self.sp_lap_time_s, &mut self.sp_max_speed_mps),
+            LineKind::Iqp => Some((&mut self.iqp_lap_time_s, &mut self.iqp_max_speed_mps)),
+            LineKind::Sp => Some((&mut self.sp_lap_time_s, &mut self.sp_max_speed_mps)),
+            LineKind::Mintime => None,
         }
     }
 
@@ -442,6 +473,7 @@ impl MapInfo {
         match kind {
             LineKind::Iqp => self.iqp_lap_time_s,
             LineKind::Sp => self.sp_lap_time_s,
+            LineKind::Mintime => None,
         }
     }
 
@@ -450,6 +482,7 @@ impl MapInfo {
         match kind {
             LineKind::Iqp => self.iqp_max_speed_mps,
             LineKind::Sp => self.sp_max_speed_mps,
+            LineKind::Mintime => None,
         }
     }
 
@@ -484,7 +517,9 @@ impl MapInfo {
             }) else {
                 continue;
             };
-            let (lap, vmax) = info.figures_mut(kind);
+            let Some((lap, vmax)) = info.figures_mut(kind) else {
+                continue;
+            };
             let slot = match what.trim() {
                 "estimated lap time" => lap,
                 "maximum speed" => vmax,
@@ -663,7 +698,9 @@ impl GlobalWaypoints {
     /// Builds a fresh file: markers generated as DESIGN §2.3 says, `map_info_str`
     /// with 4 decimals, `est_lap_time` = the SP lap time, waypoint headers `seq` 1.
     /// A kind missing from `parts.lines` gets empty arrays.
-    pub fn build(parts: GlobalParts) -> Self {
+    pub fn build(mut parts: GlobalParts) -> Self {
+        // only the Race Stack's lines go into the file
+        parts.lines.retain(|l| l.kind.in_global_waypoints());
         let map_info_str = MapInfo::to_text(&parts.lines);
         let est_lap_time = parts
             .lines
@@ -684,9 +721,10 @@ impl GlobalWaypoints {
             extra: Vec::new(),
         };
         for line in parts.lines {
-            let (markers, wpnts) = g.line_mut(line.kind);
-            *markers = trajectory_markers(&line.wpnts, line.kind.color());
-            *wpnts = WpntArray::new(line.wpnts);
+            if let Some((markers, wpnts)) = g.line_mut(line.kind) {
+                *markers = trajectory_markers(&line.wpnts, line.kind.color());
+                *wpnts = WpntArray::new(line.wpnts);
+            }
         }
         g
     }
@@ -723,19 +761,22 @@ impl GlobalWaypoints {
         self.map_info = MapInfo::parse(&self.map_info_str);
     }
 
-    /// The marker and waypoint arrays of one racing line.
-    pub fn line(&self, kind: LineKind) -> (&MarkerArray, &WpntArray) {
+    /// The marker and waypoint arrays of one racing line (`None` for a line the file does
+    /// not carry, see [`LineKind::in_global_waypoints`]).
+    pub fn line(&self, kind: LineKind) -> Option<(&MarkerArray, &WpntArray)> {
         match kind {
-            LineKind::Iqp => (&self.iqp_markers, &self.iqp),
-            LineKind::Sp => (&self.sp_markers, &self.sp),
+            LineKind::Iqp => Some((&self.iqp_markers, &self.iqp)),
+            LineKind::Sp => Some((&self.sp_markers, &self.sp)),
+            LineKind::Mintime => None,
         }
     }
 
-    /// The marker and waypoint arrays of one racing line, mutable.
-    pub fn line_mut(&mut self, kind: LineKind) -> (&mut MarkerArray, &mut WpntArray) {
+    /// The marker and waypoint arrays of one racing line, mutable (`None` as in [`Self::line`]).
+    pub fn line_mut(&mut self, kind: LineKind) -> Option<(&mut MarkerArray, &mut WpntArray)> {
         match kind {
-            LineKind::Iqp => (&mut self.iqp_markers, &mut self.iqp),
-            LineKind::Sp => (&mut self.sp_markers, &mut self.sp),
+            LineKind::Iqp => Some((&mut self.iqp_markers, &mut self.iqp)),
+            LineKind::Sp => Some((&mut self.sp_markers, &mut self.sp)),
+            LineKind::Mintime => None,
         }
     }
 
@@ -841,8 +882,10 @@ impl GlobalWaypoints {
         for (kind, (markers, wpnts)) in LineKind::ALL.into_iter().zip(lines) {
             let markers = markers.ok_or_else(|| need(kind.markers_key()))?;
             let wpnts = wpnts.ok_or_else(|| need(kind.wpnts_key()))?;
-            *g.line_mut(kind).0 = markers;
-            *g.line_mut(kind).1 = wpnts;
+            if let Some((m, w)) = g.line_mut(kind) {
+                *m = markers;
+                *w = wpnts;
+            }
         }
         g.trackbounds_markers = trackbounds_markers.ok_or_else(|| need("trackbounds_markers"))?;
         Ok(g)
@@ -865,14 +908,22 @@ impl GlobalWaypoints {
     /// The waypoint arrays with their JSON keys: the centerline, then each racing line.
     pub fn waypoint_arrays(&self) -> Vec<(&'static str, &WpntArray)> {
         let mut arrays = vec![("centerline_waypoints", &self.centerline)];
-        arrays.extend(LineKind::ALL.map(|k| (k.wpnts_key(), self.line(k).1)));
+        arrays.extend(
+            LineKind::ALL
+                .into_iter()
+                .filter_map(|k| self.line(k).map(|(_, w)| (k.wpnts_key(), w))),
+        );
         arrays
     }
 
     /// The marker arrays with their JSON keys: centerline, each racing line, track bounds.
     pub fn marker_arrays(&self) -> Vec<(&'static str, &MarkerArray)> {
         let mut arrays = vec![("centerline_markers", &self.centerline_markers)];
-        arrays.extend(LineKind::ALL.map(|k| (k.markers_key(), self.line(k).0)));
+        arrays.extend(
+            LineKind::ALL
+                .into_iter()
+                .filter_map(|k| self.line(k).map(|(m, _)| (k.markers_key(), m))),
+        );
         arrays.push(("trackbounds_markers", &self.trackbounds_markers));
         arrays
     }
@@ -952,9 +1003,10 @@ impl Serialize for SerView<'_> {
         map.serialize_entry("centerline_markers", &g.centerline_markers)?;
         map.serialize_entry("centerline_waypoints", &g.centerline)?;
         for kind in LineKind::ALL {
-            let (markers, wpnts) = g.line(kind);
-            map.serialize_entry(kind.markers_key(), markers)?;
-            map.serialize_entry(kind.wpnts_key(), wpnts)?;
+            if let Some((markers, wpnts)) = g.line(kind) {
+                map.serialize_entry(kind.markers_key(), markers)?;
+                map.serialize_entry(kind.wpnts_key(), wpnts)?;
+            }
         }
         map.serialize_entry("trackbounds_markers", &g.trackbounds_markers)?;
         for (k, v) in &g.extra {

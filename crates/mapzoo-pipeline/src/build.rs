@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mapzoo_extract::{Extraction, StartPose};
-use mapzoo_format::set::layout::RACING_LINE;
+use mapzoo_format::set::layout::{MINTIME_LINE, RACING_LINE};
 use mapzoo_format::set::{CentMap, MapFile, TrackFiles, WritePolicy};
 use mapzoo_format::{
     Flavor, FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
@@ -263,6 +263,31 @@ pub fn build_map(
     })
 }
 
+/// Adds the further racing lines of `kinds` to a built set: [`LineKind::Mintime`], the
+/// minimum-lap-time line from the set's IQP line (written as `<T>_mintime.csv`, its figures in
+/// the record, its time as the `mintime` stage). The IQP and SP lines are always there; a set
+/// without further kinds is left as it is. `yaml` names the map in errors.
+pub fn add_lines(
+    set: &mut TrackSet,
+    kinds: &[LineKind],
+    config: &Config,
+    yaml: &Path,
+) -> Result<(), PipelineError> {
+    if !kinds.contains(&LineKind::Mintime) {
+        return Ok(());
+    }
+    let t = Instant::now();
+    set.lines
+        .add_mintime(&config.raceline)
+        .map_err(|source| PipelineError::Optimize {
+            path: yaml.to_path_buf(),
+            source,
+        })?;
+    set.timings
+        .push((Stage::Mintime.to_string(), t.elapsed().as_secs_f64()));
+    Ok(())
+}
+
 /// Loads the map of `req` with the configured free-space rule and builds it.
 pub fn build(req: &BuildRequest, config: &Config) -> Result<TrackSet, PipelineError> {
     check_track_name(&req.track_name())?;
@@ -304,10 +329,16 @@ fn set_files(set: &TrackSet) -> TrackFiles {
             gray: cent,
         }),
         centerline: Some(set.extraction.centerline.clone()),
-        lines: vec![(
+        lines: std::iter::once((
             RACING_LINE.to_string(),
             set.lines[LineKind::RACING].waypoints.clone(),
-        )],
+        ))
+        .chain(
+            set.lines
+                .line(LineKind::Mintime)
+                .map(|l| (MINTIME_LINE.to_string(), l.waypoints.clone())),
+        )
+        .collect(),
         global: Some(set.global_waypoints()),
         speed_scaling: Some(set.speed_scaling.clone()),
         ot_sectors: Some(set.ot_sectors.clone()),

@@ -60,8 +60,8 @@ mod vehicle;
 
 pub use batch::{run_batch, run_caught, Jobs};
 pub use build::{
-    build, build_map, update_set, write_set, write_set_as, BuildRecord, BuildRequest, LoadedMap,
-    TrackSet, UpdatedSet,
+    add_lines, build, build_map, update_set, write_set, write_set_as, BuildRecord, BuildRequest,
+    LoadedMap, TrackSet, UpdatedSet,
 };
 pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,

@@ -28,6 +28,7 @@ mod fitpack;
 mod fpclos;
 mod input;
 mod iqp;
+mod mintime;
 mod params;
 mod prep;
 mod qp;
@@ -51,6 +52,7 @@ pub use input::{check_input_line, check_point_count, LineInputError};
 pub use iqp::IqpSolution;
 pub use mapzoo_format::format_number;
 pub use mapzoo_format::LineKind;
+pub use mintime::{mintime, MintimeSolution};
 pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
 pub use qp::{QpProblem, QpSettings, QpStatus};
@@ -90,6 +92,38 @@ impl Trajectory {
         self.ax = velocity::ax_profile(&self.vx, &self.el_lengths);
         self.lap_time = lap_time(&self.vx, &self.ax, &self.el_lengths);
         self
+    }
+
+    /// The trajectory of closed waypoints (the last repeats the first at s = lap length), as
+    /// [`Trajectory::waypoints`] writes them: points, arc length, heading, curvature, speed and
+    /// acceleration; the distances to the next point from the arc lengths.
+    pub fn from_waypoints(waypoints: &[Waypoint]) -> Self {
+        let n = waypoints.len().saturating_sub(1);
+        let open = &waypoints[..n];
+        let length = waypoints.last().map_or(0.0, |w| w.s_m);
+        let s: Vec<f64> = open.iter().map(|w| w.s_m).collect();
+        let mut el_lengths: Vec<f64> = s.windows(2).map(|w| w[1] - w[0]).collect();
+        if let Some(last) = s.last() {
+            el_lengths.push(length - last);
+        }
+        let vx: Vec<f64> = open.iter().map(|w| w.vx_mps).collect();
+        let ax: Vec<f64> = open.iter().map(|w| w.ax_mps2).collect();
+        let lap_time = if n > 0 {
+            lap_time(&vx, &ax, &el_lengths)
+        } else {
+            0.0
+        };
+        Trajectory {
+            s,
+            xy: open.iter().map(|w| [w.x_m, w.y_m]).collect(),
+            psi: open.iter().map(|w| w.psi_rad).collect(),
+            kappa: open.iter().map(|w| w.kappa_radpm).collect(),
+            el_lengths,
+            length,
+            vx,
+            ax,
+            lap_time,
+        }
     }
 
     /// Highest speed, m/s.
@@ -310,6 +344,41 @@ impl RacelineResult {
     }
 }
 
+impl RacelineResult {
+    /// Adds the minimum-lap-time line ([`mintime()`]) from this result's IQP line and walls,
+    /// after the other lines, with its time as [`Stage::Mintime`] (before [`Stage::Total`],
+    /// which grows by it). Replaces a min-time line already there. Errors if the result has
+    /// no IQP line.
+    pub fn add_mintime(&mut self, params: &RacelineParams) -> Result<(), OptimizeError> {
+        let t = Instant::now();
+        let Some(iqp) = self.line(LineKind::Iqp) else {
+            return Err(OptimizeError::Numerical {
+                stage: Stage::Mintime,
+                message: "the minimum-time line starts from the IQP line, which this result lacks"
+                    .into(),
+            });
+        };
+        let traj = Trajectory::from_waypoints(&iqp.waypoints);
+        let walls = self.walls.resampled(params.wall_resample_step);
+        let fast = mintime::mintime(&traj, &walls, params, &params.vehicle())?;
+        self.lines.retain(|l| l.kind != LineKind::Mintime);
+        self.lines
+            .push(RacingLine::new(LineKind::Mintime, &fast.trajectory, &walls));
+        let secs = t.elapsed().as_secs_f64();
+        self.timings.retain(|(s, _)| *s != Stage::Mintime);
+        let at = self
+            .timings
+            .iter()
+            .position(|(s, _)| *s == Stage::Total)
+            .unwrap_or(self.timings.len());
+        self.timings.insert(at, (Stage::Mintime, secs));
+        if let Some((_, total)) = self.timings.iter_mut().find(|(s, _)| *s == Stage::Total) {
+            *total += secs;
+        }
+        Ok(())
+    }
+}
+
 impl std::ops::Index<LineKind> for RacelineResult {
     type Output = RacingLine;
 
@@ -365,15 +434,31 @@ pub fn compute(
     walls: Option<&Walls>,
     params: &RacelineParams,
 ) -> Result<RacelineResult, OptimizeError> {
-    compute_once(centerline, walls, params)
-        .map_err(|e| suggest::explain(e, params, walls, |p| compute_once(centerline, walls, p)))
+    compute_lines(centerline, walls, params, &LineKind::ALL)
 }
 
-/// [`compute`] without the search for a remedy.
+/// [`compute`], with the further lines of `kinds` beyond [`LineKind::ALL`] (which are always
+/// computed): [`LineKind::Mintime`], the minimum-lap-time line from the IQP line
+/// ([`mintime()`]), timed as [`Stage::Mintime`]. The lines come in [`LineKind::EVERY`] order.
+pub fn compute_lines(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+    kinds: &[LineKind],
+) -> Result<RacelineResult, OptimizeError> {
+    compute_once(centerline, walls, params, kinds).map_err(|e| {
+        suggest::explain(e, params, walls, |p| {
+            compute_once(centerline, walls, p, kinds)
+        })
+    })
+}
+
+/// [`compute_lines`] without the search for a remedy.
 fn compute_once(
     centerline: &[Waypoint],
     walls: Option<&Walls>,
     params: &RacelineParams,
+    kinds: &[LineKind],
 ) -> Result<RacelineResult, OptimizeError> {
     params.validate()?;
     let vehicle = params.vehicle();
@@ -405,12 +490,16 @@ fn compute_once(
         RacingLine::new(LineKind::Sp, &traj_sp, &walls),
     ];
     timings.push((Stage::Total, t0.elapsed().as_secs_f64()));
-    Ok(RacelineResult {
+    let mut result = RacelineResult {
         lines,
         timings,
         warnings,
         walls: walls_used,
-    })
+    };
+    if kinds.contains(&LineKind::Mintime) {
+        result.add_mintime(params)?;
+    }
+    Ok(result)
 }
 
 /// The walls of a run: those given, or rebuilt from the centerline; checked, and checked for

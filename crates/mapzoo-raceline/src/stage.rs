@@ -14,6 +14,8 @@ pub enum Stage {
     IqpSp,
     /// Stage 9: the shortest-path QP.
     Sp,
+    /// The minimum-lap-time line (issue 14), from the IQP line.
+    Mintime,
     /// The active-set polish of a QP.
     Polish,
     /// The whole of stages 7–11.
@@ -29,6 +31,7 @@ impl Stage {
             Stage::Iqp => "iqp",
             Stage::IqpSp => "iqp_sp",
             Stage::Sp => "sp",
+            Stage::Mintime => "mintime",
             Stage::Polish => "polish",
             Stage::Total => "total",
         }

@@ -7,11 +7,13 @@
 //! else the centerline and racing-line CSVs (the racing line is the IQP
 //! trajectory, §2.3; a TUM centerline of the f1tenth racetracks, with or
 //! without its `#` header, is read too) with bounds from the centerline's widths; lap times
-//! from `map_info_str`; sectors from `speed_scaling.yaml` and `ot_sectors.yaml`.
+//! from `map_info_str`; sectors from `speed_scaling.yaml` and `ot_sectors.yaml`; the
+//! minimum-time line from `<T>_mintime.csv` if present (its lap from its own speeds).
 //! The caller says which pixels of the map are free.
 
 use std::path::Path;
 
+use mapzoo_format::set::layout::{line_csv, MINTIME_LINE};
 use mapzoo_format::set::{MapYaml, SetFolder};
 use mapzoo_format::FreeRule;
 use mapzoo_format::LineKind;
@@ -49,7 +51,10 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
                 };
                 PictureLine {
                     kind,
-                    waypoints: std::mem::take(&mut global.line_mut(kind).1.wpnts),
+                    waypoints: global
+                        .line_mut(kind)
+                        .map(|(_, w)| std::mem::take(&mut w.wpnts))
+                        .unwrap_or_default(),
                     lap_s: info.lap_time_s(kind).or(est),
                     max_mps: info.max_speed_mps(kind),
                 }
@@ -63,6 +68,19 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
     }
     if track.walls.is_empty() {
         track.walls = walls_from_widths(&track.centerline);
+    }
+    // the minimum-time line of `--lines iqp,sp,mintime`, if the folder has it
+    let mintime = dir.join(line_csv(folder.track(), MINTIME_LINE));
+    if mintime.is_file() {
+        let waypoints = mapzoo_format::read_waypoint_csv(&mintime)?;
+        let traj = mapzoo_raceline::Trajectory::from_waypoints(&waypoints);
+        track.lines.retain(|l| l.kind != LineKind::Mintime);
+        track.lines.push(PictureLine {
+            kind: LineKind::Mintime,
+            lap_s: (waypoints.len() > 1).then_some(traj.lap_time),
+            max_mps: (waypoints.len() > 1).then(|| traj.v_max()),
+            waypoints,
+        });
     }
 
     read_sectors(&folder, &mut track)?;

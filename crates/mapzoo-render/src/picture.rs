@@ -336,8 +336,8 @@ fn draw_lines(
     }
 }
 
-/// Draws one racing line coloured by speed, in its kind's style: the IQP as a line, the SP as
-/// dots.
+/// Draws one racing line coloured by speed, in its kind's style: the IQP (and the minimum-time
+/// line) as a line, the SP as dots.
 fn draw_racing_line(
     canvas: &mut Canvas,
     stroke: &mut Stroke,
@@ -347,7 +347,9 @@ fn draw_racing_line(
     style: &Style,
 ) {
     match line.kind {
-        LineKind::Iqp => draw::speed_line(canvas, stroke, &line.waypoints, view, scale, style),
+        LineKind::Iqp | LineKind::Mintime => {
+            draw::speed_line(canvas, stroke, &line.waypoints, view, scale, style)
+        }
         LineKind::Sp => draw::speed_dots(canvas, stroke, &line.waypoints, view, scale, style),
     }
 }
@@ -616,7 +618,7 @@ fn draw_legend(
     for item in items {
         let (a, b) = ([x + 2.0 * uf, mid], [x + (LEGEND_SAMPLE - 2.0) * uf, mid]);
         match item {
-            LegendItem::Line(LineKind::Iqp) => {
+            LegendItem::Line(LineKind::Iqp | LineKind::Mintime) => {
                 stroke.segment(a, b, style.line_r + style.halo, &|_| draw::HALO);
                 canvas.composite(stroke);
                 stroke.segment(a, b, style.line_r, &|t| viridis(t));

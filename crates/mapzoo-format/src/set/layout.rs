@@ -23,6 +23,8 @@ pub const CENT_YAML_SUFFIX: &str = "-cent.yaml";
 pub const RACING_LINE: &str = "racing_line";
 /// Name of the shortest-path line among a set's line CSVs: `<T>_sp.csv`.
 pub const SP_LINE: &str = "sp";
+/// Name of the minimum-lap-time line among a set's line CSVs (only when asked for): `<T>_mintime.csv`.
+pub const MINTIME_LINE: &str = "mintime";
 
 /// The CSV file of line `line` of track `track`: `<track>_<line>.csv`.
 pub fn line_csv(track: &str, line: &str) -> String {

@@ -1,7 +1,8 @@
 //! Integration tests of mapzoo-raceline, one binary, modules mirroring `src/`:
 //! [`compute`] (stages 7–11 end to end on synthetic tracks), [`error`] (typed
 //! errors, never a panic), [`iqp`] (the sparse curvature QP against TUM's dense
-//! one), [`params`] (the profiles against the Race Stack's files), [`parity`]
+//! one), [`mintime`] (the minimum-lap-time line: never slower than IQP or SP, inside the
+//! corridor, deterministic, a finite-difference bump check, f and Austin), [`params`] (the profiles against the Race Stack's files), [`parity`]
 //! (published lap times; reference data, skipped without it or failed under
 //! `MAPZOO_REQUIRE_DATA=1`), [`suggest`] (what a failed run says would build), [`spline`],
 //! [`velocity`] and [`walls`] (kernels against naive twins); [`dense`] is the small dense
@@ -13,6 +14,7 @@ mod compute;
 mod dense;
 mod error;
 mod iqp;
+mod mintime;
 mod params;
 mod parity;
 mod spline;

@@ -1,0 +1,433 @@
+//! The minimum-lap-time racing line (issue 14): sequential convex programming
+//! warm-started from the IQP line, in the spirit of Kapania, Subosits & Gerdes
+//! (2016), "A Sequential Two-Step Algorithm for Fast Generation of Vehicle
+//! Racing Trajectories".
+//!
+//! Each iteration alternates
+//! 1. the speed profile of the current line ([`crate::velocity_profile`], the
+//!    configured vehicle: ggv, drag, machine limit, v_max), sampled as every
+//!    line is (≈0.1 m), and
+//! 2. one convex QP on path and speed together, linearised about the current
+//!    line and profile: the shifts δ of the knots (≈0.2 m apart) along fixed
+//!    normals, the spline's second derivatives (tied to δ by the C2 equalities,
+//!    curvature linear in them, as in the IQP) and the squared speed b = v² at
+//!    each knot. It minimises the lap time Σ dsᵢ/√bᵢ (the length part linear in
+//!    δ with its convex perpendicular part, the speed part a convex quadratic in
+//!    b about the current profile) subject to the friction diamond
+//!    |aₓ + drag·b|/A + |b·κ|/B ≤ 1 with aₓ = (bᵢ₊₁ − bᵢ)/(2dsᵢ) and b·κ
+//!    linearised about the current (b, κ); the machine limit; v ≤ v_max; the
+//!    corridor (half the safety width from the walls and obstacles, by the
+//!    nearest distances, which a shift δ changes by at most |δ|); the
+//!    curvature bound curvlim; and trust regions |δ| ≤ ρ, |b − b₀| ≤ 0.3·b₀.
+//!    Only δ is kept: the speed is always our own profile.
+//!
+//! A step is kept only if the lap of the new line, re-timed with our own
+//! velocity profile on its own sampled geometry, is shorter and its samples
+//! keep clear of the walls; otherwise ρ halves. The iteration stops when a
+//! kept step gains less than [`MIN_GAIN_S`], ρ falls below [`MIN_TRUST_M`] or
+//! after [`MAX_ITERATIONS`]. The line returned is never slower than the IQP's:
+//! if no step helps, the IQP line itself is returned.
+
+use mapzoo_geom::numpy::interp1;
+
+use crate::error::OptimizeError;
+use crate::params::RacelineParams;
+use crate::qp::QpProblem;
+use crate::spline::{c2_rhs, c2_system, ClosedSpline};
+use crate::stage::Stage;
+use crate::velocity::Vehicle;
+use crate::walls::{ResampledWalls, Side};
+use crate::{race_stack_heading, Trajectory};
+
+/// Spacing of the optimisation knots along the IQP line, metres.
+const KNOT_STEP_M: f64 = 0.2;
+/// Iterations at most (speed profile + QP).
+pub const MAX_ITERATIONS: usize = 100;
+/// A kept step gaining less than this ends the iteration, seconds.
+pub const MIN_GAIN_S: f64 = 1e-4;
+/// Smallest trust region before giving up, metres.
+pub const MIN_TRUST_M: f64 = 2e-4;
+/// First trust region, metres.
+const TRUST_START_M: f64 = 0.1;
+/// Largest trust region, metres.
+const TRUST_MAX_M: f64 = 1.0;
+/// Weight of the squared curvature change between neighbouring knots, s·m².
+const SMOOTHNESS: f64 = 1e-3;
+/// Trust region of the squared speed, relative.
+const B_TRUST: f64 = 0.5;
+/// Samples may come this much closer to a wall than half the safety width (between knots
+/// the spline can bulge slightly), metres.
+const SAMPLE_SLACK_M: f64 = 0.015;
+
+/// The minimum-time line and how it was found.
+#[derive(Debug, Clone)]
+pub struct MintimeSolution {
+    /// The line, sampled like every other line, with its velocity profile and lap time.
+    pub trajectory: Trajectory,
+    /// Iterations run (QP solves).
+    pub iterations: usize,
+    /// Steps kept.
+    pub accepted: usize,
+    /// Whether the IQP line itself was returned (no step improved it).
+    pub is_iqp: bool,
+}
+
+/// One candidate line: knots shifted by α along the normals, sampled and timed.
+struct Candidate {
+    alpha: Vec<f64>,
+    traj: Trajectory,
+    segment: Vec<usize>,
+}
+
+/// The knots, their normals and the walls the iteration works in.
+struct Problem<'a> {
+    base: Vec<[f64; 2]>,
+    normals: Vec<[f64; 2]>,
+    walls: &'a ResampledWalls,
+    half: f64,
+    step: f64,
+    curvlim: f64,
+    vehicle: &'a Vehicle,
+    /// Smallest clearance a sample may have.
+    min_clearance: f64,
+}
+
+/// Smallest distance of a point to the walls and obstacles.
+fn clearance(walls: &ResampledWalls, p: [f64; 2]) -> f64 {
+    let (r, l) = walls.distances(p);
+    let o = walls
+        .nearest_obstacle(p)
+        .map_or(f64::INFINITY, |n| n.distance);
+    r.min(l).min(o)
+}
+
+/// Smallest clearance over a trajectory's points.
+fn line_clearance(walls: &ResampledWalls, traj: &Trajectory) -> f64 {
+    traj.xy
+        .iter()
+        .map(|&p| clearance(walls, p))
+        .fold(f64::INFINITY, f64::min)
+}
+
+impl Problem<'_> {
+    fn points(&self, alpha: &[f64]) -> Vec<[f64; 2]> {
+        crate::iqp::shift_along_normals(&self.base, &self.normals, alpha)
+    }
+
+    /// The line through the knots shifted by `alpha`, sampled as [`crate::sample`] does, timed.
+    fn candidate(&self, alpha: Vec<f64>) -> Result<Candidate, OptimizeError> {
+        let line = self.points(&alpha);
+        let spline = ClosedSpline::through(&line, None)?;
+        let length: f64 = spline.lengths().iter().sum();
+        crate::error::check_samples(
+            "racing line",
+            "stepsize_interp_after_opt",
+            length,
+            self.step,
+        )?;
+        let sampled = spline.sample(self.step);
+        let mut psi = Vec::with_capacity(sampled.points.len());
+        let mut kappa = Vec::with_capacity(sampled.points.len());
+        for (&seg, &t) in sampled.segment.iter().zip(&sampled.t) {
+            let (p, k) = spline.heading_curvature(seg, t);
+            psi.push(race_stack_heading(p));
+            kappa.push(k);
+        }
+        let el_lengths = sampled.el_lengths_closed();
+        let n = sampled.points.len();
+        let traj = Trajectory {
+            s: sampled.s,
+            xy: sampled.points,
+            psi,
+            kappa,
+            el_lengths,
+            length: sampled.total,
+            vx: vec![0.0; n],
+            ax: vec![0.0; n],
+            lap_time: 0.0,
+        }
+        .with_velocity(self.vehicle);
+        Ok(Candidate {
+            alpha,
+            traj,
+            segment: sampled.segment,
+        })
+    }
+
+    /// Whether a candidate is a valid line: finite lap, clear of the walls.
+    fn valid(&self, c: &Candidate) -> bool {
+        c.traj.lap_time.is_finite()
+            && c.traj.lap_time > 0.0
+            && line_clearance(self.walls, &c.traj) >= self.min_clearance
+    }
+
+    /// The convex step on path and speed together from `cur` inside a trust region `rho`:
+    /// the new shifts. Variables: shifts δ, the spline's second derivatives (zx, zy) and the
+    /// squared speed b = v² at each knot. Lap time Σ dsᵢ/√bᵢ, its length part linear in δ
+    /// (with the convex perpendicular part) and its speed part a convex quadratic in b about
+    /// the current profile; the friction diamond |a_x + drag|/A + |b·κ|/B ≤ 1 with
+    /// a_x = (bᵢ₊₁ − bᵢ)/(2dsᵢ) and b·κ linearised about the current (b, κ); the machine limit;
+    /// v ≤ v_max; the corridor, the curvature bound and |δ| ≤ ρ.
+    fn step(&self, cur: &Candidate, rho: f64, iteration: usize) -> Result<Vec<f64>, OptimizeError> {
+        let n = self.base.len();
+        let pts = self.points(&cur.alpha);
+        let veh = self.vehicle;
+        let vg: Vec<f64> = veh.ggv.iter().map(|r| r[0]).collect();
+        let axg: Vec<f64> = veh.ggv.iter().map(|r| r[1]).collect();
+        let ayg: Vec<f64> = veh.ggv.iter().map(|r| r[2]).collect();
+        let mv: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[0]).collect();
+        let ma: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[1]).collect();
+        let drag = veh.dragcoeff / veh.mass;
+        let vmax2 = veh.v_max * veh.v_max;
+
+        // speed at each knot: the first sample of its segment
+        let mut v0 = vec![f64::NAN; n];
+        for k in 0..cur.segment.len() {
+            let seg = cur.segment[k];
+            if v0[seg].is_nan() {
+                v0[seg] = cur.traj.vx[k];
+            }
+        }
+        for i in 0..n {
+            if v0[i].is_nan() {
+                v0[i] = v0[(i + n - 1) % n];
+            }
+        }
+        let b0: Vec<f64> = v0.iter().map(|v| (v * v).max(0.01)).collect();
+
+        let ones = vec![1.0; n];
+        let xs: Vec<f64> = pts.iter().map(|p| p[0]).collect();
+        let ys: Vec<f64> = pts.iter().map(|p| p[1]).collect();
+        let zx0 = crate::spline::second_derivatives(&xs, &ones)?;
+        let zy0 = crate::spline::second_derivatives(&ys, &ones)?;
+        let cx = crate::spline::coefficients(&xs, &zx0, &ones);
+        let cy = crate::spline::coefficients(&ys, &zy0, &ones);
+
+        let (ia, izx, izy, ib) = (0, n, 2 * n, 3 * n);
+        let rows_per = 11;
+        let mut qp = QpProblem::new(4 * n, 2 * n, rows_per * n, 8 * n, 50 * n);
+        let mut lin = vec![0.0; 4 * n];
+        let dot = |a: [f64; 2], b: [f64; 2]| a[0] * b[0] + a[1] * b[1];
+        for i in 0..n {
+            let j = (i + 1) % n;
+            let (xd, yd) = (cx[i][1], cy[i][1]);
+            let den = (xd * xd + yd * yd).powf(1.5);
+            let c = if den > 0.0 { 1.0 / den } else { 0.0 };
+            let (gx, gy) = (-c * yd, c * xd);
+            let kappa0 = gx * zx0[i] + gy * zy0[i];
+            qp.hessian(izx + i, izx + i, 1e-9 * gx * gx + 1e-12);
+            qp.hessian(izy + i, izy + i, 1e-9 * gy * gy + 1e-12);
+
+            // segment i: length linear in δ (+ perpendicular part), time weight 1/v
+            let d = [pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]];
+            let len = d[0].hypot(d[1]).max(1e-9);
+            let u = [d[0] / len, d[1] / len];
+            let tau = 1.0 / b0[i].sqrt();
+            lin[ia + j] += tau * dot(u, self.normals[j]);
+            lin[ia + i] -= tau * dot(u, self.normals[i]);
+            let perp = [-u[1], u[0]];
+            let (ai, aj) = (-dot(perp, self.normals[i]), dot(perp, self.normals[j]));
+            let h = tau / len;
+            qp.hessian(ia + i, ia + i, h * ai * ai + 1e-9);
+            qp.hessian(ia + j, ia + j, h * aj * aj);
+            let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+            qp.hessian(ia + lo, ia + hi, h * ai * aj);
+
+            // time of the segment in b: ds/√b about b0
+            let b = b0[i];
+            qp.hessian(ib + i, ib + i, 0.75 * len * b.powf(-2.5));
+            lin[ib + i] += -1.25 * len * b.powf(-1.5);
+
+            let v = v0[i];
+            let (amax, bmax) = (interp1(v, &vg, &axg), interp1(v, &vg, &ayg));
+            let mach = interp1(v, &mv, &ma);
+            let base = 2 * n + i * rows_per;
+            // friction diamond, both signs of the lateral term, driving and braking:
+            // ±(a + drag·b)·(1/A) + σ·lin(bκ)/B ≤ 1, lin(bκ) = b0·κ + κ0·b − b0·κ0
+            let mut r = base;
+            for sx in [1.0, -1.0] {
+                for sy in [1.0, -1.0] {
+                    let kx = sx / amax;
+                    // a = (b_j − b_i)/(2 len)
+                    qp.constraint(r, ib + j, kx / (2.0 * len));
+                    qp.constraint(r, ib + i, kx * (-1.0 / (2.0 * len) + drag));
+                    let ky = sy / bmax;
+                    qp.constraint(r, izx + i, ky * b * gx);
+                    qp.constraint(r, izy + i, ky * b * gy);
+                    qp.constraint(r, ib + i, ky * kappa0);
+                    qp.bound(r, 1.0 + ky * b * kappa0);
+                    r += 1;
+                }
+            }
+            // machine: a + drag·b ≤ machine limit
+            qp.constraint(r, ib + j, 1.0 / (2.0 * len));
+            qp.constraint(r, ib + i, -1.0 / (2.0 * len) + drag);
+            qp.bound(r, mach);
+            r += 1;
+            // v ≤ v_max, b ≥ small, and a trust region on b
+            qp.constraint(r, ib + i, 1.0);
+            qp.bound(r, vmax2.min(b * (1.0 + B_TRUST)));
+            r += 1;
+            qp.constraint(r, ib + i, -1.0);
+            qp.bound(r, -(b * (1.0 - B_TRUST)).max(0.01));
+            r += 1;
+            // curvature bound
+            let bound = self.curvlim.max(kappa0.abs());
+            qp.constraint(r, izx + i, gx);
+            qp.constraint(r, izy + i, gy);
+            qp.bound(r, bound);
+            r += 1;
+            qp.constraint(r, izx + i, -gx);
+            qp.constraint(r, izy + i, -gy);
+            qp.bound(r, bound);
+            r += 1;
+            // corridor and trust region: a shift δ changes each distance by at most |δ|
+            let p = pts[i];
+            let (dr, dl) = self.walls.distances(p);
+            let (mut room_r, mut room_l) = (dr - self.half, dl - self.half);
+            if let Some(o) = self.walls.nearest_obstacle(p) {
+                match o.side {
+                    Side::Right => room_r = room_r.min(o.distance - self.half),
+                    Side::Left => room_l = room_l.min(o.distance - self.half),
+                }
+            }
+            let mut up = rho.min(room_r);
+            let mut lo_b = (-rho).max(-room_l);
+            if up < lo_b {
+                let m = (0.5 * (up + lo_b)).clamp(-rho, rho);
+                up = m;
+                lo_b = m;
+            }
+            qp.constraint(r, ia + i, 1.0);
+            qp.bound(r, up);
+            r += 1;
+            qp.constraint(r, ia + i, -1.0);
+            qp.bound(r, -lo_b);
+            r += 1;
+            debug_assert_eq!(r, base + rows_per);
+        }
+        // a light penalty on curvature changes between knots: no wiggles the model cannot see
+        let smooth = SMOOTHNESS;
+        {
+            let g: Vec<(f64, f64)> = (0..n)
+                .map(|i| {
+                    let (xd, yd) = (cx[i][1], cy[i][1]);
+                    let den = (xd * xd + yd * yd).powf(1.5);
+                    let c = if den > 0.0 { 1.0 / den } else { 0.0 };
+                    (-c * yd, c * xd)
+                })
+                .collect();
+            for i in 0..n {
+                let j = (i + 1) % n;
+                let entries = [
+                    (izx + i, -g[i].0),
+                    (izy + i, -g[i].1),
+                    (izx + j, g[j].0),
+                    (izy + j, g[j].1),
+                ];
+                for &(p, vp) in &entries {
+                    for &(q, vq) in &entries {
+                        if p <= q {
+                            qp.hessian(p, q, smooth * vp * vq);
+                        }
+                    }
+                }
+            }
+        }
+        for (i, v) in lin.iter().enumerate() {
+            qp.linear(i, *v);
+        }
+        let (sub, diag, sup) = c2_system(&ones);
+        let rhs_x = c2_rhs(&xs, &ones);
+        let rhs_y = c2_rhs(&ys, &ones);
+        for (dim, (iz, rhs)) in [(izx, &rhs_x), (izy, &rhs_y)].into_iter().enumerate() {
+            for j in 0..n {
+                let row = dim * n + j;
+                let prev = (j + n - 1) % n;
+                let next = (j + 1) % n;
+                qp.constraint(row, iz + prev, sub[j]);
+                qp.constraint(row, iz + j, diag[j]);
+                qp.constraint(row, iz + next, sup[j]);
+                qp.constraint(row, ia + prev, -6.0 * self.normals[prev][dim]);
+                qp.constraint(row, ia + j, 12.0 * self.normals[j][dim]);
+                qp.constraint(row, ia + next, -6.0 * self.normals[next][dim]);
+                qp.bound(row, rhs[j]);
+            }
+        }
+        let sol = qp.solve(Stage::Mintime, iteration)?;
+        Ok((0..n).map(|i| cur.alpha[i] + sol.x[ia + i]).collect())
+    }
+}
+
+/// The minimum-time line from the IQP line `iqp` (sampled, with its velocity profile).
+pub fn mintime(
+    iqp: &Trajectory,
+    walls: &ResampledWalls,
+    params: &RacelineParams,
+    vehicle: &Vehicle,
+) -> Result<MintimeSolution, OptimizeError> {
+    let every = ((KNOT_STEP_M / params.stepsize_interp_after_opt).round() as usize).max(1);
+    let base: Vec<[f64; 2]> = iqp.xy.iter().step_by(every).cloned().collect();
+    let fallback = |iterations, accepted| MintimeSolution {
+        trajectory: iqp.clone(),
+        iterations,
+        accepted,
+        is_iqp: true,
+    };
+    if base.len() < 8 {
+        return Ok(fallback(0, 0));
+    }
+    let normals = ClosedSpline::through(&base, None)?.normals();
+    let half = params.safety_width / 2.0;
+    let mut prob = Problem {
+        base,
+        normals,
+        walls,
+        half,
+        step: params.stepsize_interp_after_opt,
+        curvlim: params.curvlim,
+        vehicle,
+        min_clearance: 0.0,
+    };
+    let n = prob.base.len();
+    let mut cur = prob.candidate(vec![0.0; n])?;
+    prob.min_clearance = (half - SAMPLE_SLACK_M)
+        .min(line_clearance(walls, iqp))
+        .min(line_clearance(walls, &cur.traj));
+    let mut rho = TRUST_START_M;
+    let (mut iterations, mut accepted) = (0, 0);
+    while iterations < MAX_ITERATIONS && rho >= MIN_TRUST_M {
+        iterations += 1;
+        // a QP the solver cannot finish, or a line that fails, is a step too far: shrink
+        let next = prob
+            .step(&cur, rho, iterations)
+            .and_then(|alpha| prob.candidate(alpha))
+            .ok()
+            .filter(|c| prob.valid(c));
+        let Some(next) = next else {
+            rho *= 0.5;
+            continue;
+        };
+        let gain = cur.traj.lap_time - next.traj.lap_time;
+        if gain > 0.0 {
+            cur = next;
+            accepted += 1;
+            rho = (rho * 1.5).min(TRUST_MAX_M);
+            if gain < MIN_GAIN_S {
+                break;
+            }
+        } else {
+            rho *= 0.5;
+        }
+    }
+    if cur.traj.lap_time < iqp.lap_time {
+        Ok(MintimeSolution {
+            trajectory: cur.traj,
+            iterations,
+            accepted,
+            is_iqp: false,
+        })
+    } else {
+        Ok(fallback(iterations, accepted))
+    }
+}
