@@ -76,7 +76,7 @@ fn slam_loop_maps_build_and_their_lines_keep_clear_of_every_occupied_pixel() {
         let gw =
             GlobalWaypoints::read(&tmp.path().join(name).join("global_waypoints.json")).unwrap();
         for kind in [LineKind::Iqp, LineKind::Sp] {
-            let (_, line) = gw.line(kind);
+            let (_, line) = gw.line(kind).expect("IQP and SP are in the JSON");
             let worst = line
                 .wpnts
                 .iter()
