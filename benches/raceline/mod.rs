@@ -1,11 +1,13 @@
 //! Benchmarks of stages 7–11 (issue 4 targets: whole stage < 100 ms for the
 //! Race Stack's f, < 300 ms for MapZoo Austin; the Python reference takes 12 s
 //! and 42 s): one sparse IQP solve on the prepped reference line, and the whole
-//! stage (prep, IQP, second IQP, SP, sampling, velocity profiles).
+//! stage (prep, IQP, second IQP, SP, sampling, velocity profiles), and the stage with the
+//! minimum-time line too (issue 14: that step under 1 s).
 //! Needs ../shared/data (or $MAPZOO_DATA); prints a notice and measures nothing without it.
 
 pub(crate) mod compute;
 pub(crate) mod iqp;
+pub(crate) mod mintime;
 
 use criterion::{criterion_group, Criterion};
 use mapzoo_format::testdata::reference_data_or_skip;
@@ -40,5 +42,5 @@ pub(crate) fn tracks() -> Vec<(&'static str, Vec<Waypoint>, Option<Walls>, Racel
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = iqp::bench, compute::bench
+    targets = iqp::bench, compute::bench, mintime::bench
 }
