@@ -447,3 +447,39 @@ fn knot_every(length: f64, stepsize: f64) -> usize {
     let spacing = KNOT_STEP_M.max(length / MAX_KNOTS as f64);
     ((spacing / stepsize - 1e-9).ceil() as usize).max(1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The knots are never closer than KNOT_STEP_M and never more than MAX_KNOTS, whatever the
+    /// track's length and the sample step.
+    #[test]
+    fn knot_spacing_is_bounded_in_count_and_distance() {
+        for stepsize in [0.05, 0.1, 0.15, 0.25] {
+            for length in [10.0, 76.5, 100.0, 143.5, 400.0, 2000.0] {
+                let every = knot_every(length, stepsize);
+                let samples = (length / stepsize).round() as usize;
+                let knots = samples.div_ceil(every);
+                assert!(
+                    every as f64 * stepsize >= KNOT_STEP_M - 1e-9
+                        || every == 1 && stepsize >= KNOT_STEP_M,
+                    "stepsize {stepsize}, length {length}: every {every}"
+                );
+                assert!(
+                    knots <= MAX_KNOTS,
+                    "stepsize {stepsize}, length {length}: {knots} knots"
+                );
+                // and not coarser than needed: one sample fewer per knot would break a bound
+                if every > 1 {
+                    let finer = every - 1;
+                    assert!(
+                        (finer as f64) * stepsize < KNOT_STEP_M - 1e-9
+                            || samples.div_ceil(finer) > MAX_KNOTS,
+                        "stepsize {stepsize}, length {length}: every {every} is coarser than needed"
+                    );
+                }
+            }
+        }
+    }
+}
