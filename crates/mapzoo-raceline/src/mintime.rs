@@ -8,7 +8,8 @@
 //!    configured vehicle: ggv, drag, machine limit, v_max), sampled as every
 //!    line is (≈0.1 m), and
 //! 2. one convex QP on path and speed together, linearised about the current
-//!    line and profile: the shifts δ of the knots (≈0.2 m apart) along fixed
+//!    line and profile: the shifts δ of the knots (≈0.2 m apart, wider on
+//!    tracks longer than [`MAX_KNOTS`] · 0.2 m) along fixed
 //!    normals, the spline's second derivatives (tied to δ by the C2 equalities,
 //!    curvature linear in them, as in the IQP) and the squared speed b = v² at
 //!    each knot. It minimises the lap time Σ dsᵢ/√bᵢ (the length part linear in
@@ -23,7 +24,8 @@
 //!
 //! A step is kept only if the lap of the new line, re-timed with our own
 //! velocity profile on its own sampled geometry, is shorter and its samples
-//! keep clear of the walls; otherwise ρ halves. The iteration stops when a
+//! keep clear of the walls; otherwise ρ becomes half the longest shift the QP
+//! took (a larger region did not bind, and would only give the same step). The iteration stops when a
 //! kept step gains less than [`MIN_GAIN_S`], ρ falls below [`MIN_TRUST_M`] or
 //! after [`MAX_ITERATIONS`]. The line returned is never slower than the IQP's:
 //! if no step helps, the IQP line itself is returned.
@@ -39,8 +41,10 @@ use crate::velocity::Vehicle;
 use crate::walls::{ResampledWalls, Side};
 use crate::{race_stack_heading, Trajectory};
 
-/// Spacing of the optimisation knots along the IQP line, metres.
+/// Smallest spacing of the optimisation knots along the IQP line, metres.
 const KNOT_STEP_M: f64 = 0.2;
+/// Most knots: longer tracks get a wider spacing (the QP's size, and so its time, is bounded).
+pub const MAX_KNOTS: usize = 500;
 /// Iterations at most (speed profile + QP).
 pub const MAX_ITERATIONS: usize = 100;
 /// A kept step gaining less than this ends the iteration, seconds.
@@ -366,7 +370,7 @@ pub fn mintime(
     params: &RacelineParams,
     vehicle: &Vehicle,
 ) -> Result<MintimeSolution, OptimizeError> {
-    let every = ((KNOT_STEP_M / params.stepsize_interp_after_opt).round() as usize).max(1);
+    let every = knot_every(iqp.length, params.stepsize_interp_after_opt);
     let base: Vec<[f64; 2]> = iqp.xy.iter().step_by(every).cloned().collect();
     let fallback = |iterations, accepted| MintimeSolution {
         trajectory: iqp.clone(),
@@ -398,26 +402,31 @@ pub fn mintime(
     let (mut iterations, mut accepted) = (0, 0);
     while iterations < MAX_ITERATIONS && rho >= MIN_TRUST_M {
         iterations += 1;
-        // a QP the solver cannot finish, or a line that fails, is a step too far: shrink
-        let next = prob
-            .step(&cur, rho, iterations)
-            .and_then(|alpha| prob.candidate(alpha))
-            .ok()
-            .filter(|c| prob.valid(c));
-        let Some(next) = next else {
+        // a QP the solver cannot finish is a step too far: shrink
+        let Ok(alpha) = prob.step(&cur, rho, iterations) else {
             rho *= 0.5;
             continue;
         };
-        let gain = cur.traj.lap_time - next.traj.lap_time;
-        if gain > 0.0 {
-            cur = next;
-            accepted += 1;
-            rho = (rho * 1.5).min(TRUST_MAX_M);
-            if gain < MIN_GAIN_S {
-                break;
+        // the longest shift the QP took: a region larger than that did not bind
+        let taken = alpha
+            .iter()
+            .zip(&cur.alpha)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        let next = prob.candidate(alpha).ok().filter(|c| prob.valid(c));
+        match next {
+            Some(next) if next.traj.lap_time < cur.traj.lap_time => {
+                let gain = cur.traj.lap_time - next.traj.lap_time;
+                cur = next;
+                accepted += 1;
+                rho = (rho * 1.5).min(TRUST_MAX_M);
+                if gain < MIN_GAIN_S {
+                    break;
+                }
             }
-        } else {
-            rho *= 0.5;
+            // the model was wrong over the step it took: halve that step, not a region that
+            // did not bind (which only costs QPs that return the same step)
+            _ => rho = 0.5 * rho.min(taken),
         }
     }
     if cur.traj.lap_time < iqp.lap_time {
@@ -429,5 +438,48 @@ pub fn mintime(
         })
     } else {
         Ok(fallback(iterations, accepted))
+    }
+}
+
+/// Every how many samples of the IQP line a knot sits: at least [`KNOT_STEP_M`] apart, and no
+/// more than [`MAX_KNOTS`] knots, so that one QP stays small on long tracks.
+fn knot_every(length: f64, stepsize: f64) -> usize {
+    let spacing = KNOT_STEP_M.max(length / MAX_KNOTS as f64);
+    ((spacing / stepsize - 1e-9).ceil() as usize).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The knots are never closer than KNOT_STEP_M and never more than MAX_KNOTS, whatever the
+    /// track's length and the sample step.
+    #[test]
+    fn knot_spacing_is_bounded_in_count_and_distance() {
+        for stepsize in [0.05, 0.1, 0.15, 0.25] {
+            for length in [10.0, 76.5, 100.0, 143.5, 400.0, 2000.0] {
+                let every = knot_every(length, stepsize);
+                let samples = (length / stepsize).round() as usize;
+                let knots = samples.div_ceil(every);
+                assert!(
+                    every as f64 * stepsize >= KNOT_STEP_M - 1e-9
+                        || every == 1 && stepsize >= KNOT_STEP_M,
+                    "stepsize {stepsize}, length {length}: every {every}"
+                );
+                assert!(
+                    knots <= MAX_KNOTS,
+                    "stepsize {stepsize}, length {length}: {knots} knots"
+                );
+                // and not coarser than needed: one sample fewer per knot would break a bound
+                if every > 1 {
+                    let finer = every - 1;
+                    assert!(
+                        (finer as f64) * stepsize < KNOT_STEP_M - 1e-9
+                            || samples.div_ceil(finer) > MAX_KNOTS,
+                        "stepsize {stepsize}, length {length}: every {every} is coarser than needed"
+                    );
+                }
+            }
+        }
     }
 }
