@@ -10,19 +10,19 @@ use mapzoo_pipeline::{ConfigChoice, Overrides};
 
 use super::common::ConfigArgs;
 
-/// The configuration of a rebuild: `--profile` or `--config` make a new configuration (the
-/// set's recorded one is not used, and a note says so); otherwise the recorded settings, with
-/// `--free-rule` and the safety widths on top. The flags are validated here, before any work.
+/// The configuration of a rebuild: `--profile`, `--config` or `--vehicle` make a new
+/// configuration (the set's recorded one is not used, and a note says so); otherwise the
+/// recorded settings, with `--free-rule` and the safety widths on top. The flags are validated here, before any work.
 pub fn config_choice(
     args: &ConfigArgs,
     dirs: &[PathBuf],
 ) -> anyhow::Result<(ConfigChoice, Option<String>)> {
     let given = args.resolve()?;
-    if args.profile.is_some() || args.config.is_some() {
+    if args.profile.is_some() || args.config.is_some() || args.vehicle.is_some() {
         let recorded = dirs.iter().any(|d| d.join(SETTINGS_FILE).is_file());
         let note = recorded.then(|| {
             format!(
-                "--profile / --config given: the settings recorded in {SETTINGS_FILE} are not used"
+                "--profile / --config / --vehicle given: the settings recorded in {SETTINGS_FILE} are not used"
             )
         });
         return Ok((ConfigChoice::from(given), note));

@@ -519,6 +519,32 @@ fn the_race_stack_car_folder_gives_the_racestack_profile() {
     assert!(stderr(&o).contains("racecar_f110.ini"), "{}", stderr(&o));
 }
 
+/// Before: `regen --vehicle DIR` of a set with a `mapzoo.toml` used the recorded settings and
+/// dropped the car's files without a word.
+#[test]
+fn regen_with_a_vehicle_folder_uses_the_car_not_the_record() {
+    let Some(data) = reference_data_or_skip("regen_with_a_vehicle_folder") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "loop", 11);
+    let car = data.join("racestack");
+    let a = tmp.path().join("a");
+    let b = tmp.path().join("b");
+    let with_car = laps(&build_json(&yaml, &a, &["--vehicle", s(&car)]));
+    let _default = laps(&build_json(&yaml, &b, &[]));
+    let o = run(&["regen", s(&b.join("loop")), "--vehicle", s(&car)]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(stderr(&o).contains("--vehicle given"), "{}", stderr(&o));
+    for f in ["loop_racing_line.csv", "global_waypoints.json"] {
+        assert_eq!(
+            std::fs::read(a.join("loop").join(f)).unwrap(),
+            std::fs::read(b.join("loop").join(f)).unwrap(),
+            "{f} (laps with the car {with_car:?})"
+        );
+    }
+}
+
 #[test]
 fn raceline_writes_and_keeps_the_flavour() {
     let Some(data) = reference_data_or_skip("raceline_writes_and_keeps_the_flavour") else {
