@@ -9,6 +9,8 @@ use mapzoo_format::{
     decode_gray_png, is_trajectory_text, read_tum_raceline, Flavor, GlobalWaypoints,
 };
 
+use mapzoo_format::testdata::json_tokens;
+
 use crate::support::{
     copy_folder, reference_data_or_skip, run, s, stderr, stdout, text, write_map,
 };
@@ -16,35 +18,15 @@ use crate::support::{
 /// A JSON text as tokens, whitespace dropped; numbers reduced to their layout (integer,
 /// fixed, exponent) so that files of the same shape but other digits compare equal.
 fn shape(text: &str, jq: bool) -> Vec<String> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c == b'"' {
-            let start = i;
-            i += 1;
-            while b[i] != b'"' {
-                i += 1 + usize::from(b[i] == b'\\');
+    json_tokens(text)
+        .into_iter()
+        .map(|tok| {
+            if tok.starts_with('"') {
+                // map_info_str carries figures: keep its words only
+                return tok.chars().filter(|c| !c.is_ascii_digit()).collect();
             }
-            i += 1;
-            let tok = &text[start..i];
-            // map_info_str carries figures: keep its words only
-            let words: String = tok.chars().filter(|c| !c.is_ascii_digit()).collect();
-            out.push(words);
-        } else if b"{}[]:,".contains(&c) {
-            out.push((c as char).to_string());
-            i += 1;
-        } else {
-            let start = i;
-            while i < b.len() && !b"{}[]:, \n\r\t".contains(&b[i]) {
-                i += 1;
-            }
-            let tok = &text[start..i];
-            let class = match tok {
-                "true" | "false" | "null" => tok.to_string(),
+            match tok.as_str() {
+                "{" | "}" | "[" | "]" | ":" | "," | "true" | "false" | "null" => tok,
                 _ if tok.contains('e') => "exp".into(),
                 _ if tok.contains('.') => {
                     let integral = tok.parse::<f64>().is_ok_and(|v| v.fract() == 0.0);
@@ -55,11 +37,9 @@ fn shape(text: &str, jq: bool) -> Vec<String> {
                     }
                 }
                 _ => "int".into(),
-            };
-            out.push(class);
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 /// Whether two JSON shapes agree, ignoring number layouts that a single value can change

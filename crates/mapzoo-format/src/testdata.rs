@@ -40,3 +40,37 @@ pub fn reference_data_or_skip(test: &str) -> Option<PathBuf> {
     }
     dir
 }
+
+/// A JSON text as its token stream, whitespace dropped: strings with their quotes and escapes
+/// as written, the punctuation `{}[]:,` one token each, every other token (numbers, `true`,
+/// `false`, `null`) as written. Tests compare the layout of our files with published ones by
+/// it (a JSON parser would drop exactly what they compare: number formatting and key order).
+pub fn json_tokens(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c == b'"' {
+            let start = i;
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += 1 + usize::from(b[i] == b'\\');
+            }
+            i = (i + 1).min(b.len());
+            out.push(text[start..i].to_string());
+        } else if b"{}[]:,".contains(&c) {
+            out.push((c as char).to_string());
+            i += 1;
+        } else {
+            let start = i;
+            while i < b.len() && !b"{}[]:, \n\r\t".contains(&b[i]) {
+                i += 1;
+            }
+            out.push(text[start..i].to_string());
+        }
+    }
+    out
+}

@@ -4,42 +4,8 @@
 
 use std::path::Path;
 
-use mapzoo_format::testdata::reference_data_or_skip;
+use mapzoo_format::testdata::{json_tokens as tokens, reference_data_or_skip};
 use mapzoo_format::{file_flavor, Flavor, GlobalWaypoints, OtSectors, SpeedScaling, TrackFiles};
-
-/// A JSON text as its token stream (strings, numbers as written, punctuation), whitespace dropped.
-fn tokens(text: &str) -> Vec<String> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c == b'"' {
-            let start = i;
-            i += 1;
-            while b[i] != b'"' {
-                if b[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i += 1;
-            out.push(text[start..i].to_string());
-        } else if b"{}[]:,".contains(&c) {
-            out.push((c as char).to_string());
-            i += 1;
-        } else {
-            let start = i;
-            while i < b.len() && !b"{}[]:, \n\r\t".contains(&b[i]) {
-                i += 1;
-            }
-            out.push(text[start..i].to_string());
-        }
-    }
-    out
-}
 
 /// What the Race Stack's `convert_old_gbwpnts.sh` (jq) does to a number token: an integral
 /// float loses its `.0`; every other number keeps its digits.
