@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use mapzoo_extract::StartPose;
 use mapzoo_format::{Flavor, WritePolicy};
 use mapzoo_pipeline::{
-    add_lines, build, run_batch, update_set, write_set, BuildRecord, BuildRequest, FailureRecord,
+    build, run_batch, update_set, write_set, BuildRecord, BuildRequest, FailureRecord,
 };
 use mapzoo_raceline::LineKind;
 
 use super::common::{
-    cli_message, note_jobs, ok_record, parse_lines, parse_start, ConfigArgs, Lines, Progress,
+    cli_message, note_jobs, ok_record, parse_start, ConfigArgs, LineArgs, Progress,
 };
 use super::setfiles::{move_lines, written_lines};
 
@@ -55,10 +55,8 @@ pub struct Args {
     /// Race Stack file flavour: ros1 (the MapZoo dataset's) or ros2 (the ROS 2 Race Stack's).
     #[arg(long, default_value = "ros1", value_name = "ros1|ros2")]
     pub flavor: Flavor,
-    /// Racing lines to compute: iqp,sp (default) or iqp,sp,mintime (adds the minimum-lap-time
-    /// line, `<T>_mintime.csv`, and its figures mintime_lap_s, mintime_vmax, mintime_points).
-    #[arg(long, value_name = "iqp,sp[,mintime]", value_parser = parse_lines, default_value = "iqp,sp")]
-    pub lines: Lines,
+    #[command(flatten)]
+    pub lines: LineArgs,
     #[command(flatten)]
     pub config: ConfigArgs,
 }
@@ -71,7 +69,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.maps.len()
         );
     }
-    let config = args.config.resolve()?;
+    let mut config = args.config.resolve()?;
+    args.lines.apply(&mut config)?;
     let requests: Vec<BuildRequest> = args
         .maps
         .iter()
@@ -101,7 +100,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |req| {
             let t = std::time::Instant::now();
             let mut set = build(req, &config)?;
-            add_lines(&mut set, &args.lines.0, &config, &req.yaml)?;
             for note in &set.map.notes {
                 eprintln!("note: {note}");
             }

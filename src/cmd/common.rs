@@ -134,26 +134,47 @@ pub struct LineConfigArgs {
     pub free_rule: Option<String>,
 }
 
-/// The racing lines a run computes (`--lines iqp,sp,mintime`): IQP and SP always (the Race
-/// Stack's files need them), the minimum-time line when named.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Lines(pub Vec<LineKind>);
+/// The racing lines a run computes and the one the car drives: `--lines iqp,sp,mintime`,
+/// `--racing-line mintime`. Unset, the configuration's `[lines]` table decides (default: IQP
+/// and SP, the IQP line driven).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LineArgs {
+    /// Racing lines to compute: iqp,sp (default) or iqp,sp,mintime (adds the minimum-lap-time
+    /// line, `<T>_mintime.csv`, and its figures mintime_lap_s, mintime_vmax, mintime_points).
+    #[arg(long, value_name = "iqp,sp[,mintime]", value_parser = parse_lines)]
+    pub lines: Option<LineList>,
+    /// The line the car drives: iqp (default) or mintime (computed if --lines leaves it out).
+    /// It goes into `<T>_racing_line.csv` and the IQP slot of global_waypoints.json (the one
+    /// the Race Stack's controller reads), the sector files index it, and the IQP line is
+    /// written as `<T>_iqp.csv`.
+    #[arg(long, value_name = "iqp|mintime", value_parser = parse_line_kind)]
+    pub racing_line: Option<LineKind>,
+}
 
-impl Default for Lines {
-    fn default() -> Self {
-        Lines(LineKind::ALL.to_vec())
+impl LineArgs {
+    /// Puts the given lines into `config`.
+    pub fn apply(&self, config: &mut Config) -> anyhow::Result<()> {
+        config.lines = config
+            .lines
+            .with_choice(
+                self.lines.as_ref().map(|l| l.0.as_slice()),
+                self.racing_line,
+                ("--lines", "--racing-line"),
+            )
+            .map_err(anyhow::Error::msg)?;
+        Ok(())
     }
 }
 
+/// The value of `--lines`: the named lines in the order given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineList(pub Vec<LineKind>);
+
 /// Parses `--lines`: comma-separated names among iqp, sp, mintime; iqp and sp must be there.
-pub fn parse_lines(text: &str) -> Result<Lines, String> {
+pub fn parse_lines(text: &str) -> Result<LineList, String> {
     let mut kinds = Vec::new();
     for name in text.split(',').map(str::trim) {
-        let kind = LineKind::from_name(name).ok_or_else(|| {
-            format!(
-                "unknown line \"{name}\"; the lines are iqp, sp and mintime (e.g. iqp,sp,mintime)"
-            )
-        })?;
+        let kind = parse_line_kind(name)?;
         if !kinds.contains(&kind) {
             kinds.push(kind);
         }
@@ -166,7 +187,14 @@ pub fn parse_lines(text: &str) -> Result<Lines, String> {
             ));
         }
     }
-    Ok(Lines(kinds))
+    Ok(LineList(kinds))
+}
+
+/// Parses one line name: iqp, sp or mintime.
+fn parse_line_kind(name: &str) -> Result<LineKind, String> {
+    LineKind::from_name(name.trim()).ok_or_else(|| {
+        format!("unknown line \"{name}\"; the lines are iqp, sp and mintime (e.g. iqp,sp,mintime)")
+    })
 }
 
 impl LineConfigArgs {

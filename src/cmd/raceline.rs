@@ -18,12 +18,12 @@ use mapzoo_format::set::layout::RACING_LINE;
 use mapzoo_format::set::{TrackFiles, WritePolicy};
 use mapzoo_format::{file_flavor, Flavor, Waypoint};
 use mapzoo_pipeline::{
-    line_files, read_centerline_track, read_trajectory, CenterlineTrack, FailureRecord,
-    PipelineError, TrajectoryLap,
+    compute_lines, line_files, read_centerline_track, read_trajectory, CenterlineTrack, Config,
+    FailureRecord, PipelineError, TrajectoryLap,
 };
-use mapzoo_raceline::{RacelineParams, RacelineResult};
+use mapzoo_raceline::RacelineResult;
 
-use super::common::{cli_message, ok_record, parse_lines, LineConfigArgs, Lines};
+use super::common::{cli_message, ok_record, LineArgs, LineConfigArgs};
 
 /// Arguments of `mapzoo raceline`.
 #[derive(clap::Args)]
@@ -41,18 +41,18 @@ pub struct Args {
     /// Race Stack file flavour of the output (ros1, ros2); default: the input JSON's, else ros1.
     #[arg(long, value_name = "ros1|ros2")]
     pub flavor: Option<Flavor>,
-    /// Racing lines to compute: iqp,sp (default) or iqp,sp,mintime (adds the minimum-lap-time
-    /// line, `<T>_mintime.csv`, and its figures mintime_lap_s, mintime_vmax, mintime_points).
-    #[arg(long, value_name = "iqp,sp[,mintime]", value_parser = parse_lines, default_value = "iqp,sp")]
-    pub lines: Lines,
+    #[command(flatten)]
+    pub lines: LineArgs,
     #[command(flatten)]
     pub config: LineConfigArgs,
 }
 
-/// The racing-line parameters: the profile, the TOML file and the safety widths, resolved and
-/// validated as `build` does.
-fn params(args: &Args) -> anyhow::Result<RacelineParams> {
-    Ok(args.config.resolve("raceline")?.raceline)
+/// The configuration: the profile, the TOML file, the safety widths and the lines, resolved
+/// and validated as `build` does.
+fn config(args: &Args) -> anyhow::Result<Config> {
+    let mut config = args.config.resolve("raceline")?;
+    args.lines.apply(&mut config)?;
+    Ok(config)
 }
 
 /// The output set: the centerline, the IQP and SP lines as CSVs and their global_waypoints.json.
@@ -61,32 +61,26 @@ fn output_files(track: &str, centerline: &[Waypoint], result: &RacelineResult) -
 }
 
 /// Reads the input and computes its racing lines.
-fn lines(
-    args: &Args,
-    params: &RacelineParams,
-) -> Result<(CenterlineTrack, RacelineResult), PipelineError> {
+fn lines(args: &Args, config: &Config) -> Result<(CenterlineTrack, RacelineResult), PipelineError> {
     let input = read_centerline_track(&args.input)?;
-    let result = mapzoo_raceline::compute_lines(
-        &input.centerline,
-        input.walls.as_ref(),
-        params,
-        &args.lines.0,
-    )
-    .map_err(|source| PipelineError::Optimize {
-        path: args.input.clone(),
-        source,
-    })?;
+    let result =
+        compute_lines(&input.centerline, input.walls.as_ref(), config).map_err(|source| {
+            PipelineError::Optimize {
+                path: args.input.clone(),
+                source,
+            }
+        })?;
     Ok((input, result))
 }
 
 /// Runs stages 7–11 and writes the files; exit 0, or 2 (via `Err`) on bad input or an infeasible track.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let params = params(&args)?;
-    if let Some(lap) = read_trajectory(&args.input, &params)? {
+    let config = config(&args)?;
+    if let Some(lap) = read_trajectory(&args.input, &config.raceline)? {
         return trajectory(&args, lap);
     }
     let start = Instant::now();
-    let (input, result) = match lines(&args, &params) {
+    let (input, result) = match lines(&args, &config) {
         Ok(done) => done,
         Err(e) => {
             if args.json {
@@ -147,6 +141,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn trajectory(args: &Args, lap: TrajectoryLap) -> anyhow::Result<ExitCode> {
     if args.flavor.is_some() {
         bail!("--flavor has no effect on a trajectory input, which gives only a racing-line CSV; leave it out");
+    }
+    if args.lines.lines.is_some() || args.lines.racing_line.is_some() {
+        bail!("--lines and --racing-line have no effect on a trajectory input, which is timed as it is; leave them out");
     }
     let mut files = TrackFiles::new(&lap.track);
     files.lines = vec![(RACING_LINE.to_string(), lap.waypoints.clone())];

@@ -330,3 +330,98 @@ fn regen_keeps_the_folders_other_files_in_place() {
         assert!(hidden(d).is_empty(), "{:?}", hidden(d));
     }
 }
+
+/// `--racing-line mintime` puts the minimum-time line where the Race Stack drives: the
+/// racing-line CSV and the JSON's IQP slot (with its figures in map_info_str), the sector files
+/// over it; the IQP line moves to `<T>_iqp.csv`, the SP slot stays; the set records the choice
+/// and `regen` rebuilds it byte for byte. Driving a line `--lines` leaves out is a usage error.
+#[test]
+fn racing_line_mintime_puts_the_minimum_time_line_where_the_car_drives() {
+    use mapzoo_format::{read_waypoint_csv, GlobalWaypoints, SpeedScaling};
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 7);
+    let build = |out: &str, flags: &[&str]| -> serde_json::Value {
+        let o = mapzoo()
+            .arg("build")
+            .arg(&yaml)
+            .arg("--out")
+            .arg(tmp.path().join(out))
+            .arg("--json")
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let plain_rec = build("plain", &[]);
+    let fast_rec = build("fast", &["--racing-line", "mintime"]);
+    let (plain, fast) = (tmp.path().join("plain/t"), tmp.path().join("fast/t"));
+    assert!(plain_rec.get("racing_line").is_none(), "{plain_rec}");
+    assert_eq!(fast_rec["racing_line"], "mintime", "{fast_rec}");
+    // a generated track has room to use: the driven line is really another line
+    let lap = fast_rec["mintime_lap_s"].as_f64().unwrap();
+    assert!(lap < fast_rec["iqp_lap_s"].as_f64().unwrap(), "{fast_rec}");
+    assert_eq!(fast_rec["iqp_lap_s"], plain_rec["iqp_lap_s"]);
+
+    let bytes = |p: std::path::PathBuf| std::fs::read(p).unwrap();
+    assert_eq!(
+        bytes(fast.join("t_racing_line.csv")),
+        bytes(fast.join("t_mintime.csv"))
+    );
+    assert_eq!(
+        bytes(fast.join("t_iqp.csv")),
+        bytes(plain.join("t_racing_line.csv"))
+    );
+    assert!(!plain.join("t_iqp.csv").exists() && !plain.join("t_mintime.csv").exists());
+
+    let driven = read_waypoint_csv(&fast.join("t_racing_line.csv")).unwrap();
+    let g = GlobalWaypoints::read(&fast.join("global_waypoints.json")).unwrap();
+    let g_plain = GlobalWaypoints::read(&plain.join("global_waypoints.json")).unwrap();
+    assert_eq!(g.iqp.wpnts.len(), driven.len());
+    for (a, b) in g.iqp.wpnts.iter().zip(&driven) {
+        assert!((a.x_m - b.x_m).abs() < 1e-8 && (a.vx_mps - b.vx_mps).abs() < 1e-8);
+    }
+    assert_eq!(g.sp, g_plain.sp);
+    assert_eq!(g.map_info.sp_lap_time_s, g_plain.map_info.sp_lap_time_s);
+    let slot_lap = g.map_info.iqp_lap_time_s.unwrap();
+    assert!((slot_lap - lap).abs() < 1e-4, "{slot_lap} vs {lap}");
+    assert!(
+        g.map_info_str.contains("--racing-line mintime"),
+        "{}",
+        g.map_info_str
+    );
+    let speed = SpeedScaling::read(&fast.join("speed_scaling.yaml")).unwrap();
+    assert_eq!(speed.sectors.last().unwrap().end, driven.len() as i64);
+    let o = mapzoo().arg("validate").arg(&fast).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let record = std::fs::read_to_string(fast.join("mapzoo.toml")).unwrap();
+    assert!(record.contains("racing_line = \"mintime\""), "{record}");
+
+    // regen keeps the choice: the same files, byte for byte
+    let before: Vec<_> = ["t_racing_line.csv", "t_iqp.csv", "global_waypoints.json"]
+        .map(|f| bytes(fast.join(f)))
+        .into();
+    let o = mapzoo().arg("regen").arg(&fast).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after: Vec<_> = ["t_racing_line.csv", "t_iqp.csv", "global_waypoints.json"]
+        .map(|f| bytes(fast.join(f)))
+        .into();
+    assert!(before == after, "regen changed the set");
+
+    for flags in [
+        &["--lines", "iqp,sp", "--racing-line", "mintime"][..],
+        &["--racing-line", "fastest"][..],
+    ] {
+        let o = mapzoo()
+            .arg("build")
+            .arg(&yaml)
+            .arg("--out")
+            .arg(tmp.path().join("bad"))
+            .args(flags)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flags:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--racing-line"), "{flags:?}: {err}");
+    }
+}

@@ -530,3 +530,41 @@ fn too_narrow_names_the_narrowest_point_and_a_safety_width_flag_that_builds() {
     let o = run(&["--safety-width", &w, "--safety-width-sp", &w]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// regen rebuilt a set from its centerline's first point and heading even when the set
+/// recorded the start pose it was built with: an unedited set came back with waypoints
+/// changed in the last digit (and a min-time line changed visibly). It now starts from the
+/// recorded pose: nothing changes.
+#[test]
+fn regen_of_an_unedited_set_built_with_a_start_changed_its_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = built_set(tmp.path(), 11);
+    // a start pose off the centerline's points, heading roughly along it
+    let c = mapzoo_format::read_waypoint_csv(&first.join("t_centerline.csv")).unwrap();
+    let (a, b) = (c[40], c[41]);
+    let yaw = (b.y_m - a.y_m).atan2(b.x_m - a.x_m) + 0.05;
+    let start = format!("--start={},{},{yaw}", a.x_m + 0.03, a.y_m - 0.02);
+    let out = tmp.path().join("again");
+    let o = mapzoo()
+        .arg("build")
+        .arg(tmp.path().join("t.yaml"))
+        .arg("--out")
+        .arg(&out)
+        .arg(&start)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let set = out.join("t");
+    let before = files(&set);
+    let o = mapzoo().arg("regen").arg(&set).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let after = files(&set);
+    let changed: Vec<&str> = before
+        .iter()
+        .zip(&after)
+        .filter(|(x, y)| x != y)
+        .map(|(x, _)| x.0.as_str())
+        .collect();
+    assert_eq!(before.len(), after.len());
+    assert!(changed.is_empty(), "regen changed {changed:?}");
+}

@@ -254,7 +254,8 @@ pub const SP_COLOR: ColorRgba = ColorRgba {
 /// The order of [`LineKind::ALL`] is the order of the lines everywhere: in
 /// `map_info_str`, in the JSON keys, in records and in pictures. A new kind (a
 /// minimum-time line) is a new variant here, with its names, key and colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LineKind {
     /// Minimum curvature, iterated (IQP, DESIGN §3.8): the line the car drives.
     Iqp,
@@ -284,7 +285,9 @@ impl LineKind {
         LineKind::ALL.contains(&self)
     }
 
-    /// The line the car drives: `<T>_racing_line.csv`, the one the sector files index.
+    /// The line the car drives unless another is chosen (`--racing-line`): the one in
+    /// `<T>_racing_line.csv` and the IQP slot of global_waypoints.json, the one the sector
+    /// files index.
     pub const RACING: LineKind = LineKind::Iqp;
 
     /// The line whose lap time the Race Stack writes as `est_lap_time`.

@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mapzoo_extract::{Extraction, StartPose};
-use mapzoo_format::set::layout::{MINTIME_LINE, RACING_LINE};
+use mapzoo_format::set::layout::{IQP_LINE, MINTIME_LINE, RACING_LINE};
 use mapzoo_format::set::{CentMap, MapFile, TrackFiles, WritePolicy};
 use mapzoo_format::{
     Flavor, FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
+    Waypoint,
 };
 use mapzoo_raceline::{LineKind, RacelineRecord, RacelineResult, Stage, Walls};
 
@@ -223,14 +224,15 @@ pub fn build_map(
         obstacles: extraction.obstacles.clone(),
     };
     let t = Instant::now();
-    let lines = mapzoo_raceline::compute(&extraction.centerline, Some(&walls), &config.raceline)
-        .map_err(|source| PipelineError::Optimize {
+    let lines = compute_lines(&extraction.centerline, Some(&walls), config).map_err(|source| {
+        PipelineError::Optimize {
             path: req.yaml.clone(),
             source,
-        })?;
+        }
+    })?;
     let t_raceline = t.elapsed().as_secs_f64();
     let (speed_scaling, ot_sectors) =
-        default_sectors(lines[LineKind::RACING].waypoints.len(), &config.sectors);
+        default_sectors(lines.racing_line().waypoints.len(), &config.sectors);
     let mut timings: Vec<(String, f64)> = Vec::new();
     if extraction.timings.is_empty() {
         timings.push(("extract".into(), t_extract));
@@ -263,29 +265,17 @@ pub fn build_map(
     })
 }
 
-/// Adds the further racing lines of `kinds` to a built set: [`LineKind::Mintime`], the
-/// minimum-lap-time line from the set's IQP line (written as `<T>_mintime.csv`, its figures in
-/// the record, its time as the `mintime` stage). The IQP and SP lines are always there; a set
-/// without further kinds is left as it is. `yaml` names the map in errors.
-pub fn add_lines(
-    set: &mut TrackSet,
-    kinds: &[LineKind],
+/// The racing lines of `config.lines` from a centerline (stages 7–11), the configured one
+/// driven ([`RacelineResult::drive`]).
+pub fn compute_lines(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
     config: &Config,
-    yaml: &Path,
-) -> Result<(), PipelineError> {
-    if !kinds.contains(&LineKind::Mintime) {
-        return Ok(());
-    }
-    let t = Instant::now();
-    set.lines
-        .add_mintime(&config.raceline)
-        .map_err(|source| PipelineError::Optimize {
-            path: yaml.to_path_buf(),
-            source,
-        })?;
-    set.timings
-        .push((Stage::Mintime.to_string(), t.elapsed().as_secs_f64()));
-    Ok(())
+) -> Result<RacelineResult, mapzoo_raceline::OptimizeError> {
+    let mut lines =
+        mapzoo_raceline::compute_lines(centerline, walls, &config.raceline, &config.lines.compute)?;
+    lines.drive(config.lines.racing_line)?;
+    Ok(lines)
 }
 
 /// Loads the map of `req` with the configured free-space rule and builds it.
@@ -329,21 +319,32 @@ fn set_files(set: &TrackSet) -> TrackFiles {
             gray: cent,
         }),
         centerline: Some(set.extraction.centerline.clone()),
-        lines: std::iter::once((
-            RACING_LINE.to_string(),
-            set.lines[LineKind::RACING].waypoints.clone(),
-        ))
-        .chain(
-            set.lines
-                .line(LineKind::Mintime)
-                .map(|l| (MINTIME_LINE.to_string(), l.waypoints.clone())),
-        )
-        .collect(),
+        lines: set_lines(&set.lines),
         global: Some(set.global_waypoints()),
         speed_scaling: Some(set.speed_scaling.clone()),
         ot_sectors: Some(set.ot_sectors.clone()),
         record: Some(set.settings.record(&set.name)),
     }
+}
+
+/// The line CSVs of a set besides the SP's (which only the JSON carries): the driven line as
+/// `<T>_racing_line.csv`, the min-time line as `<T>_mintime.csv` if computed, and the IQP line
+/// as `<T>_iqp.csv` when another line is driven.
+pub(crate) fn set_lines(lines: &RacelineResult) -> Vec<(String, Vec<Waypoint>)> {
+    let mut out = vec![(
+        RACING_LINE.to_string(),
+        lines.racing_line().waypoints.clone(),
+    )];
+    if let Some(l) = lines.line(LineKind::Mintime) {
+        out.push((MINTIME_LINE.to_string(), l.waypoints.clone()));
+    }
+    if lines.racing != LineKind::Iqp {
+        out.push((
+            IQP_LINE.to_string(),
+            lines.waypoints(LineKind::Iqp).to_vec(),
+        ));
+    }
+    out
 }
 
 /// Writes `set` as `out/<name>/`, atomically, as `policy` says (`true`/`false`: a `force` flag),

@@ -351,11 +351,12 @@ fn regenerate(
     opts: &CheckOptions,
 ) -> Result<(Vec<Waypoint>, RacelineResult), PipelineError> {
     if opts.from_centerline {
-        let lines = mapzoo_raceline::compute(&p.centerline, p.walls.as_ref(), &config.raceline)
-            .map_err(|source| PipelineError::Optimize {
+        let lines = crate::build::compute_lines(&p.centerline, p.walls.as_ref(), config).map_err(
+            |source| PipelineError::Optimize {
                 path: dir.to_path_buf(),
                 source,
-            })?;
+            },
+        )?;
         return Ok((p.centerline.clone(), lines));
     }
     let yaml = p.yaml.clone().ok_or_else(|| {
@@ -392,16 +393,19 @@ pub fn check(
     let (config, settings) = choice.resolve(recorded.as_ref())?;
     let config = &config;
     let (centerline, lines) = regenerate(&p, dir, config, opts)?;
+    // The published IQP slot holds the driven line (the IQP line unless the set's
+    // `[lines] racing_line` chose another): compare like with like.
+    let driven = lines.racing_line();
     let regenerated = Figures {
-        iqp_lap_s: Some(lines[LineKind::Iqp].lap_time_s),
-        iqp_vmax: Some(lines[LineKind::Iqp].v_max),
+        iqp_lap_s: Some(driven.lap_time_s),
+        iqp_vmax: Some(driven.v_max),
         sp_lap_s: Some(lines[LineKind::Sp].lap_time_s),
         sp_vmax: Some(lines[LineKind::Sp].v_max),
         centerline_points: Some(centerline.len()),
-        iqp_points: Some(lines[LineKind::Iqp].waypoints.len()),
+        iqp_points: Some(driven.waypoints.len()),
         sp_points: Some(lines[LineKind::Sp].waypoints.len()),
     };
-    let iqp_pct = pct(lines[LineKind::Iqp].lap_time_s, p.figures.iqp_lap_s);
+    let iqp_pct = pct(driven.lap_time_s, p.figures.iqp_lap_s);
     let sp_pct = pct(lines[LineKind::Sp].lap_time_s, p.figures.sp_lap_s);
     let tol = opts.lap_tol * 100.0;
     let pass = [iqp_pct, sp_pct].iter().flatten().all(|d| d.abs() <= tol)
@@ -453,7 +457,7 @@ pub fn check(
         iqp_lap_diff_pct: iqp_pct,
         sp_lap_diff_pct: sp_pct,
         centerline_distance: distance(&centerline, &p.centerline),
-        iqp_distance: distance(&lines[LineKind::Iqp].waypoints, &p.iqp),
+        iqp_distance: distance(&driven.waypoints, &p.iqp),
         sp_distance: distance(&lines[LineKind::Sp].waypoints, &p.sp),
         mean_abs_d_right_diff_m: d_right,
         mean_abs_d_left_diff_m: d_left,

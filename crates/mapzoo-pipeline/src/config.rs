@@ -7,7 +7,7 @@ use std::path::Path;
 
 use mapzoo_extract::ExtractParams;
 use mapzoo_format::FreeRule;
-use mapzoo_raceline::{format_number, RacelineParams};
+use mapzoo_raceline::{format_number, LineKind, RacelineParams};
 use serde::{Deserialize, Serialize};
 
 use crate::error::PipelineError;
@@ -81,6 +81,93 @@ impl Default for SectorDefaults {
     }
 }
 
+/// Which racing lines a run computes and which one the car drives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LineConfig {
+    /// The lines to compute: "iqp" and "sp" always (the Race Stack's files need them),
+    /// "mintime" (the minimum-lap-time line, `<T>_mintime.csv`) when named. Default
+    /// `["iqp", "sp"]`.
+    pub compute: Vec<LineKind>,
+    /// The line the car drives (default "iqp"): it goes into `<T>_racing_line.csv` and the
+    /// IQP slot of global_waypoints.json, and the sector files index it. Another line than
+    /// "iqp" must be among `compute`; the IQP line is then written as `<T>_iqp.csv`.
+    pub racing_line: LineKind,
+}
+
+impl Default for LineConfig {
+    fn default() -> Self {
+        LineConfig {
+            compute: LineKind::ALL.to_vec(),
+            racing_line: LineKind::RACING,
+        }
+    }
+}
+
+impl LineConfig {
+    /// Lines `kinds` (iqp and sp added if missing, each once, in [`LineKind::EVERY`] order),
+    /// driving `racing` (added to the lines if missing).
+    pub fn new(kinds: &[LineKind], racing: LineKind) -> Self {
+        let compute = LineKind::EVERY
+            .into_iter()
+            .filter(|k| LineKind::ALL.contains(k) || kinds.contains(k) || *k == racing)
+            .collect();
+        LineConfig {
+            compute,
+            racing_line: racing,
+        }
+    }
+
+    /// These lines with the choices of a caller over them: `kinds` (the lines to compute,
+    /// iqp and sp implied) and `racing` (the line to drive, computed even if `kinds` are not
+    /// given and leave it out); `None` keeps this configuration's. Giving `kinds` without the
+    /// driven line is an error, worded with `flags` (the names of the two options, e.g.
+    /// `("--lines", "--racing-line")`).
+    pub fn with_choice(
+        &self,
+        kinds: Option<&[LineKind]>,
+        racing: Option<LineKind>,
+        flags: (&str, &str),
+    ) -> Result<LineConfig, String> {
+        let (lines_flag, racing_flag) = flags;
+        let driven = racing.unwrap_or(self.racing_line);
+        match kinds {
+            None if racing.is_none() => Ok(self.clone()),
+            None => Ok(LineConfig::new(&self.compute, driven)),
+            Some(kinds) if kinds.contains(&driven) || driven == LineKind::RACING => {
+                Ok(LineConfig::new(kinds, driven))
+            }
+            Some(_) if racing.is_some() => Err(format!(
+                "{racing_flag} {0} drives a line {lines_flag} leaves out; add {0} to {lines_flag} (or leave {lines_flag} out)",
+                driven.name()
+            )),
+            Some(_) => Err(format!(
+                "the configuration drives the {0} line ([lines] racing_line), which {lines_flag} leaves out; add {0} to {lines_flag} or give {racing_flag} iqp",
+                driven.name()
+            )),
+        }
+    }
+
+    /// Checks that iqp and sp are computed and that the driven line is.
+    fn validate(&self) -> Result<(), String> {
+        for kind in LineKind::ALL {
+            if !self.compute.contains(&kind) {
+                return Err(format!(
+                    "field \"compute\" must name {} (the Race Stack's files need it), e.g. [\"iqp\", \"sp\", \"mintime\"]",
+                    kind.name()
+                ));
+            }
+        }
+        if !self.compute.contains(&self.racing_line) {
+            return Err(format!(
+                "field \"racing_line\" is \"{0}\", which is not among \"compute\"; add \"{0}\" there",
+                self.racing_line.name()
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Every parameter of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -95,6 +182,8 @@ pub struct Config {
     pub raceline: RacelineParams,
     /// New sector files.
     pub sectors: SectorDefaults,
+    /// The racing lines computed and the one driven.
+    pub lines: LineConfig,
 }
 
 impl Default for Config {
@@ -128,6 +217,7 @@ impl Config {
                 Profile::Racestack => RacelineParams::racestack(),
             },
             sectors: SectorDefaults::default(),
+            lines: LineConfig::default(),
         }
     }
 
@@ -201,6 +291,9 @@ impl Config {
         self.raceline
             .validate()
             .map_err(|e| PipelineError::config(path, format!("[raceline] {e}")))?;
+        self.lines
+            .validate()
+            .map_err(|e| PipelineError::config(path, format!("[lines] {e}")))?;
         let s = &self.sectors;
         for (field, v) in [("global_limit", s.global_limit), ("scaling", s.scaling)] {
             if !(v > 0.0 && v <= 1.0) {
@@ -398,6 +491,72 @@ mod tests {
     /// The repository's documented defaults file.
     fn documented_defaults_path() -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../pipeline.toml")
+    }
+
+    /// `[lines]`: the min-time line is asked for by name and driven only when computed; iqp and
+    /// sp cannot be left out; errors name the table and the field.
+    #[test]
+    fn lines_table_is_checked_and_names_its_field() {
+        let p = Path::new("l.toml");
+        let c = Config::from_toml_str(
+            "[lines]\ncompute = [\"iqp\", \"sp\", \"mintime\"]\nracing_line = \"mintime\"\n",
+            None,
+            p,
+        )
+        .unwrap();
+        c.validate(p).unwrap();
+        assert_eq!(c.lines.racing_line, LineKind::Mintime);
+        for (text, words) in [
+            (
+                "[lines]\nracing_line = \"mintime\"\n",
+                &["[lines]", "racing_line", "compute"][..],
+            ),
+            (
+                "[lines]\ncompute = [\"iqp\"]\n",
+                &["[lines]", "compute", "sp"][..],
+            ),
+        ] {
+            let c = Config::from_toml_str(text, None, p).unwrap();
+            let e = c.validate(p).unwrap_err().to_string();
+            assert!(words.iter().all(|w| e.contains(w)), "{text}: {e}");
+        }
+        let e = Config::from_toml_str("[lines]\ncompute = [\"fastest\"]\n", None, p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("fastest") && e.contains("l.toml"), "{e}");
+    }
+
+    /// A caller's choice over the configured lines: the driven line is computed even when only
+    /// it is named; naming lines without it is refused in the caller's words.
+    #[test]
+    fn line_choice_adds_the_driven_line_or_refuses_a_contradiction() {
+        let flags = ("--lines", "--racing-line");
+        let base = LineConfig::default();
+        assert_eq!(base.with_choice(None, None, flags).unwrap(), base);
+        let driven = base
+            .with_choice(None, Some(LineKind::Mintime), flags)
+            .unwrap();
+        assert_eq!(driven.compute, LineKind::EVERY.to_vec());
+        assert_eq!(driven.racing_line, LineKind::Mintime);
+        let all = [LineKind::Sp, LineKind::Mintime, LineKind::Iqp];
+        let both = base.with_choice(Some(&all), None, flags).unwrap();
+        assert_eq!(both.compute, LineKind::EVERY.to_vec());
+        assert_eq!(both.racing_line, LineKind::Iqp);
+        let e = base
+            .with_choice(Some(&LineKind::ALL), Some(LineKind::Mintime), flags)
+            .unwrap_err();
+        assert!(
+            e.contains("--racing-line mintime") && e.contains("--lines"),
+            "{e}"
+        );
+        // a configuration that drives the min-time line, and lines without it
+        let e = driven
+            .with_choice(Some(&LineKind::ALL), None, flags)
+            .unwrap_err();
+        assert!(
+            e.contains("racing_line") && e.contains("--racing-line iqp"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use mapzoo_format::set::layout::{MINTIME_LINE, RACING_LINE, SP_LINE};
+use mapzoo_format::set::layout::SP_LINE;
 use mapzoo_format::set::{CenterlineInput, InputFormat, TrackFiles};
 use mapzoo_format::Waypoint;
 use mapzoo_raceline::{ClosedSpline, LineKind, OptimizeError, RacelineResult, Walls};
@@ -72,20 +72,15 @@ fn knot_heading_curvature(xy: &[[f64; 2]]) -> Result<Vec<(f64, f64)>, OptimizeEr
         .collect())
 }
 
-/// The files of a racing-line run: `<T>_centerline.csv`, `<T>_racing_line.csv`
-/// (IQP), `<T>_sp.csv`, `<T>_mintime.csv` if the result has that line, and
-/// global_waypoints.json.
+/// The files of a racing-line run: `<T>_centerline.csv`, the line CSVs of a set (the driven
+/// line as `<T>_racing_line.csv`, `<T>_mintime.csv` if the result has that line, `<T>_iqp.csv`
+/// when another line is driven), `<T>_sp.csv`, and global_waypoints.json.
 pub fn line_files(track: &str, centerline: &[Waypoint], result: &RacelineResult) -> TrackFiles {
-    let mut lines = vec![
-        (
-            RACING_LINE.to_string(),
-            result.waypoints(LineKind::RACING).to_vec(),
-        ),
+    let mut lines = crate::build::set_lines(result);
+    lines.insert(
+        1,
         (SP_LINE.to_string(), result.waypoints(LineKind::Sp).to_vec()),
-    ];
-    if let Some(fast) = result.line(LineKind::Mintime) {
-        lines.push((MINTIME_LINE.to_string(), fast.waypoints.clone()));
-    }
+    );
     TrackFiles {
         centerline: Some(centerline.to_vec()),
         lines,

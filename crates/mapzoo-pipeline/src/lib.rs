@@ -60,14 +60,14 @@ mod vehicle;
 
 pub use batch::{run_batch, run_caught, Jobs};
 pub use build::{
-    add_lines, build, build_map, update_set, write_set, write_set_as, BuildRecord, BuildRequest,
-    LoadedMap, TrackSet, UpdatedSet,
+    build, build_map, compute_lines, update_set, write_set, write_set_as, BuildRecord,
+    BuildRequest, LoadedMap, TrackSet, UpdatedSet,
 };
 pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
     LineDistance, PublishedRow,
 };
-pub use config::{Config, MapConfig, Overrides, Profile, SectorDefaults};
+pub use config::{Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults};
 pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};

@@ -20,11 +20,13 @@ use crate::settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource
 pub struct RegenReport {
     /// Track name.
     pub track: String,
-    /// IQP lap time before → after, seconds (before: from the old map_info_str, if readable).
+    /// Lap time of the driven line (the IQP slot of global_waypoints.json: the IQP line
+    /// unless `[lines] racing_line` says otherwise) before → after, seconds (before: from the
+    /// old map_info_str, if readable).
     pub iqp_lap_s: (Option<f64>, f64),
     /// SP lap time before → after, seconds.
     pub sp_lap_s: (Option<f64>, f64),
-    /// IQP (racing line) points before → after.
+    /// Points of the driven line (`<T>_racing_line.csv`) before → after.
     pub iqp_points: (Option<usize>, usize),
     /// Whether a sector boundary moved to another index (the line changed).
     pub sectors_remapped: bool,
@@ -118,7 +120,9 @@ pub fn start_pose_of(centerline: &[Waypoint]) -> Option<StartPose> {
 ///
 /// The configuration is the one the set recorded in its `mapzoo.toml` (with the overrides of
 /// [`ConfigChoice::Recorded`]), or the given one ([`ConfigChoice::Given`], which a `&Config`
-/// converts to); start and direction come from the set's centerline. The set keeps its own
+/// converts to); start and direction are those the set recorded (a start pose given to
+/// `build`, with its direction), else its centerline's first point and heading (so an unedited
+/// set is rebuilt byte for byte). The set keeps its own
 /// flavour (ROS 1 or ROS 2). Files mapzoo did not write are kept; files it replaced and files
 /// it moved aside are named in the report.
 pub fn regen(
@@ -150,11 +154,21 @@ pub fn regen_as(
     let choice = config.into();
     let old = read_existing(dir, matches!(choice, ConfigChoice::Given(_)))?;
     let (config, source) = choice.resolve(old.settings.as_ref())?;
+    // The start pose the set was built with, if it recorded one (the same input gives the
+    // same files), else the one of its centerline (driving direction included).
+    let (start, reverse) = match old
+        .settings
+        .as_ref()
+        .and_then(|s| s.start.map(|p| (p, s.reverse)))
+    {
+        Some((pose, reverse)) => (Some(pose), reverse),
+        None => (old.start, false),
+    };
     let req = BuildRequest {
         yaml: old.yaml.clone(),
         name: Some(old.folder.track().to_string()),
-        start: old.start,
-        reverse: false,
+        start,
+        reverse,
     };
     let mut set = build(&req, &config)?;
     // The record keeps how the set was first placed (start as given, direction, flavour).
@@ -183,11 +197,11 @@ pub fn regen_as(
     let written = files.write(dir, WritePolicy::Merge).map_err(write_error)?;
     Ok(RegenReport {
         track: set.name.clone(),
-        iqp_lap_s: (old.iqp_lap_s, set.lines[LineKind::Iqp].lap_time_s),
+        iqp_lap_s: (old.iqp_lap_s, set.lines.racing_line().lap_time_s),
         sp_lap_s: (old.sp_lap_s, set.lines[LineKind::Sp].lap_time_s),
         iqp_points: (
             old.iqp.as_ref().map(Vec::len),
-            set.lines[LineKind::Iqp].waypoints.len(),
+            set.lines.racing_line().waypoints.len(),
         ),
         sectors_remapped: sectors.remapped,
         sectors_reset: sectors.reset,
@@ -218,7 +232,7 @@ pub(crate) fn carry_sectors(
 ) -> Result<SectorsKept, PipelineError> {
     let speed_path = folder.path(SPEED_SCALING);
     let ot_path = folder.path(OT_SECTORS);
-    let new_line = &set.lines[LineKind::Iqp].waypoints;
+    let new_line = &set.lines.racing_line().waypoints;
     let n_new = new_line.len();
     let (speed, ot) = if reset || !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
         (None, None)

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mapzoo_extract::StartPose;
-use mapzoo_format::{validate_dir, FreeRule, Waypoint, WritePolicy};
+use mapzoo_format::{validate_dir, FreeRule, LineKind, Waypoint, WritePolicy};
 use mapzoo_pipeline::{
     check as check_set, read_published_csv, run_batch, write_set, BuildRequest, CheckOptions,
     Config, Overrides, Profile,
@@ -40,6 +40,10 @@ struct Options {
     vehicle_toml: Option<String>,
     safety_width: Option<f64>,
     safety_width_sp: Option<f64>,
+    /// The lines to compute (`lines=`), names as in `--lines`.
+    lines: Option<Vec<String>>,
+    /// The line to drive (`racing_line=`).
+    racing_line: Option<String>,
 }
 
 fn input_error(what: String) -> Failure {
@@ -47,8 +51,36 @@ fn input_error(what: String) -> Failure {
 }
 
 impl Options {
-    /// The validated configuration, as `mapzoo build --profile … --config … --free-rule …` makes it.
+    /// The validated configuration, as `mapzoo build --profile … --config … --free-rule …
+    /// --lines … --racing-line …` makes it.
     fn resolve(&self) -> Result<Config, Failure> {
+        let mut config = self.resolve_parameters()?;
+        let kind = |name: &str, what: &str| {
+            LineKind::from_name(name).ok_or_else(|| {
+                input_error(format!(
+                    "{what}: unknown line {name:?}; the lines are \"iqp\", \"sp\" and \"mintime\""
+                ))
+            })
+        };
+        let kinds: Option<Vec<LineKind>> = self
+            .lines
+            .as_ref()
+            .map(|names| names.iter().map(|n| kind(n, "lines")).collect())
+            .transpose()?;
+        let racing = self
+            .racing_line
+            .as_deref()
+            .map(|n| kind(n, "racing_line"))
+            .transpose()?;
+        config.lines = config
+            .lines
+            .with_choice(kinds.as_deref(), racing, ("lines", "racing_line"))
+            .map_err(input_error)?;
+        Ok(config)
+    }
+
+    /// [`Self::resolve`] without the lines.
+    fn resolve_parameters(&self) -> Result<Config, Failure> {
         let profile = self
             .profile
             .as_deref()
@@ -126,7 +158,7 @@ fn start_pose(start: Option<(f64, f64, f64)>) -> Result<Option<StartPose>, Failu
 #[pyfunction]
 #[pyo3(signature = (map_yaml, *, profile=None, free_rule=None, start=None, reverse=false,
     config=None, vehicle_toml=None, safety_width=None, safety_width_sp=None, name=None,
-    out=None, force=false))]
+    out=None, force=false, lines=None, racing_line=None))]
 #[allow(clippy::too_many_arguments)]
 fn build(
     py: Python<'_>,
@@ -142,6 +174,8 @@ fn build(
     name: Option<String>,
     out: Option<PathBuf>,
     force: bool,
+    lines: Option<Vec<String>>,
+    racing_line: Option<String>,
 ) -> PyResult<(RawSet, Option<String>)> {
     let opts = Options {
         profile,
@@ -150,6 +184,8 @@ fn build(
         vehicle_toml,
         safety_width,
         safety_width_sp,
+        lines,
+        racing_line,
     };
     detached(py, || {
         let config = opts.resolve()?;
@@ -187,7 +223,7 @@ fn build_one(req: &BuildRequest, config: &Config, out: Option<&Path>, force: boo
 #[pyfunction]
 #[pyo3(signature = (map_yamls, *, jobs=0, profile=None, free_rule=None, reverse=false,
     config=None, vehicle_toml=None, safety_width=None, safety_width_sp=None, out=None,
-    force=false))]
+    force=false, lines=None, racing_line=None))]
 #[allow(clippy::too_many_arguments)]
 fn build_many(
     py: Python<'_>,
@@ -202,6 +238,8 @@ fn build_many(
     safety_width_sp: Option<f64>,
     out: Option<PathBuf>,
     force: bool,
+    lines: Option<Vec<String>>,
+    racing_line: Option<String>,
 ) -> PyResult<Vec<Py<PyAny>>> {
     let opts = Options {
         profile,
@@ -210,6 +248,8 @@ fn build_many(
         vehicle_toml,
         safety_width,
         safety_width_sp,
+        lines,
+        racing_line,
     };
     let results = detached(py, || {
         let config = opts.resolve()?;
@@ -263,7 +303,8 @@ fn read_set(py: Python<'_>, folder: PathBuf) -> PyResult<RawSet> {
 /// Stages 7–11 on a centerline given as n × 10 float64 values (the CSV's columns after `id`).
 #[pyfunction]
 #[pyo3(signature = (values, n, *, track="track".to_string(), walls=None, profile=None,
-    config=None, vehicle_toml=None, safety_width=None, safety_width_sp=None))]
+    config=None, vehicle_toml=None, safety_width=None, safety_width_sp=None, lines=None,
+    racing_line=None))]
 #[allow(clippy::too_many_arguments)]
 fn raceline(
     py: Python<'_>,
@@ -276,6 +317,8 @@ fn raceline(
     vehicle_toml: Option<String>,
     safety_width: Option<f64>,
     safety_width_sp: Option<f64>,
+    lines: Option<Vec<String>>,
+    racing_line: Option<String>,
 ) -> PyResult<RawSet> {
     let bytes = values.as_bytes().to_vec();
     let opts = Options {
@@ -285,6 +328,8 @@ fn raceline(
         vehicle_toml,
         safety_width,
         safety_width_sp,
+        lines,
+        racing_line,
     };
     detached(py, || {
         if bytes.len() != n * 10 * 8 {
@@ -311,10 +356,10 @@ fn raceline(
             left: l.into_iter().map(|(x, y)| [x, y]).collect(),
             obstacles: Vec::new(),
         });
-        let params = opts.resolve()?.raceline;
+        let config = opts.resolve()?;
         let t = Instant::now();
         let result =
-            mapzoo_raceline::compute(&centerline, walls.as_ref(), &params).map_err(|e| {
+            mapzoo_pipeline::compute_lines(&centerline, walls.as_ref(), &config).map_err(|e| {
                 let message = format!("{track}: {e}");
                 Failure {
                     message,
@@ -370,6 +415,7 @@ fn check(
         vehicle_toml,
         safety_width,
         safety_width_sp,
+        ..Options::default()
     };
     detached(py, || {
         if !(lap_tol.is_finite() && lap_tol >= 0.0) {

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use mapzoo_format::set::layout::{GLOBAL_WAYPOINTS, RACING_LINE, SP_LINE};
+use mapzoo_format::set::layout::{
+    line_csv, GLOBAL_WAYPOINTS, IQP_LINE, MINTIME_LINE, RACING_LINE, SP_LINE,
+};
 use mapzoo_format::set::{CentMap, MapFile, MapYaml};
 use mapzoo_format::{
     read_centerline_any, read_waypoint_csv, waypoints_from_csv_str, waypoints_to_csv_string,
@@ -80,12 +82,12 @@ fn json_lines(g: &GlobalWaypoints) -> Vec<(String, Vec<Waypoint>)> {
 }
 
 fn line_figures(lines: &RacelineResult) -> Vec<(&'static str, Figures)> {
-    LineKind::ALL
+    lines
+        .lines
         .iter()
-        .map(|&k| {
-            let l = &lines[k];
+        .map(|l| {
             (
-                k.name(),
+                l.kind.name(),
                 Figures {
                     lap_s: Some(l.lap_time_s),
                     vmax: Some(l.v_max),
@@ -93,6 +95,20 @@ fn line_figures(lines: &RacelineResult) -> Vec<(&'static str, Figures)> {
             )
         })
         .collect()
+}
+
+/// The min-time line as its CSV holds it, if the result has one.
+fn mintime_line(lines: &RacelineResult) -> Result<Option<(String, Vec<Waypoint>)>, Failure> {
+    let kind = LineKind::Mintime;
+    lines
+        .line(kind)
+        .map(|l| {
+            Ok((
+                kind.name().to_string(),
+                as_written(&l.waypoints, kind.name())?,
+            ))
+        })
+        .transpose()
 }
 
 /// Lap time (TUM `calc_t_profile`) and top speed of a closed trajectory as a CSV holds it.
@@ -124,10 +140,11 @@ impl RawSet {
             ),
             (
                 "iqp".to_string(),
-                as_written(&set.lines[LineKind::RACING].waypoints, "iqp")?,
+                as_written(&set.lines[LineKind::Iqp].waypoints, "iqp")?,
             ),
             ("sp".to_string(), global.sp.wpnts.clone()),
         ];
+        lines.extend(mintime_line(&set.lines)?);
         lines.extend(json_lines(&global));
         Ok(RawSet {
             name: set.name.clone(),
@@ -168,6 +185,7 @@ impl RawSet {
                 as_written(&result[LineKind::Sp].waypoints, "sp")?,
             ),
         ];
+        lines.extend(mintime_line(result)?);
         lines.extend(json_lines(&global));
         Ok(RawSet {
             name: track.to_string(),
@@ -206,11 +224,28 @@ impl RawSet {
             files.centerline = Some(c.clone());
             lines.push(("centerline".into(), c));
         }
+        // A set that drives another line than the IQP (`--racing-line mintime`) has the IQP
+        // line as <T>_iqp.csv; its racing-line CSV is then the line "racing_line".
+        let iqp_csv = folder.path(&line_csv(&track, IQP_LINE));
+        let drives_other = iqp_csv.is_file();
         if let Some(f) = folder.racing_line_csv() {
             let l = read_waypoint_csv(&folder.path(f))?;
-            figures.push((LineKind::Iqp.name(), csv_figures(&l)));
             files.lines.push((RACING_LINE.into(), l.clone()));
-            lines.push(("iqp".into(), l));
+            if drives_other {
+                lines.push((RACING_LINE.into(), l));
+            } else {
+                figures.push((LineKind::Iqp.name(), csv_figures(&l)));
+                lines.push(("iqp".into(), l));
+            }
+        }
+        for (kind, name) in [(LineKind::Iqp, IQP_LINE), (LineKind::Mintime, MINTIME_LINE)] {
+            let path = folder.path(&line_csv(&track, name));
+            if (kind != LineKind::Iqp || drives_other) && path.is_file() {
+                let l = read_waypoint_csv(&path)?;
+                figures.push((kind.name(), csv_figures(&l)));
+                files.lines.push((name.into(), l.clone()));
+                lines.push((kind.name().into(), l));
+            }
         }
         if let Some(f) = folder.find(&format!("_{SP_LINE}.csv")).map(str::to_string) {
             let l = read_waypoint_csv(&folder.path(&f))?;
@@ -231,22 +266,27 @@ impl RawSet {
             }
             lines.extend(json_lines(&g));
             let info = &g.map_info;
-            figures = vec![
-                (
+            // The JSON's figures, but the IQP slot's only when it holds the IQP line.
+            figures.retain(|(k, _)| {
+                *k == LineKind::Mintime.name() || drives_other && *k == LineKind::Iqp.name()
+            });
+            if !drives_other {
+                figures.push((
                     LineKind::Iqp.name(),
                     Figures {
                         lap_s: info.iqp_lap_time_s,
                         vmax: info.iqp_max_speed_mps,
                     },
-                ),
-                (
-                    LineKind::Sp.name(),
-                    Figures {
-                        lap_s: info.sp_lap_time_s.or(g.est_lap_time),
-                        vmax: info.sp_max_speed_mps,
-                    },
-                ),
-            ];
+                ));
+            }
+            figures.push((
+                LineKind::Sp.name(),
+                Figures {
+                    lap_s: info.sp_lap_time_s.or(g.est_lap_time),
+                    vmax: info.sp_max_speed_mps,
+                },
+            ));
+            figures.sort_by_key(|(k, _)| LineKind::EVERY.iter().position(|e| e.name() == *k));
             let (right, left) = (g.right_bound(), g.left_bound());
             if !right.is_empty() || !left.is_empty() {
                 walls = Some([right, left]);

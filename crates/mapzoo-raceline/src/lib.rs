@@ -298,6 +298,9 @@ pub struct RacelineResult {
     /// The walls the widths were measured to: those given, or the ones rebuilt from the
     /// centerline (closed polylines, last point not repeated), metres.
     pub walls: Walls,
+    /// The line the car drives ([`LineKind::RACING`] unless [`Self::drive`] chose another):
+    /// the one in `<T>_racing_line.csv` and in the IQP slot of global_waypoints.json.
+    pub racing: LineKind,
 }
 
 impl RacelineResult {
@@ -311,24 +314,61 @@ impl RacelineResult {
         self.line(kind).map_or(&[], |l| &l.waypoints)
     }
 
+    /// The line the car drives ([`Self::racing`]): the IQP line unless [`Self::drive`] chose
+    /// another.
+    pub fn racing_line(&self) -> &RacingLine {
+        self.line(self.racing).unwrap_or(&self[LineKind::Iqp])
+    }
+
+    /// Makes the line of `kind` the one the car drives: it goes into `<T>_racing_line.csv`
+    /// and the IQP slot of global_waypoints.json (the slot the Race Stack's controller reads),
+    /// and the sector files index it. Errors if the result has no such line.
+    pub fn drive(&mut self, kind: LineKind) -> Result<(), OptimizeError> {
+        if self.line(kind).is_none() {
+            return Err(OptimizeError::Numerical {
+                stage: Stage::Total,
+                message: format!(
+                    "the {} line cannot be driven: it was not computed (add it to the lines)",
+                    kind.name()
+                ),
+            });
+        }
+        self.racing = kind;
+        Ok(())
+    }
+
     /// The Race Stack's `global_waypoints.json` of this result: the centerline, every line,
-    /// and [`Self::walls`] as the track bounds.
+    /// and [`Self::walls`] as the track bounds. The driven line ([`Self::racing`]) fills the
+    /// IQP slot; when that is not the IQP line, `map_info_str` says which line it is.
     pub fn global_waypoints(&self, centerline: &[Waypoint]) -> GlobalWaypoints {
-        GlobalWaypoints::build(GlobalParts {
+        let parts = |l: &RacingLine, kind: LineKind| LineParts {
+            kind,
+            wpnts: l.waypoints.clone(),
+            lap_time_s: l.lap_time_s,
+            max_speed_mps: l.v_max,
+        };
+        let lines = LineKind::ALL
+            .into_iter()
+            .filter_map(|kind| match kind {
+                LineKind::Iqp => Some(parts(self.racing_line(), kind)),
+                _ => self.line(kind).map(|l| parts(l, kind)),
+            })
+            .collect();
+        let mut global = GlobalWaypoints::build(GlobalParts {
             centerline: centerline.to_vec(),
-            lines: self
-                .lines
-                .iter()
-                .map(|l| LineParts {
-                    kind: l.kind,
-                    wpnts: l.waypoints.clone(),
-                    lap_time_s: l.lap_time_s,
-                    max_speed_mps: l.v_max,
-                })
-                .collect(),
+            lines,
             right_bound: self.walls.right.clone(),
             left_bound: self.walls.left.clone(),
-        })
+        });
+        if self.racing != LineKind::Iqp {
+            global.map_info_str.push_str(&format!(
+                "{} slot: {} line (mapzoo --racing-line {}); ",
+                LineKind::Iqp.label(),
+                self.racing.label(),
+                self.racing.name()
+            ));
+        }
+        global
     }
 
     /// The summary record of this result for `track` (no stage timings; add them to
@@ -338,6 +378,7 @@ impl RacelineResult {
             track: track.to_string(),
             centerline_points,
             lines: self.lines.iter().map(LineFigures::from).collect(),
+            racing: self.racing,
             seconds,
             stages: Vec::new(),
         }
@@ -495,6 +536,7 @@ fn compute_once(
         timings,
         warnings,
         walls: walls_used,
+        racing: LineKind::RACING,
     };
     if kinds.contains(&LineKind::Mintime) {
         result.add_mintime(params)?;

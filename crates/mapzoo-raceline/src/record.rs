@@ -45,6 +45,9 @@ pub struct RacelineRecord {
     pub centerline_points: usize,
     /// The racing lines' figures, in [`LineKind::ALL`] order.
     pub lines: Vec<LineFigures>,
+    /// The line the car drives (written `"racing_line"` after the lines' keys when it is not
+    /// the IQP line).
+    pub racing: LineKind,
     /// Wall-clock seconds of the whole run.
     pub seconds: f64,
     /// Seconds per stage, in pipeline order (empty where the run does not time its stages).
@@ -86,6 +89,9 @@ impl Serialize for RacelineRecord {
         for l in &self.lines {
             map.serialize_entry(&format!("{}_length_m", l.kind.name()), &l.length_m)?;
         }
+        if self.racing != LineKind::RACING {
+            map.serialize_entry("racing_line", self.racing.name())?;
+        }
         map.serialize_entry("seconds", &self.seconds)?;
         for (stage, t) in &self.stages {
             map.serialize_entry(&format!("{stage}_s"), t)?;
@@ -108,6 +114,30 @@ mod tests {
         }
     }
 
+    /// A record whose driven line is not the IQP says which it is, after the lines' keys.
+    #[test]
+    fn record_names_a_driven_line_other_than_the_iqp() {
+        let rec = RacelineRecord {
+            track: "f".into(),
+            centerline_points: 10,
+            lines: vec![
+                figures(LineKind::Iqp, 9),
+                figures(LineKind::Sp, 8),
+                figures(LineKind::Mintime, 9),
+            ],
+            racing: LineKind::Mintime,
+            seconds: 1.0,
+            stages: Vec::new(),
+        };
+        let text = serde_json::to_string(&rec).unwrap();
+        assert!(
+            text.ends_with(
+                "\"mintime_length_m\":80.0,\"racing_line\":\"mintime\",\"seconds\":1.0}"
+            ),
+            "{text}"
+        );
+    }
+
     /// The keys and their order are those of the records before line kinds existed.
     #[test]
     fn record_keys_keep_their_historic_order() {
@@ -115,6 +145,7 @@ mod tests {
             track: "f".into(),
             centerline_points: 864,
             lines: vec![figures(LineKind::Iqp, 766), figures(LineKind::Sp, 717)],
+            racing: LineKind::Iqp,
             seconds: 1.5,
             stages: Vec::new(),
         };

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use mapzoo_format::set::layout::{line_csv, MINTIME_LINE};
+use mapzoo_format::set::layout::{line_csv, IQP_LINE, MINTIME_LINE};
 use mapzoo_format::set::{MapYaml, SetFolder};
 use mapzoo_format::FreeRule;
 use mapzoo_format::LineKind;
@@ -69,18 +69,24 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
     if track.walls.is_empty() {
         track.walls = walls_from_widths(&track.centerline);
     }
-    // the minimum-time line of `--lines iqp,sp,mintime`, if the folder has it
-    let mintime = dir.join(line_csv(folder.track(), MINTIME_LINE));
-    if mintime.is_file() {
-        let waypoints = mapzoo_format::read_waypoint_csv(&mintime)?;
-        let traj = mapzoo_raceline::Trajectory::from_waypoints(&waypoints);
-        track.lines.retain(|l| l.kind != LineKind::Mintime);
-        track.lines.push(PictureLine {
-            kind: LineKind::Mintime,
-            lap_s: (waypoints.len() > 1).then_some(traj.lap_time),
-            max_mps: (waypoints.len() > 1).then(|| traj.v_max()),
-            waypoints,
-        });
+    // the minimum-time line of `--lines iqp,sp,mintime`, and the IQP line of a set that
+    // drives another (`--racing-line mintime`: the JSON's IQP slot holds the driven line)
+    for (kind, name) in [(LineKind::Mintime, MINTIME_LINE), (LineKind::Iqp, IQP_LINE)] {
+        let path = dir.join(line_csv(folder.track(), name));
+        if path.is_file() {
+            let waypoints = mapzoo_format::read_waypoint_csv(&path)?;
+            let traj = mapzoo_raceline::Trajectory::from_waypoints(&waypoints);
+            let line = PictureLine {
+                kind,
+                lap_s: (waypoints.len() > 1).then_some(traj.lap_time),
+                max_mps: (waypoints.len() > 1).then(|| traj.v_max()),
+                waypoints,
+            };
+            match track.lines.iter_mut().find(|l| l.kind == kind) {
+                Some(old) => *old = line,
+                None => track.lines.push(line),
+            }
+        }
     }
 
     read_sectors(&folder, &mut track)?;

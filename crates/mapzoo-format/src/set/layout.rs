@@ -25,6 +25,9 @@ pub const RACING_LINE: &str = "racing_line";
 pub const SP_LINE: &str = "sp";
 /// Name of the minimum-lap-time line among a set's line CSVs (only when asked for): `<T>_mintime.csv`.
 pub const MINTIME_LINE: &str = "mintime";
+/// Name of the IQP line among a set's line CSVs when another line is driven (`--racing-line
+/// mintime` puts that one into `<T>_racing_line.csv`): `<T>_iqp.csv`.
+pub const IQP_LINE: &str = "iqp";
 
 /// The CSV file of line `line` of track `track`: `<track>_<line>.csv`.
 pub fn line_csv(track: &str, line: &str) -> String {

@@ -190,6 +190,14 @@ def _vehicle_toml(vehicle: Optional[Mapping[str, Any]]) -> Optional[str]:
     return "\n".join(lines) + "\n"
 
 
+def _lines(lines: Optional[Sequence[str]]) -> Optional[List[str]]:
+    if lines is None:
+        return None
+    if isinstance(lines, str):
+        lines = [x.strip() for x in lines.split(",")]
+    return [str(x) for x in lines]
+
+
 def _start(start: Optional[Sequence[float]]) -> Optional[Tuple[float, float, float]]:
     if start is None:
         return None
@@ -269,8 +277,15 @@ class TrackSet:
 
     @property
     def iqp(self) -> Optional[pd.DataFrame]:
-        """The iterative minimum-curvature racing line (``<T>_racing_line.csv``), a DataFrame."""
+        """The iterative minimum-curvature racing line (``<T>_racing_line.csv``, or
+        ``<T>_iqp.csv`` in a set that drives another line), a DataFrame."""
         return self.line("iqp")
+
+    @property
+    def mintime(self) -> Optional[pd.DataFrame]:
+        """The minimum-lap-time line (``lines=("iqp", "sp", "mintime")``, ``<T>_mintime.csv``),
+        a DataFrame; ``None`` when the set has none."""
+        return self.line("mintime")
 
     @property
     def sp(self) -> Optional[pd.DataFrame]:
@@ -310,7 +325,7 @@ class TrackSet:
 
     @property
     def lap_times(self) -> Dict[str, Optional[float]]:
-        """Lap time per racing line (``iqp``, ``sp``), seconds: computed, the JSON's
+        """Lap time per racing line (``iqp``, ``sp``, ``mintime`` if computed), seconds: computed, the JSON's
         ``map_info``, or from a CSV's speeds (TUM ``calc_t_profile``)."""
         return {k: lap for k, lap, _ in self._raw.figures()}
 
@@ -433,6 +448,8 @@ def build(
     name: Optional[str] = None,
     out: Optional[PathLike] = None,
     force: bool = False,
+    lines: Optional[Sequence[str]] = None,
+    racing_line: Optional[str] = None,
 ) -> TrackSet:
     """Builds the complete set of one map (``mapzoo build``): centerline, walls, IQP and SP
     racing lines with speeds and lap times, sector files.
@@ -451,6 +468,13 @@ def build(
     - ``safety_width`` / ``safety_width_sp``: of the IQP / SP line, metres.
     - ``name``: the track name (default: the YAML's file stem).
     - ``out``: also write the set as ``out/<name>/`` (``force`` replaces it).
+    - ``lines``: the racing lines to compute, ``("iqp", "sp")`` (default) or
+      ``("iqp", "sp", "mintime")``: the minimum-lap-time line too (``ts.line("mintime")``,
+      ``ts.lap_times["mintime"]``, ``<T>_mintime.csv``).
+    - ``racing_line``: the line the car drives, ``"iqp"`` (default) or ``"mintime"``
+      (computed even if ``lines`` is not given): it goes into ``<T>_racing_line.csv`` and the
+      IQP slot of ``global_waypoints.json``, the sector files index it, and the IQP line is
+      written as ``<T>_iqp.csv``.
 
     Raises :class:`MapError`, :class:`TrackError`, :class:`SolverError`,
     :class:`InputError` or :class:`IoError`."""
@@ -467,6 +491,8 @@ def build(
         name=name,
         out=_path(out),
         force=force,
+        lines=_lines(lines),
+        racing_line=racing_line,
     )
     return TrackSet(raw, folder)
 
@@ -485,6 +511,8 @@ def build_many(
     out: Optional[PathLike] = None,
     force: bool = False,
     return_exceptions: bool = False,
+    lines: Optional[Sequence[str]] = None,
+    racing_line: Optional[str] = None,
 ) -> List[Union[TrackSet, Error]]:
     """Builds many maps in parallel (``jobs`` threads, 0 = one per core), as
     ``mapzoo build A.yaml B.yaml ... --out OUT`` does: one failing map never stops the
@@ -505,6 +533,8 @@ def build_many(
         safety_width_sp=safety_width_sp,
         out=_path(out),
         force=force,
+        lines=_lines(lines),
+        racing_line=racing_line,
     )
     sets: List[Union[TrackSet, Error]] = []
     for r in results:
@@ -590,6 +620,8 @@ def raceline(
     vehicle: Optional[Mapping[str, Any]] = None,
     safety_width: Optional[float] = None,
     safety_width_sp: Optional[float] = None,
+    lines: Optional[Sequence[str]] = None,
+    racing_line: Optional[str] = None,
 ) -> TrackSet:
     """The racing lines of an existing centerline (``mapzoo raceline``): IQP and SP with
     velocity profiles and lap times.
@@ -615,6 +647,8 @@ def raceline(
         vehicle_toml=_vehicle_toml(vehicle),
         safety_width=safety_width,
         safety_width_sp=safety_width_sp,
+        lines=_lines(lines),
+        racing_line=racing_line,
     )
     return TrackSet(raw)
 

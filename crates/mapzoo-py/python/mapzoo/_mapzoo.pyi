@@ -68,6 +68,8 @@ def build(
     name: Optional[str] = None,
     out: Optional[str] = None,
     force: bool = False,
+    lines: Optional[List[str]] = None,
+    racing_line: Optional[str] = None,
 ) -> Tuple[RawSet, Optional[str]]: ...
 def build_many(
     map_yamls: Sequence[str],
@@ -82,6 +84,8 @@ def build_many(
     safety_width_sp: Optional[float] = None,
     out: Optional[str] = None,
     force: bool = False,
+    lines: Optional[List[str]] = None,
+    racing_line: Optional[str] = None,
 ) -> List[Union[Tuple[RawSet, Optional[str]], BaseException]]: ...
 def read_set(folder: str) -> RawSet: ...
 def raceline(
@@ -95,6 +99,8 @@ def raceline(
     vehicle_toml: Optional[str] = None,
     safety_width: Optional[float] = None,
     safety_width_sp: Optional[float] = None,
+    lines: Optional[List[str]] = None,
+    racing_line: Optional[str] = None,
 ) -> RawSet: ...
 def validate(folder: str) -> str:
     """The JSON record of ``mapzoo validate --json``."""
