@@ -74,6 +74,9 @@ pub struct MintimeSolution {
     pub accepted: usize,
     /// Whether the IQP line itself was returned (no step improved it).
     pub is_iqp: bool,
+    /// The shifted knots the line is the closed spline through (unscaled, as
+    /// [`crate::ClosedSpline::through`] with `None`); empty when the IQP line is returned.
+    pub knots: Vec<[f64; 2]>,
 }
 
 /// One candidate line: knots shifted by α along the normals, sampled and timed.
@@ -377,6 +380,7 @@ pub fn mintime(
         iterations,
         accepted,
         is_iqp: true,
+        knots: Vec::new(),
     };
     if base.len() < 8 {
         return Ok(fallback(0, 0));
@@ -431,6 +435,7 @@ pub fn mintime(
     }
     if cur.traj.lap_time < iqp.lap_time {
         Ok(MintimeSolution {
+            knots: prob.points(&cur.alpha),
             trajectory: cur.traj,
             iterations,
             accepted,
