@@ -122,11 +122,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         |_, r| match r {
             Ok((dir, rec, notes)) => {
-                let laps: Vec<String> = rec
+                let mut laps: Vec<String> = rec
                     .lines
                     .iter()
                     .map(|l| format!("{} {:.4} s", l.kind.label(), l.lap_s))
                     .collect();
+                if rec.racing != LineKind::RACING {
+                    laps.push(format!("driving the {} line", rec.racing.label()));
+                }
                 let mut text = format!(
                     "ok    {}: {} -> {}",
                     rec.track,

@@ -21,7 +21,7 @@ use mapzoo_pipeline::{
     compute_lines, line_files, read_centerline_track, read_trajectory, CenterlineTrack, Config,
     FailureRecord, PipelineError, TrajectoryLap,
 };
-use mapzoo_raceline::RacelineResult;
+use mapzoo_raceline::{LineKind, RacelineResult};
 
 use super::common::{cli_message, ok_record, LineArgs, LineConfigArgs};
 
@@ -111,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         println!("{}", ok_record(serde_json::to_value(&record)?));
     } else {
-        let lines: Vec<String> = record
+        let mut lines: Vec<String> = record
             .lines
             .iter()
             .map(|l| {
@@ -125,6 +125,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 )
             })
             .collect();
+        if record.racing != LineKind::RACING {
+            lines.push(format!("driving the {} line", record.racing.label()));
+        }
         println!(
             "{} ({flavor}): {} ({:.3} s) -> {}",
             input.track,

@@ -183,3 +183,36 @@ def test_vehicle_and_reverse_are_the_cli_config_and_reverse(data, cli, tmp_path)
     # The same keys from a config file give the same set.
     again = mapzoo.build(yaml, config=cfg, reverse=True, **opts)
     assert again.lap_times == ts.lap_times
+
+
+def test_racing_line_mintime_is_the_cli_racing_line_mintime(data, cli, tmp_path):
+    """``racing_line="mintime"`` gives the files of ``--racing-line mintime`` byte for byte; the
+    set holds the IQP, SP and min-time lines under their own names, and the min-time lap is
+    the one the JSON's IQP slot states."""
+    yaml = data / "racestack" / "f" / "f.yaml"
+    ts = mapzoo.build(yaml, out=tmp_path / "py", racing_line="mintime", **F_OPTIONS)
+    out = run(
+        [*cli, "build", str(yaml), "--out", str(tmp_path / "cli"), *F_FLAGS,
+         "--racing-line", "mintime", "--json"]
+    )
+    rec = json.loads(out.stdout.strip().splitlines()[-1])
+    assert rec["racing_line"] == "mintime"
+    assert ts.lap_times == {
+        "iqp": rec["iqp_lap_s"], "sp": rec["sp_lap_s"], "mintime": rec["mintime_lap_s"]
+    }
+    assert ts.lap_times["mintime"] < ts.lap_times["iqp"]
+    assert tree(tmp_path / "py") == tree(tmp_path / "cli")
+    assert {"f_iqp.csv", "f_mintime.csv"} <= set(ts.files)
+
+    again = mapzoo.read_set(tmp_path / "py" / "f")
+    for line in ("iqp", "mintime"):
+        pd.testing.assert_frame_equal(ts.line(line), again.line(line), check_exact=True)
+    assert round(again.lap_times["sp"], 4) == round(ts.lap_times["sp"], 4)
+    json_iqp_slot = again.line("json:iqp")
+    assert len(json_iqp_slot) == len(ts.mintime)
+
+    # lines= alone adds the line but drives the IQP line; a contradiction is an InputError.
+    plain = mapzoo.build(yaml, lines=("iqp", "sp", "mintime"), **F_OPTIONS)
+    assert "f_iqp.csv" not in plain.files and "f_mintime.csv" in plain.files
+    with pytest.raises(mapzoo.InputError, match="racing_line"):
+        mapzoo.build(yaml, lines=("iqp", "sp"), racing_line="mintime", **F_OPTIONS)

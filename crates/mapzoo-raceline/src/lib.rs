@@ -317,7 +317,8 @@ impl RacelineResult {
     /// The line the car drives ([`Self::racing`]): the IQP line unless [`Self::drive`] chose
     /// another.
     pub fn racing_line(&self) -> &RacingLine {
-        self.line(self.racing).unwrap_or(&self[LineKind::Iqp])
+        self.line(self.racing)
+            .unwrap_or_else(|| &self[LineKind::Iqp])
     }
 
     /// Makes the line of `kind` the one the car drives: it goes into `<T>_racing_line.csv`
