@@ -142,7 +142,7 @@ fn draw_cell(pen: &mut Pen, track: &TrackPicture, cell: [f64; 4], speed: Option<
     draw::walls(canvas, stroke, &track.walls, &snapped, style);
     draw::centerline(canvas, stroke, &track.centerline, &snapped, style);
     if let Some(scale) = speed {
-        let line = track.waypoints(LineKind::RACING);
+        let line = track.waypoints(track.racing);
         draw::speed_line(canvas, stroke, line, &snapped, scale, style);
     }
     if let Some((p0, dir)) = draw::start_direction(track.main_line(), &snapped) {

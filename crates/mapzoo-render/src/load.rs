@@ -70,7 +70,9 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
         track.walls = walls_from_widths(&track.centerline);
     }
     // the minimum-time line of `--lines iqp,sp,mintime`, and the IQP line of a set that
-    // drives another (`--racing-line mintime`: the JSON's IQP slot holds the driven line)
+    // drives another (`--racing-line mintime`: the JSON's IQP slot holds the driven line,
+    // which is then one of the others)
+    let slot = track.waypoints(LineKind::Iqp).to_vec();
     for (kind, name) in [(LineKind::Mintime, MINTIME_LINE), (LineKind::Iqp, IQP_LINE)] {
         let path = dir.join(line_csv(folder.track(), name));
         if path.is_file() {
@@ -89,6 +91,22 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
         }
     }
 
+    if dir.join(line_csv(folder.track(), IQP_LINE)).is_file() {
+        let same = |a: &[mapzoo_format::Waypoint]| {
+            !a.is_empty()
+                && a.len() == slot.len()
+                && a.iter()
+                    .zip(&slot)
+                    .all(|(p, q)| (p.x_m - q.x_m).abs() < 1e-6 && (p.y_m - q.y_m).abs() < 1e-6)
+        };
+        if let Some(l) = track
+            .lines
+            .iter()
+            .find(|l| l.kind != LineKind::Iqp && same(&l.waypoints))
+        {
+            track.racing = l.kind;
+        }
+    }
     read_sectors(&folder, &mut track)?;
     Ok(track)
 }

@@ -18,10 +18,13 @@ pub struct TrackPicture {
     pub centerline: Vec<Waypoint>,
     /// The racing lines, in [`LineKind::ALL`] order, each coloured by `vx_mps`.
     pub lines: Vec<PictureLine>,
-    /// Speed-scaling sectors (speed_scaling.yaml), indices into the [`LineKind::RACING`] line.
+    /// Speed-scaling sectors (speed_scaling.yaml), indices into the [`Self::racing`] line.
     pub speed_sectors: Vec<SectorSpan>,
-    /// Overtaking sectors (ot_sectors.yaml), indices into the [`LineKind::RACING`] line.
+    /// Overtaking sectors (ot_sectors.yaml), indices into the [`Self::racing`] line.
     pub overtaking_sectors: Vec<SectorSpan>,
+    /// The line the car drives, which the sector files index ([`LineKind::RACING`] unless
+    /// the set drives another, `--racing-line mintime`).
+    pub racing: LineKind,
     /// Width and height of the whole map, pixels, when `map` is a part of it
     /// ([`TrackPicture::cropped_to_track`]); `None` when `map` is the whole map.
     pub whole_map_px: Option<(usize, usize)>,
@@ -62,6 +65,7 @@ impl TrackPicture {
             lines: Vec::new(),
             speed_sectors: Vec::new(),
             overtaking_sectors: Vec::new(),
+            racing: LineKind::RACING,
             whole_map_px: None,
         }
     }
@@ -102,9 +106,13 @@ impl TrackPicture {
         &mut self.lines[at]
     }
 
-    /// The line the start arrow and sector ticks sit on: the first racing line with
-    /// waypoints (IQP, else SP), else the centerline.
+    /// The line the start arrow and sector ticks sit on: the driven line ([`Self::racing`]),
+    /// else the first racing line with waypoints (IQP, else SP), else the centerline.
     pub fn main_line(&self) -> &[Waypoint] {
+        let driven = self.waypoints(self.racing);
+        if !driven.is_empty() {
+            return driven;
+        }
         self.lines
             .iter()
             .find(|l| !l.waypoints.is_empty())

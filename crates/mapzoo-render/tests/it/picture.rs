@@ -188,22 +188,25 @@ fn start_arrow_points_along_the_first_segment() {
     }
 }
 
+/// The ticks sit on the driven line (the IQP line, or another when the set drives it,
+/// `--racing-line`): the sector files index that one.
 #[test]
 fn sector_ticks_sit_at_their_waypoints() {
-    let track = support::track(N, false);
-    let r = render(&track, 800);
-    for (colour, index) in [(SPEED_TICK, 3 * N / 8), (OVERTAKING_TICK, N / 8)] {
-        let at = r.view.world_to_image(
-            track.waypoints(LineKind::Iqp)[index].x_m,
-            track.waypoints(LineKind::Iqp)[index].y_m,
-        );
-        let px = pixels_of(&r, colour);
-        assert!(
-            px.iter().any(|p| dist(*p, at) < 4.0),
-            "no tick of {colour:?} across IQP {index}"
-        );
-        let far = px.iter().filter(|p| dist(**p, at) > 45.0).count();
-        assert_eq!(far, 0, "{colour:?} pixels far from IQP {index}");
+    for driven in [LineKind::Iqp, LineKind::Sp] {
+        let mut track = support::track(N, false);
+        track.racing = driven;
+        let r = render(&track, 800);
+        for (colour, index) in [(SPEED_TICK, 3 * N / 8), (OVERTAKING_TICK, N / 8)] {
+            let w = track.waypoints(driven)[index];
+            let at = r.view.world_to_image(w.x_m, w.y_m);
+            let px = pixels_of(&r, colour);
+            assert!(
+                px.iter().any(|p| dist(*p, at) < 4.0),
+                "no tick of {colour:?} across {driven} {index}"
+            );
+            let far = px.iter().filter(|p| dist(**p, at) > 45.0).count();
+            assert_eq!(far, 0, "{colour:?} pixels far from {driven} {index}");
+        }
     }
 }
 
