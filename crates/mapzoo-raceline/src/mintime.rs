@@ -90,6 +90,8 @@ struct Candidate {
     alpha: Vec<f64>,
     traj: Trajectory,
     segment: Vec<usize>,
+    /// Each sample's local parameter in its segment, 0..1.
+    t: Vec<f64>,
 }
 
 /// The knots, their normals and the walls the iteration works in.
@@ -164,7 +166,22 @@ impl Problem<'_> {
             alpha,
             traj,
             segment: sampled.segment,
+            t: sampled.t,
         })
+    }
+
+    /// Room to the right and to the left of `p`: its distances to the walls and the nearest
+    /// obstacle less half the safety width.
+    fn room(&self, p: [f64; 2]) -> (f64, f64) {
+        let (dr, dl) = self.walls.distances(p);
+        let (mut room_r, mut room_l) = (dr - self.half, dl - self.half);
+        if let Some(o) = self.walls.nearest_obstacle(p) {
+            match o.side {
+                Side::Right => room_r = room_r.min(o.distance - self.half),
+                Side::Left => room_l = room_l.min(o.distance - self.half),
+            }
+        }
+        (room_r, room_l)
     }
 
     /// Whether a candidate is a valid line: finite lap, clear of the walls.
@@ -207,6 +224,17 @@ impl Problem<'_> {
             }
         }
         let b0: Vec<f64> = v0.iter().map(|v| (v * v).max(0.01)).collect();
+
+        // room to either side at each knot: its own, and that of the samples nearer to it than
+        // to any other knot, which may come SAMPLE_SLACK_M closer (a wall's corner can come
+        // closer between knots than at them)
+        let mut room: Vec<(f64, f64)> = pts.iter().map(|&p| self.room(p)).collect();
+        for ((&p, &seg), &t) in cur.traj.xy.iter().zip(&cur.segment).zip(&cur.t) {
+            let (r, l) = self.room(p);
+            let (r, l) = (r + SAMPLE_SLACK_M, l + SAMPLE_SLACK_M);
+            let k = if t < 0.5 { seg } else { (seg + 1) % n };
+            room[k] = (room[k].0.min(r), room[k].1.min(l));
+        }
 
         let ones = vec![1.0; n];
         let xs: Vec<f64> = pts.iter().map(|p| p[0]).collect();
@@ -295,15 +323,7 @@ impl Problem<'_> {
             qp.bound(r, bound);
             r += 1;
             // corridor and trust region: a shift δ changes each distance by at most |δ|
-            let p = pts[i];
-            let (dr, dl) = self.walls.distances(p);
-            let (mut room_r, mut room_l) = (dr - self.half, dl - self.half);
-            if let Some(o) = self.walls.nearest_obstacle(p) {
-                match o.side {
-                    Side::Right => room_r = room_r.min(o.distance - self.half),
-                    Side::Left => room_l = room_l.min(o.distance - self.half),
-                }
-            }
+            let (room_r, room_l) = room[i];
             let mut up = rho.min(room_r);
             let mut lo_b = (-rho).max(-room_l);
             if up < lo_b {
