@@ -13,7 +13,7 @@ use mapzoo_raceline::{
 };
 use proptest::prelude::*;
 
-use crate::support::synthetic_track;
+use crate::support::{synthetic_track, timed_spline};
 
 /// The IQP and SP laps of a track, its walls and the min-time line from the IQP line.
 struct Solved {
@@ -120,24 +120,12 @@ fn no_smooth_bump_improves_the_solution_much() {
                 ]
             })
             .collect();
-        let spline = mapzoo_raceline::ClosedSpline::through(&pts, None).ok()?;
-        let sampled = spline.sample(params.stepsize_interp_after_opt);
-        if sampled.points.iter().any(|&p| {
+        let (lap, points, _) = timed_spline(&pts, params.stepsize_interp_after_opt, &vehicle)?;
+        let clear = points.iter().all(|&p| {
             let (r, l) = walls.distances(p);
-            r.min(l) < half - 0.02
-        }) {
-            return None;
-        }
-        let kappa: Vec<f64> = sampled
-            .segment
-            .iter()
-            .zip(&sampled.t)
-            .map(|(&i, &t)| spline.heading_curvature(i, t).1)
-            .collect();
-        let el = sampled.el_lengths_closed();
-        let v = velocity_profile(&kappa, &el, &vehicle);
-        let ax = mapzoo_raceline::ax_profile(&v, &el);
-        Some(mapzoo_raceline::lap_time(&v, &ax, &el))
+            r.min(l) >= half - 0.02
+        });
+        clear.then_some(lap)
     };
     let base = lap_of(&|_| 0.0).unwrap();
     let (width, height) = (3.0, 0.02);

@@ -27,11 +27,10 @@ use std::time::Instant;
 
 use mapzoo_format::Waypoint;
 use mapzoo_raceline::{
-    ax_profile, compute, lap_time, mintime, velocity_profile, ClosedSpline, LineKind,
-    RacelineParams, ResampledWalls, Trajectory, Vehicle,
+    compute, mintime, ClosedSpline, LineKind, RacelineParams, ResampledWalls, Trajectory, Vehicle,
 };
 
-use crate::support::synthetic_track;
+use crate::support::{synthetic_track, timed_spline};
 
 /// Spacing of the knots along the IQP line as the min-time step spaces them, metres.
 const KNOT_STEP_M: f64 = 0.2;
@@ -81,25 +80,13 @@ impl Reference<'_> {
     }
 
     fn eval(&self, alpha: &[f64], check: bool) -> Option<Eval> {
-        let spline = ClosedSpline::through(&self.points(alpha), None).ok()?;
-        let sampled = spline.sample(self.step);
-        let kappa: Vec<f64> = sampled
-            .segment
-            .iter()
-            .zip(&sampled.t)
-            .map(|(&i, &t)| spline.heading_curvature(i, t).1)
-            .collect();
-        let el = sampled.el_lengths_closed();
-        let v = velocity_profile(&kappa, &el, self.vehicle);
-        let ax = ax_profile(&v, &el);
-        let lap = lap_time(&v, &ax, &el);
+        let (lap, points, kappa) = timed_spline(&self.points(alpha), self.step, self.vehicle)?;
         if !(lap.is_finite() && lap > 0.0) {
             return None;
         }
         let (clearance, max_kappa) = if check {
             (
-                sampled
-                    .points
+                points
                     .iter()
                     .map(|&p| clearance(self.walls, p))
                     .fold(f64::INFINITY, f64::min),

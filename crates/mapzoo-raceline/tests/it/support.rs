@@ -29,3 +29,25 @@ pub fn synthetic_track(radius: f64, a2: f64, a3: f64, phase: f64, width: f64) ->
     let dense = loop_points(4000, radius, a2, a3, phase, &[0.0]);
     mapzoo_synth::tracks::centerline_along(&dense, 0.1, width)
 }
+
+/// The line through `knots` (closed spline, unscaled), sampled every `step` and timed with our
+/// velocity profile, as the min-time step times its candidates: (lap, samples, their curvature).
+pub fn timed_spline(
+    knots: &[[f64; 2]],
+    step: f64,
+    vehicle: &mapzoo_raceline::Vehicle,
+) -> Option<(f64, Vec<[f64; 2]>, Vec<f64>)> {
+    let spline = mapzoo_raceline::ClosedSpline::through(knots, None).ok()?;
+    let sampled = spline.sample(step);
+    let kappa: Vec<f64> = sampled
+        .segment
+        .iter()
+        .zip(&sampled.t)
+        .map(|(&i, &t)| spline.heading_curvature(i, t).1)
+        .collect();
+    let el = sampled.el_lengths_closed();
+    let v = mapzoo_raceline::velocity_profile(&kappa, &el, vehicle);
+    let ax = mapzoo_raceline::ax_profile(&v, &el);
+    let lap = mapzoo_raceline::lap_time(&v, &ax, &el);
+    Some((lap, sampled.points, kappa))
+}
