@@ -222,6 +222,15 @@ impl ResampledWalls {
         !self.owner.is_empty()
     }
 
+    /// Distance from `p` to the nearest of the walls and obstacles, metres.
+    pub fn clearance(&self, p: Point) -> f64 {
+        let (r, l) = self.distances(p);
+        let o = self
+            .nearest_obstacle(p)
+            .map_or(f64::INFINITY, |n| n.distance);
+        r.min(l).min(o)
+    }
+
     /// The obstacle nearest to `p` (its outline, resampled), if there is any.
     pub fn nearest_obstacle(&self, p: Point) -> Option<NearestObstacle> {
         let near = self.obstacles.nearest(p)?;
@@ -299,6 +308,10 @@ mod tests {
             "{dr} {dl}"
         );
         assert_eq!(r.nearest_obstacle([0.0, 1.8]).unwrap().obstacle, 1);
+        // The clearance is the nearest of all: the box, the speck, a wall.
+        assert!((r.clearance([1.5, 0.0]) - 0.4).abs() < 1e-3);
+        assert!((r.clearance([0.0, 1.8]) - 0.2).abs() < 1e-9);
+        assert!((r.clearance([0.0, -2.0]) - 1.0).abs() < 1e-9);
         // Without obstacles nothing is near.
         let plain = Walls {
             obstacles: Vec::new(),

@@ -107,20 +107,11 @@ struct Problem<'a> {
     min_clearance: f64,
 }
 
-/// Smallest distance of a point to the walls and obstacles.
-fn clearance(walls: &ResampledWalls, p: [f64; 2]) -> f64 {
-    let (r, l) = walls.distances(p);
-    let o = walls
-        .nearest_obstacle(p)
-        .map_or(f64::INFINITY, |n| n.distance);
-    r.min(l).min(o)
-}
-
 /// Smallest clearance over a trajectory's points.
 fn line_clearance(walls: &ResampledWalls, traj: &Trajectory) -> f64 {
     traj.xy
         .iter()
-        .map(|&p| clearance(walls, p))
+        .map(|&p| walls.clearance(p))
         .fold(f64::INFINITY, f64::min)
 }
 

@@ -41,15 +41,6 @@ const MAX_EVALS: usize = 4000;
 /// How much slower than the slow optimiser's best the min-time line may be, relative.
 const TOLERANCE: f64 = 1e-3;
 
-/// Smallest distance of a point to the walls and obstacles, metres.
-fn clearance(walls: &ResampledWalls, p: [f64; 2]) -> f64 {
-    let (r, l) = walls.distances(p);
-    let o = walls
-        .nearest_obstacle(p)
-        .map_or(f64::INFINITY, |n| n.distance);
-    r.min(l).min(o)
-}
-
 /// The problem: knots on the IQP line shifted along fixed normals.
 struct Reference<'a> {
     base: Vec<[f64; 2]>,
@@ -88,7 +79,7 @@ impl Reference<'_> {
             (
                 points
                     .iter()
-                    .map(|&p| clearance(self.walls, p))
+                    .map(|&p| self.walls.clearance(p))
                     .fold(f64::INFINITY, f64::min),
                 kappa.iter().fold(0.0_f64, |m, k| m.max(k.abs())),
             )
@@ -109,7 +100,7 @@ impl Reference<'_> {
     fn knot_floor(&self, start: &[f64]) -> Vec<f64> {
         self.points(start)
             .iter()
-            .map(|&p| clearance(self.walls, p).min(self.half))
+            .map(|&p| self.walls.clearance(p).min(self.half))
             .collect()
     }
 
@@ -122,7 +113,7 @@ impl Reference<'_> {
                 .points(alpha)
                 .iter()
                 .zip(knot_floor)
-                .all(|(&p, &f)| clearance(self.walls, p) >= f)
+                .all(|(&p, &f)| self.walls.clearance(p) >= f)
     }
 }
 
