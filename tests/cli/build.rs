@@ -394,6 +394,13 @@ fn racing_line_mintime_puts_the_minimum_time_line_where_the_car_drives() {
     assert_eq!(speed.sectors.last().unwrap().end, driven.len() as i64);
     let o = mapzoo().arg("validate").arg(&fast).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    assert_eq!(g.map_info.iqp_slot, Some(mapzoo_format::LineKind::Mintime));
+    // a picture of the set knows which line is driven and shows the IQP line too
+    let pic = mapzoo_render::load_track(&fast, mapzoo_format::FreeRule::MapServer).unwrap();
+    assert_eq!(pic.racing, mapzoo_format::LineKind::Mintime);
+    assert_eq!(pic.main_line().len(), driven.len());
+    let iqp = read_waypoint_csv(&fast.join("t_iqp.csv")).unwrap();
+    assert_eq!(pic.waypoints(mapzoo_format::LineKind::Iqp).len(), iqp.len());
     let record = std::fs::read_to_string(fast.join("mapzoo.toml")).unwrap();
     assert!(record.contains("racing_line = \"mintime\""), "{record}");
 

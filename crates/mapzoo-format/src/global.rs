@@ -345,6 +345,11 @@ impl std::fmt::Display for LineKind {
     }
 }
 
+/// Label of the `map_info_str` part naming the line in the IQP slot ([`MapInfo::iqp_slot`]).
+const IQP_SLOT_LABEL: &str = "IQP slot";
+/// The flag named in that part, followed by the line's name.
+const RACING_LINE_FLAG: &str = "--racing-line ";
+
 /// A full ROS `visualization_msgs/Marker`, fields in message order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Marker {
@@ -459,6 +464,9 @@ pub struct MapInfo {
     pub sp_lap_time_s: Option<f64>,
     /// SP maximum speed, m/s.
     pub sp_max_speed_mps: Option<f64>,
+    /// The line the IQP slot holds when it is not the IQP line (mapzoo `--racing-line`,
+    /// written by [`GlobalWaypoints::note_iqp_slot`]); its figures are the "IQP" ones.
+    pub iqp_slot: Option<LineKind>,
 }
 
 impl MapInfo {
@@ -498,6 +506,13 @@ impl MapInfo {
             };
             let label = label.trim();
             let value = value.trim();
+            if label == IQP_SLOT_LABEL {
+                info.iqp_slot = value
+                    .split_once(RACING_LINE_FLAG)
+                    .and_then(|(_, rest)| rest.split(|c: char| !c.is_alphanumeric()).next())
+                    .and_then(LineKind::from_name);
+                continue;
+            }
             let number = value
                 .strip_suffix("m/s")
                 .or_else(|| value.strip_suffix('s'))
@@ -531,6 +546,16 @@ impl MapInfo {
             *slot = number;
         }
         info
+    }
+
+    /// The part of `map_info_str` that says the IQP slot holds the line of `kind`:
+    /// `IQP slot: Min-time line (mapzoo --racing-line mintime); `.
+    pub fn iqp_slot_text(kind: LineKind) -> String {
+        format!(
+            "{IQP_SLOT_LABEL}: {} line (mapzoo {RACING_LINE_FLAG}{}); ",
+            kind.label(),
+            kind.name()
+        )
     }
 
     /// The text the current Race Stack writes: per line its lap time and maximum speed,
@@ -761,6 +786,17 @@ impl GlobalWaypoints {
             }
         }
         self.map_info_str = map_info_in(&self.map_info_str, flavor);
+        self.map_info = MapInfo::parse(&self.map_info_str);
+    }
+
+    /// Marks the IQP slot as holding the line of `kind` instead of the IQP line (mapzoo
+    /// `--racing-line`): `map_info_str` gains [`MapInfo::iqp_slot_text`] and
+    /// [`Self::map_info`] says it. Nothing for [`LineKind::Iqp`].
+    pub fn note_iqp_slot(&mut self, kind: LineKind) {
+        if kind == LineKind::Iqp {
+            return;
+        }
+        self.map_info_str.push_str(&MapInfo::iqp_slot_text(kind));
         self.map_info = MapInfo::parse(&self.map_info_str);
     }
 
@@ -1279,6 +1315,37 @@ mod tests {
             let back: f64 = figure_in(v, Flavor::Ros2).parse().unwrap();
             assert_eq!(format!("{back:.4}"), figure_in(v, Flavor::Ros1), "{v}");
         }
+    }
+
+    /// The IQP-slot note reads back as the line it names, in both flavours, and leaves the
+    /// figures alone; an IQP line in its own slot adds nothing.
+    #[test]
+    fn iqp_slot_note_reads_back() {
+        let text = "IQP estimated lap time: 10.4886s; IQP maximum speed: 11.2943m/s; \
+                    SP estimated lap time: 11.7476s; SP maximum speed: 11.1451m/s; ";
+        let plain = MapInfo::parse(text);
+        assert_eq!(plain.iqp_slot, None);
+        for kind in [LineKind::Mintime, LineKind::Sp] {
+            let noted = format!("{text}{}", MapInfo::iqp_slot_text(kind));
+            for flavor in [Flavor::Ros1, Flavor::Ros2] {
+                let info = MapInfo::parse(&map_info_in(&noted, flavor));
+                assert_eq!(info.iqp_slot, Some(kind), "{noted}");
+                assert_eq!(info.iqp_lap_time_s, Some(10.4886));
+                assert_eq!(info.sp_lap_time_s, Some(11.7476));
+            }
+        }
+        let mut g = GlobalWaypoints::build(GlobalParts {
+            centerline: Vec::new(),
+            lines: Vec::new(),
+            right_bound: Vec::new(),
+            left_bound: Vec::new(),
+        });
+        let before = g.map_info_str.clone();
+        g.note_iqp_slot(LineKind::Iqp);
+        assert_eq!(g.map_info_str, before);
+        g.note_iqp_slot(LineKind::Mintime);
+        assert_eq!(g.map_info.iqp_slot, Some(LineKind::Mintime));
+        assert!(g.map_info_str.ends_with("(mapzoo --racing-line mintime); "));
     }
 
     #[test]

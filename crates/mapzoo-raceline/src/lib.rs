@@ -361,14 +361,7 @@ impl RacelineResult {
             right_bound: self.walls.right.clone(),
             left_bound: self.walls.left.clone(),
         });
-        if self.racing != LineKind::Iqp {
-            global.map_info_str.push_str(&format!(
-                "{} slot: {} line (mapzoo --racing-line {}); ",
-                LineKind::Iqp.label(),
-                self.racing.label(),
-                self.racing.name()
-            ));
-        }
+        global.note_iqp_slot(self.racing);
         global
     }
 

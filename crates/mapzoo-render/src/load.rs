@@ -60,6 +60,20 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
                 }
             })
             .to_vec();
+        // A set that drives another line (`--racing-line mintime`) has it in the IQP slot,
+        // and the IQP line as <T>_iqp.csv (read below).
+        if let Some(kind) = info.iqp_slot {
+            let slot = track.lines.iter().position(|l| l.kind == LineKind::Iqp);
+            match slot {
+                // a line the file also holds in its own slot (SP): once is enough
+                Some(i) if track.lines.iter().any(|l| l.kind == kind) => {
+                    track.lines.remove(i);
+                }
+                Some(i) => track.lines[i].kind = kind,
+                None => {}
+            }
+            track.racing = kind;
+        }
         track.centerline = global.centerline.wpnts;
     } else {
         track.centerline = files.centerline_waypoints().to_vec();
@@ -70,9 +84,7 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
         track.walls = walls_from_widths(&track.centerline);
     }
     // the minimum-time line of `--lines iqp,sp,mintime`, and the IQP line of a set that
-    // drives another (`--racing-line mintime`: the JSON's IQP slot holds the driven line,
-    // which is then one of the others)
-    let slot = track.waypoints(LineKind::Iqp).to_vec();
+    // drives another
     for (kind, name) in [(LineKind::Mintime, MINTIME_LINE), (LineKind::Iqp, IQP_LINE)] {
         let path = dir.join(line_csv(folder.track(), name));
         if path.is_file() {
@@ -88,23 +100,6 @@ pub fn load_track(dir: &Path, rule: FreeRule) -> Result<TrackPicture, RenderErro
                 Some(old) => *old = line,
                 None => track.lines.push(line),
             }
-        }
-    }
-
-    if dir.join(line_csv(folder.track(), IQP_LINE)).is_file() {
-        let same = |a: &[mapzoo_format::Waypoint]| {
-            !a.is_empty()
-                && a.len() == slot.len()
-                && a.iter()
-                    .zip(&slot)
-                    .all(|(p, q)| (p.x_m - q.x_m).abs() < 1e-6 && (p.y_m - q.y_m).abs() < 1e-6)
-        };
-        if let Some(l) = track
-            .lines
-            .iter()
-            .find(|l| l.kind != LineKind::Iqp && same(&l.waypoints))
-        {
-            track.racing = l.kind;
         }
     }
     read_sectors(&folder, &mut track)?;
