@@ -266,33 +266,38 @@ impl RawSet {
             }
             lines.extend(json_lines(&g));
             let info = &g.map_info;
-            // The JSON's figures, but the IQP slot's only when it holds the IQP line.
-            figures.retain(|(k, _)| {
-                *k == LineKind::Mintime.name() || drives_other && *k == LineKind::Iqp.name()
-            });
+            // The JSON's figures replace the CSVs', the IQP slot's only when it holds the IQP
+            // line.
+            let mut put = |kind: LineKind, f: Figures| match figures
+                .iter_mut()
+                .find(|(k, _)| *k == kind.name())
+            {
+                Some(entry) => entry.1 = f,
+                None => figures.push((kind.name(), f)),
+            };
             if !drives_other {
-                figures.push((
-                    LineKind::Iqp.name(),
+                put(
+                    LineKind::Iqp,
                     Figures {
                         lap_s: info.iqp_lap_time_s,
                         vmax: info.iqp_max_speed_mps,
                     },
-                ));
+                );
             }
-            figures.push((
-                LineKind::Sp.name(),
+            put(
+                LineKind::Sp,
                 Figures {
                     lap_s: info.sp_lap_time_s.or(g.est_lap_time),
                     vmax: info.sp_max_speed_mps,
                 },
-            ));
-            figures.sort_by_key(|(k, _)| LineKind::EVERY.iter().position(|e| e.name() == *k));
+            );
             let (right, left) = (g.right_bound(), g.left_bound());
             if !right.is_empty() || !left.is_empty() {
                 walls = Some([right, left]);
             }
             files.global = Some(g);
         }
+        figures.sort_by_key(|(k, _)| LineKind::EVERY.iter().position(|e| e.name() == *k));
         if lines.is_empty() {
             return Err(Failure::new(
                 "InputError",

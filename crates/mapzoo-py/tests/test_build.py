@@ -208,6 +208,10 @@ def test_racing_line_mintime_is_the_cli_racing_line_mintime(data, cli, tmp_path)
     for line in ("iqp", "mintime"):
         pd.testing.assert_frame_equal(ts.line(line), again.line(line), check_exact=True)
     assert round(again.lap_times["sp"], 4) == round(ts.lap_times["sp"], 4)
+    # the IQP and min-time figures come from their own CSVs, not from the JSON's IQP slot
+    assert list(again.lap_times) == ["iqp", "sp", "mintime"]
+    for line in ("iqp", "mintime"):
+        assert abs(again.lap_times[line] - ts.lap_times[line]) < 1e-3
     json_iqp_slot = again.line("json:iqp")
     assert len(json_iqp_slot) == len(ts.mintime)
 
