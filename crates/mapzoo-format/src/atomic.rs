@@ -18,7 +18,14 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// As [`write_file`], and with `sync` the data is fsynced before the rename.
+///
+/// An interruption ([`crate::set::interrupt_cleanup`]) waits for a write in progress, so it
+/// leaves neither a temporary file nor a file in a staging folder it is removing.
 pub fn write_file_with(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
+    crate::set::staging::writing(|| write_and_rename(path, bytes, sync))
+}
+
+fn write_and_rename(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     let (tmp, mut file) = create_temp(path)?;
     let result = (|| -> std::io::Result<()> {
         file.write_all(bytes)?;

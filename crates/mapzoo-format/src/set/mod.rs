@@ -23,7 +23,7 @@ mod folder;
 mod input;
 pub mod layout;
 mod record;
-mod staging;
+pub(crate) mod staging;
 mod writer;
 
 pub use files::{CentMap, MapFile, TrackFiles};

@@ -9,7 +9,7 @@
 //! the process is told to stop (Ctrl-C, SIGTERM), after any commit in progress has finished.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard, OnceLock, RwLock};
 
 /// The owner marker inside every staging folder: `<pid> <start time>`.
 pub const OWNER_MARKER: &str = ".mapzoo-owner";
@@ -18,6 +18,10 @@ pub const OWNER_MARKER: &str = ".mapzoo-owner";
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// Held while a staged set moves into its target: an interruption waits for it.
 static COMMITTING: Mutex<()> = Mutex::new(());
+/// Read-held while a file is written ([`crate::atomic`]), write-held by the interruption: a
+/// file created in a staging folder while it is being removed would make that removal fail,
+/// and a write cut off between its temporary file and the rename would leave the temporary.
+static WRITING: RwLock<()> = RwLock::new(());
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -68,6 +72,16 @@ pub(crate) fn create(staging: &Path) -> std::io::Result<()> {
 /// Forgets a staging folder that was committed or removed.
 pub(crate) fn release(staging: &Path) {
     lock(&LIVE).retain(|p| p != staging);
+}
+
+/// Runs `f`, one file write: an interruption waits until it is done, and no write starts
+/// after the interruption began. Not reentrant: `f` must not call it again (a waiting
+/// interruption would block the inner call).
+pub(crate) fn writing<T>(f: impl FnOnce() -> T) -> T {
+    let _guard = WRITING
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    f()
 }
 
 /// Runs `f` as one commit: an interruption waits until it is done.
@@ -127,9 +141,14 @@ pub fn sweep_stale(dir: &Path) -> Vec<PathBuf> {
 /// Removes every staging folder of this process, after waiting for a commit in progress;
 /// returns them. Call it only on the way out (a signal handler): no commit can start after it.
 pub fn interrupt_cleanup() -> Vec<PathBuf> {
-    // Keep both locks for good: the process is about to exit, and no commit may start and no
-    // staging folder may be made after this.
+    // Keep the locks for good: the process is about to exit, and no commit may start, no file
+    // may be written into a staging folder and no staging folder may be made after this.
     std::mem::forget(lock(&COMMITTING));
+    std::mem::forget(
+        WRITING
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
     let mut live = lock(&LIVE);
     let removed = std::mem::take(&mut *live)
         .into_iter()
