@@ -3,7 +3,8 @@
 //! Every staging folder `.<name>.tmp-<pid>-<n>` holds an owner marker [`OWNER_MARKER`]
 //! (`<pid> <start time>`: the process id and its start time in clock ticks since boot, from
 //! `/proc/<pid>/stat`), so a later run can tell its own stale folders (their owner is gone)
-//! from a live run's and from folders it did not make (no marker: never touched).
+//! from a live run's and from folders it did not make (no marker: never touched, unless
+//! empty and named after a process that is gone: a run killed before writing its marker).
 //!
 //! Each live staging folder is registered here; [`interrupt_cleanup`] removes them all when
 //! the process is told to stop (Ctrl-C, SIGTERM), after any commit in progress has finished.
@@ -109,9 +110,21 @@ fn owner_gone(marker: &str) -> bool {
     }
 }
 
+/// Whether the process named in a staging folder's name `.<name>.tmp-<pid>-<n>` is not running.
+fn name_owner_gone(name: &str) -> bool {
+    let pid = name
+        .rsplit_once(".tmp-")
+        .and_then(|(_, rest)| rest.split_once('-'))
+        .map(|(pid, _)| pid);
+    match pid {
+        Some(pid) if pid.parse::<u32>().is_ok() => start_time(pid) == Err(true),
+        _ => false,
+    }
+}
+
 /// Removes the stale staging folders in `dir`: hidden folders named `.*.tmp-*` holding an
-/// owner marker whose process is gone. Folders without a marker, or with a live owner, stay.
-/// Returns the folders removed.
+/// owner marker whose process is gone, and empty ones whose name's process is gone. Folders
+/// with content but no marker, or with a live owner, stay. Returns the folders removed.
 pub fn sweep_stale(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -128,6 +141,12 @@ pub fn sweep_stale(dir: &Path) -> Vec<PathBuf> {
             continue;
         }
         let Ok(marker) = std::fs::read_to_string(path.join(OWNER_MARKER)) else {
+            // A run killed between making its folder and writing the marker leaves it empty,
+            // named after its pid: removed when that process is gone (`remove_dir` only
+            // removes an empty folder).
+            if name_owner_gone(&name) && std::fs::remove_dir(&path).is_ok() {
+                removed.push(path);
+            }
             continue;
         };
         if owner_gone(&marker) && std::fs::remove_dir_all(&path).is_ok() {
@@ -183,25 +202,41 @@ mod tests {
     }
 
     #[test]
-    fn sweep_removes_only_marked_folders_of_gone_owners() {
+    fn sweep_removes_folders_of_gone_owners_marked_or_empty() {
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path();
-        for (name, marker) in [
-            (".t.tmp-1-0", Some("4194305 5\n")),
-            (".t.tmp-2-0", Some(own_marker())),
-            (".t.tmp-3-0", None),
-            ("t.tmp-4-0", Some("4194305 5\n")),
+        let own = format!(".t.tmp-{}-7", std::process::id());
+        for (name, marker, content) in [
+            (".t.tmp-1-0", Some("4194305 5\n"), false),
+            (".t.tmp-2-0", Some(own_marker()), false),
+            (".t.tmp-3-0", None, true),
+            ("t.tmp-4-0", Some("4194305 5\n"), false),
+            // killed before its marker was written: empty, its pid gone
+            (".t.tmp-4194305-1", None, false),
+            // no marker, a gone pid, but content: not ours to judge
+            (".t.tmp-4194305-2", None, true),
+            // no marker, empty, but its pid is running (this test)
+            (own.as_str(), None, false),
         ] {
             std::fs::create_dir(d.join(name)).unwrap();
             if let Some(m) = marker {
                 std::fs::write(d.join(name).join(OWNER_MARKER), m).unwrap();
             }
+            if content {
+                std::fs::write(d.join(name).join("notes.txt"), "keep").unwrap();
+            }
         }
         let removed = sweep_stale(d);
         if Path::new("/proc/self/stat").exists() {
-            assert_eq!(removed, [d.join(".t.tmp-1-0")]);
+            assert_eq!(removed, [d.join(".t.tmp-1-0"), d.join(".t.tmp-4194305-1")]);
         }
-        for kept in [".t.tmp-2-0", ".t.tmp-3-0", "t.tmp-4-0"] {
+        for kept in [
+            ".t.tmp-2-0",
+            ".t.tmp-3-0",
+            "t.tmp-4-0",
+            ".t.tmp-4194305-2",
+            own.as_str(),
+        ] {
             assert!(d.join(kept).is_dir(), "{kept}");
         }
     }
