@@ -575,6 +575,7 @@ fn regen_of_an_unedited_set_built_with_a_start_changed_its_lines() {
 /// the marker-less folder was then never swept. Writes now hold a lock the interruption takes
 /// first. A hundred signals land at delays spread over the end of one build (0.7 to 1.15 of
 /// its time here), where the files are written; before the fix most runs of this test failed.
+#[cfg(unix)]
 #[test]
 fn sigterm_while_files_were_written_left_a_staging_folder_without_its_owner_marker() {
     let tmp = tempfile::tempdir().unwrap();
@@ -610,8 +611,15 @@ fn sigterm_while_files_were_written_left_a_staging_folder_without_its_owner_mark
             .arg("-TERM")
             .arg(child.id().to_string())
             .status();
-        let got = child.wait().unwrap().code();
-        assert!(got == Some(143) || got == Some(0), "signal {k}: {got:?}");
+        let status = child.wait().unwrap();
+        // 143 (interrupted), 0 (done first), or killed by the signal itself on a loaded
+        // machine where it came before `main` installed the watcher (nothing written yet)
+        let early = std::os::unix::process::ExitStatusExt::signal(&status) == Some(15);
+        let got = status.code();
+        assert!(
+            got == Some(143) || got == Some(0) || early,
+            "signal {k}: {status:?}"
+        );
         for dir in [out.clone(), out.join("t")] {
             assert!(
                 leftovers(&dir).is_empty(),
