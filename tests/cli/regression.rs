@@ -570,9 +570,9 @@ fn regen_of_an_unedited_set_built_with_a_start_changed_its_lines() {
 }
 
 /// A SIGTERM while files were being written into the staging folder could leave it behind
-/// (CI, stop 18): the interruption's `remove_dir_all` raced the thread writing the set creating the next
-/// file, failed with "directory not empty" after it had already removed the owner marker, and
-/// the marker-less folder was then never swept. Writes now hold a lock the interruption takes
+/// (CI, stop 18): the interruption's `remove_dir_all` raced the thread writing the set; a file
+/// created meanwhile made it fail with "directory not empty" after it had already removed the
+/// owner marker, and the marker-less folder was then never swept. Writes now hold a lock the interruption takes
 /// first. A hundred signals land at delays spread over the end of one build (0.7 to 1.15 of
 /// its time here), where the files are written; before the fix most runs of this test failed.
 #[cfg(unix)]
