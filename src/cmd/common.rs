@@ -9,18 +9,13 @@ use mapzoo_pipeline::{apply_vehicle_dir, Config, Overrides, PipelineError, Profi
 use mapzoo_raceline::OptimizeError;
 use mapzoo_render::RenderError;
 
-/// Configuration options: a profile, a TOML file and single-value overrides.
+/// The racing-line options of every command that computes racing lines: a profile, the
+/// safety widths and a vehicle folder.
 #[derive(clap::Args, Debug, Clone, Default)]
-pub struct ConfigArgs {
+pub struct RacelineArgs {
     /// Parameter profile: mapzoo (safety widths 1.2/1.2 m, default) or racestack (0.7/0.7 m).
     #[arg(long)]
     pub profile: Option<Profile>,
-    /// A TOML file in the layout of pipeline.toml; its keys override the profile's defaults.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Which pixels are free: map-server (YAML thresholds, default) or nonzero (Race Stack).
-    #[arg(long, value_name = "RULE")]
-    pub free_rule: Option<FreeRule>,
     /// Safety width of the IQP line (vehicle width + margin), metres.
     #[arg(long, value_name = "W")]
     pub safety_width: Option<f64>,
@@ -34,16 +29,21 @@ pub struct ConfigArgs {
     pub vehicle: Option<PathBuf>,
 }
 
-impl ConfigArgs {
-    /// The validated configuration.
-    pub fn resolve(&self) -> anyhow::Result<Config> {
+impl RacelineArgs {
+    /// The validated configuration from these options, the TOML file `config` and the
+    /// free-space rule.
+    fn resolve(
+        &self,
+        config: Option<&std::path::Path>,
+        free_rule: Option<FreeRule>,
+    ) -> anyhow::Result<Config> {
         let overrides = Overrides {
             profile: self.profile,
-            free_rule: self.free_rule,
+            free_rule,
             safety_width: self.safety_width,
             safety_width_sp: self.safety_width_sp,
         };
-        let mut config = Config::resolve(self.config.as_deref(), &overrides)?;
+        let mut config = Config::resolve(config, &overrides)?;
         if let Some(dir) = &self.vehicle {
             apply_vehicle_dir(&mut config, dir)?;
             // explicit widths on the command line win over the car's files
@@ -55,6 +55,27 @@ impl ConfigArgs {
             }
         }
         Ok(config)
+    }
+}
+
+/// Configuration options: a TOML file, the free-space rule and the racing-line options.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ConfigArgs {
+    #[command(flatten)]
+    pub raceline: RacelineArgs,
+    /// A TOML file in the layout of pipeline.toml; its keys override the profile's defaults.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Which pixels are free: map-server (YAML thresholds, default) or nonzero (Race Stack).
+    #[arg(long, value_name = "RULE")]
+    pub free_rule: Option<FreeRule>,
+}
+
+impl ConfigArgs {
+    /// The validated configuration.
+    pub fn resolve(&self) -> anyhow::Result<Config> {
+        self.raceline
+            .resolve(self.config.as_deref(), self.free_rule)
     }
 }
 
@@ -98,12 +119,7 @@ impl MapConfigArgs {
                 );
             }
         }
-        ConfigArgs {
-            config: self.config.clone(),
-            free_rule: self.free_rule,
-            ..ConfigArgs::default()
-        }
-        .resolve()
+        RacelineArgs::default().resolve(self.config.as_deref(), self.free_rule)
     }
 }
 
@@ -111,24 +127,12 @@ impl MapConfigArgs {
 /// TOML file and the safety widths. `--free-rule` is refused, not ignored (hidden from the help).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct LineConfigArgs {
-    /// Parameter profile: mapzoo (safety widths 1.2/1.2 m, default) or racestack (0.7/0.7 m).
-    #[arg(long)]
-    pub profile: Option<Profile>,
+    #[command(flatten)]
+    pub raceline: RacelineArgs,
     /// A TOML file in the layout of pipeline.toml (its [raceline] table is used; the whole file
     /// is checked as `build --config` checks it); its keys override the profile's defaults.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Safety width of the IQP line (vehicle width + margin), metres.
-    #[arg(long, value_name = "W")]
-    pub safety_width: Option<f64>,
-    /// Safety width of the SP line and its reference IQP, metres.
-    #[arg(long, value_name = "W")]
-    pub safety_width_sp: Option<f64>,
-    /// A Race Stack / TUM vehicle folder (racecar_f110.ini or racecar.ini, the ggv and machine
-    /// files, global_planner_params.yaml): its values replace the profile's and the TOML file's;
-    /// --safety-width / --safety-width-sp still win.
-    #[arg(long, value_name = "DIR")]
-    pub vehicle: Option<PathBuf>,
     /// Refused: no map is read.
     #[arg(long, hide = true, value_name = "RULE")]
     pub free_rule: Option<String>,
@@ -205,15 +209,7 @@ impl LineConfigArgs {
                 "--free-rule has no effect on `{command}`, which reads no map; leave it out"
             );
         }
-        ConfigArgs {
-            profile: self.profile,
-            config: self.config.clone(),
-            free_rule: None,
-            safety_width: self.safety_width,
-            safety_width_sp: self.safety_width_sp,
-            vehicle: self.vehicle.clone(),
-        }
-        .resolve()
+        self.raceline.resolve(self.config.as_deref(), None)
     }
 }
 

@@ -18,7 +18,7 @@ pub fn config_choice(
     dirs: &[PathBuf],
 ) -> anyhow::Result<(ConfigChoice, Option<String>)> {
     let given = args.resolve()?;
-    if args.profile.is_some() || args.config.is_some() || args.vehicle.is_some() {
+    if args.raceline.profile.is_some() || args.config.is_some() || args.raceline.vehicle.is_some() {
         let recorded = dirs.iter().any(|d| d.join(SETTINGS_FILE).is_file());
         let note = recorded.then(|| {
             format!(
@@ -31,8 +31,8 @@ pub fn config_choice(
         ConfigChoice::Recorded(Overrides {
             profile: None,
             free_rule: args.free_rule,
-            safety_width: args.safety_width,
-            safety_width_sp: args.safety_width_sp,
+            safety_width: args.raceline.safety_width,
+            safety_width_sp: args.raceline.safety_width_sp,
         }),
         None,
     ))

@@ -211,7 +211,17 @@ pub fn sample(
     step: f64,
 ) -> Result<Trajectory, OptimizeError> {
     let line = iqp::shift_along_normals(reference, normals, alpha);
-    let spline = ClosedSpline::through(&line, None)?;
+    Ok(sample_through(&line, step)?.0)
+}
+
+/// The closed spline through `line` (unscaled), points every ≈`step` metres of arc length with
+/// analytic heading and curvature, no speed yet; and each point's spline segment and local
+/// parameter in it (0..1).
+pub(crate) fn sample_through(
+    line: &[[f64; 2]],
+    step: f64,
+) -> Result<(Trajectory, Vec<usize>, Vec<f64>), OptimizeError> {
+    let spline = ClosedSpline::through(line, None)?;
     let length: f64 = spline.lengths().iter().sum();
     error::check_samples("racing line", "stepsize_interp_after_opt", length, step)?;
     let sampled = spline.sample(step);
@@ -224,7 +234,7 @@ pub fn sample(
     }
     let el_lengths = sampled.el_lengths_closed();
     let n = sampled.points.len();
-    Ok(Trajectory {
+    let traj = Trajectory {
         s: sampled.s,
         xy: sampled.points,
         psi,
@@ -234,7 +244,8 @@ pub fn sample(
         vx: vec![0.0; n],
         ax: vec![0.0; n],
         lap_time: 0.0,
-    })
+    };
+    Ok((traj, sampled.segment, sampled.t))
 }
 
 /// A TUM heading (0 = north, radians) as the Race Stack's: 0 = +x, counter-clockwise, in (−π, π].

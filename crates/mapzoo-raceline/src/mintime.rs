@@ -39,7 +39,7 @@ use crate::spline::{c2_rhs, c2_system, ClosedSpline};
 use crate::stage::Stage;
 use crate::velocity::Vehicle;
 use crate::walls::{ResampledWalls, Side};
-use crate::{race_stack_heading, Trajectory};
+use crate::Trajectory;
 
 /// Smallest spacing of the optimisation knots along the IQP line, metres.
 const KNOT_STEP_M: f64 = 0.2;
@@ -122,42 +122,12 @@ impl Problem<'_> {
 
     /// The line through the knots shifted by `alpha`, sampled as [`crate::sample`] does, timed.
     fn candidate(&self, alpha: Vec<f64>) -> Result<Candidate, OptimizeError> {
-        let line = self.points(&alpha);
-        let spline = ClosedSpline::through(&line, None)?;
-        let length: f64 = spline.lengths().iter().sum();
-        crate::error::check_samples(
-            "racing line",
-            "stepsize_interp_after_opt",
-            length,
-            self.step,
-        )?;
-        let sampled = spline.sample(self.step);
-        let mut psi = Vec::with_capacity(sampled.points.len());
-        let mut kappa = Vec::with_capacity(sampled.points.len());
-        for (&seg, &t) in sampled.segment.iter().zip(&sampled.t) {
-            let (p, k) = spline.heading_curvature(seg, t);
-            psi.push(race_stack_heading(p));
-            kappa.push(k);
-        }
-        let el_lengths = sampled.el_lengths_closed();
-        let n = sampled.points.len();
-        let traj = Trajectory {
-            s: sampled.s,
-            xy: sampled.points,
-            psi,
-            kappa,
-            el_lengths,
-            length: sampled.total,
-            vx: vec![0.0; n],
-            ax: vec![0.0; n],
-            lap_time: 0.0,
-        }
-        .with_velocity(self.vehicle);
+        let (traj, segment, t) = crate::sample_through(&self.points(&alpha), self.step)?;
         Ok(Candidate {
             alpha,
-            traj,
-            segment: sampled.segment,
-            t: sampled.t,
+            traj: traj.with_velocity(self.vehicle),
+            segment,
+            t,
         })
     }
 
