@@ -221,7 +221,14 @@ pub(crate) fn sample_through(
     line: &[[f64; 2]],
     step: f64,
 ) -> Result<(Trajectory, Vec<usize>, Vec<f64>), OptimizeError> {
-    let spline = ClosedSpline::through(line, None)?;
+    sample_spline(&ClosedSpline::through(line, None)?, step)
+}
+
+/// As [`sample_through`], for a spline already made.
+pub(crate) fn sample_spline(
+    spline: &ClosedSpline,
+    step: f64,
+) -> Result<(Trajectory, Vec<usize>, Vec<f64>), OptimizeError> {
     let length: f64 = spline.lengths().iter().sum();
     error::check_samples("racing line", "stepsize_interp_after_opt", length, step)?;
     let sampled = spline.sample(step);
