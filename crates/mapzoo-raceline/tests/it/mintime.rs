@@ -250,3 +250,39 @@ fn compute_lines_adds_the_line_and_changes_nothing_else() {
     );
     assert!(fast[LineKind::Mintime].lap_time_s <= plain[LineKind::Iqp].lap_time_s);
 }
+
+/// Regression: on f1tenth_racetracks Oschersleben (walls rebuilt from its widths, the corridor
+/// binding over long stretches) the min-time step stopped at −1.9 % (re-timed at 0.02 m):
+/// every step after the fourth was taken right up to the corridor, came back from the spline
+/// and its resampling a few micrometres over it, and was rejected whole. With the QP kept
+/// `QP_MARGIN_M` inside the corridor it reaches −3.1 %; the test asks for −2.5 %, and the line
+/// inside the corridor.
+#[test]
+fn steps_a_few_micrometres_over_the_corridor_were_rejected_whole() {
+    let Some(data) = reference_data_or_skip("steps_a_few_micrometres_over_the_corridor") else {
+        return;
+    };
+    let cl = mapzoo_format::read_centerline_any(
+        &data.join("f1tenth/Oschersleben/Oschersleben_centerline.csv"),
+    )
+    .unwrap();
+    let params = RacelineParams::mapzoo();
+    let s = solve(&cl, None, &params);
+    assert!(!s.sol.is_iqp);
+    let vehicle = params.vehicle();
+    let fine = timed_spline(&s.sol.knots, 0.02, &vehicle).unwrap().0;
+    let iqp = timed_spline(&s.iqp_xy, 0.02, &vehicle).unwrap().0;
+    let clear = min_clearance(&s.sol.trajectory, &s.walls, params.wall_resample_step);
+    eprintln!(
+        "Oschersleben at 0.02 m: IQP {iqp:.4} s, min-time {fine:.4} s ({:+.2} %), {} iterations \
+         ({} kept), clearance {clear:.4} m",
+        100.0 * (fine / iqp - 1.0),
+        s.sol.iterations,
+        s.sol.accepted
+    );
+    assert!(fine < iqp * (1.0 - 0.025), "min-time {fine} s, IQP {iqp} s");
+    assert!(
+        clear >= params.safety_width / 2.0 - 0.02,
+        "clearance {clear}"
+    );
+}
