@@ -165,6 +165,32 @@ fn no_smooth_bump_improves_the_solution_much() {
     );
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    /// Never slower than the IQP or the SP, inside the corridor, the same line twice.
+    #[test]
+    fn mintime_beats_iqp_and_sp_inside_the_corridor_deterministically(
+        radius in 6.0f64..10.0,
+        a2 in 0.0f64..0.2,
+        a3 in 0.0f64..0.06,
+        phase in 0.0f64..6.0,
+        width in 1.0f64..1.6,
+        safety_width in 0.5f64..1.2,
+    ) {
+        let cl = synthetic_track(radius, a2, a3, phase, width);
+        let params = RacelineParams { safety_width, safety_width_sp: safety_width, ..RacelineParams::mapzoo() };
+        let s = solve(&cl, None, &params);
+        let traj = &s.sol.trajectory;
+        prop_assert!(traj.lap_time <= s.iqp, "mintime {} > IQP {}", traj.lap_time, s.iqp);
+        prop_assert!(traj.lap_time <= s.sp, "mintime {} > SP {}", traj.lap_time, s.sp);
+        let clear = min_clearance(traj, &s.walls, params.wall_resample_step);
+        prop_assert!(clear >= safety_width / 2.0 - 0.02, "clearance {clear}");
+        let again = solve(&cl, None, &params);
+        prop_assert_eq!(&again.sol.trajectory, traj);
+    }
+}
+
 /// The tracks: f (Race Stack profile, from its global_waypoints.json) and MapZoo
 /// Austin (default profile, from its centerline). Checks never slower than the IQP (reported
 /// laps), inside the corridor, and the lap re-timed at 0.02 m (the measure: the line's
