@@ -147,11 +147,11 @@ pub struct LineArgs {
     /// line, `<T>_mintime.csv`, and its figures mintime_lap_s, mintime_vmax, mintime_points).
     #[arg(long, value_name = "iqp,sp[,mintime]", value_parser = parse_lines)]
     pub lines: Option<LineList>,
-    /// The line the car drives: iqp (default) or mintime (computed if --lines leaves it out).
+    /// The line the car drives: iqp (default), mintime (computed if --lines leaves it out) or sp.
     /// It goes into `<T>_racing_line.csv` and the IQP slot of global_waypoints.json (the one
     /// the Race Stack's controller reads), the sector files index it, and the IQP line is
     /// written as `<T>_iqp.csv`.
-    #[arg(long, value_name = "iqp|mintime", value_parser = parse_line_kind)]
+    #[arg(long, value_name = "iqp|mintime|sp", value_parser = parse_line_kind)]
     pub racing_line: Option<LineKind>,
 }
 

@@ -357,3 +357,35 @@ fn lines_mintime_adds_the_minimum_time_line() {
         assert!(err.contains("--lines"), "{bad}: {err}");
     }
 }
+
+/// `--racing-line sp` drives the shortest-path line: it is `<T>_racing_line.csv` and fills the
+/// IQP slot of global_waypoints.json (the SP slot unchanged), and the IQP line is kept as
+/// `<T>_iqp.csv`.
+#[test]
+fn racing_line_sp_drives_the_shortest_path_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("oval_centerline.csv");
+    std::fs::write(&input, waypoints_to_csv_string(&wobbly_oval(1.3))).unwrap();
+    let (plain, sp) = (tmp.path().join("plain"), tmp.path().join("sp"));
+    for (out, extra) in [(&plain, None), (&sp, Some("sp"))] {
+        let mut args = vec![input.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        if let Some(line) = extra {
+            args.extend(["--racing-line", line]);
+        }
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let read = |p: &Path| std::fs::read(p).unwrap();
+    assert_eq!(
+        read(&sp.join("oval_racing_line.csv")),
+        read(&sp.join("oval_sp.csv"))
+    );
+    assert_eq!(
+        read(&sp.join("oval_iqp.csv")),
+        read(&plain.join("oval_racing_line.csv"))
+    );
+    let gw = GlobalWaypoints::read(&sp.join("global_waypoints.json")).unwrap();
+    let before = GlobalWaypoints::read(&plain.join("global_waypoints.json")).unwrap();
+    assert_eq!(gw.iqp.wpnts, before.sp.wpnts);
+    assert_eq!(gw.sp.wpnts, before.sp.wpnts);
+}

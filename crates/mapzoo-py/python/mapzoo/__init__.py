@@ -471,8 +471,8 @@ def build(
     - ``lines``: the racing lines to compute, ``("iqp", "sp")`` (default) or
       ``("iqp", "sp", "mintime")``: the minimum-lap-time line too (``ts.line("mintime")``,
       ``ts.lap_times["mintime"]``, ``<T>_mintime.csv``).
-    - ``racing_line``: the line the car drives, ``"iqp"`` (default) or ``"mintime"``
-      (computed even if ``lines`` is not given): it goes into ``<T>_racing_line.csv`` and the
+    - ``racing_line``: the line the car drives, ``"iqp"`` (default), ``"mintime"`` (computed
+      even if ``lines`` is not given) or ``"sp"``: it goes into ``<T>_racing_line.csv`` and the
       IQP slot of ``global_waypoints.json``, the sector files index it, and the IQP line is
       written as ``<T>_iqp.csv``.
 
