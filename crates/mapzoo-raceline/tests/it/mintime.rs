@@ -3,45 +3,15 @@
 //! our own velocity profile on its own geometry; a first-order optimality check by finite
 //! differences of that lap time; and the reference tracks f and Austin (figures printed).
 
-use std::time::Instant;
-
 use mapzoo_format::testdata::reference_data_or_skip;
-use mapzoo_format::{GlobalWaypoints, Waypoint};
+use mapzoo_format::GlobalWaypoints;
+use mapzoo_geom::{closed_arc_lengths, Norm};
 use mapzoo_raceline::{
-    compute, mintime, velocity_profile, ClosedSpline, LineKind, MintimeSolution, RacelineParams,
-    Trajectory, Walls,
+    compute, velocity_profile, ClosedSpline, LineKind, RacelineParams, Trajectory, Walls,
 };
 use proptest::prelude::*;
 
-use crate::support::{synthetic_track, timed_spline};
-
-/// The IQP and SP laps of a track, its walls and the min-time line from the IQP line.
-struct Solved {
-    iqp: f64,
-    /// The IQP line's points (≈0.1 m).
-    iqp_xy: Vec<[f64; 2]>,
-    sp: f64,
-    walls: Walls,
-    sol: MintimeSolution,
-    seconds: f64,
-}
-
-fn solve(cl: &[Waypoint], walls: Option<&Walls>, params: &RacelineParams) -> Solved {
-    let r = compute(cl, walls, params).unwrap();
-    let vehicle = params.vehicle();
-    let resampled = r.walls.resampled(params.wall_resample_step);
-    let iqp = Trajectory::from_waypoints(&r[LineKind::Iqp].waypoints);
-    let t = Instant::now();
-    let sol = mintime(&iqp, &resampled, params, &vehicle).unwrap();
-    Solved {
-        iqp: r[LineKind::Iqp].lap_time_s,
-        iqp_xy: iqp.xy.clone(),
-        sp: r[LineKind::Sp].lap_time_s,
-        walls: r.walls.clone(),
-        sol,
-        seconds: t.elapsed().as_secs_f64(),
-    }
-}
+use crate::support::{solve, synthetic_track, timed_spline};
 
 /// Smallest distance of the line's points to the walls, metres.
 fn min_clearance(traj: &Trajectory, walls: &Walls, step: f64) -> f64 {
@@ -111,11 +81,8 @@ fn no_smooth_bump_improves_the_solution_much() {
     let knots = &s.sol.knots;
     let n = knots.len();
     let normals = ClosedSpline::through(knots, None).unwrap().normals();
-    let mut arc = vec![0.0; n];
-    for k in 1..n {
-        arc[k] = arc[k - 1] + (knots[k][0] - knots[k - 1][0]).hypot(knots[k][1] - knots[k - 1][1]);
-    }
-    let length = arc[n - 1] + (knots[0][0] - knots[n - 1][0]).hypot(knots[0][1] - knots[n - 1][1]);
+    let arc = closed_arc_lengths(knots, Norm::Hypot);
+    let length = arc[n];
     let lap_of = |shift: &dyn Fn(usize) -> f64| -> Option<f64> {
         let pts: Vec<[f64; 2]> = (0..n)
             .map(|k| {
@@ -134,7 +101,7 @@ fn no_smooth_bump_improves_the_solution_much() {
         clear.then(|| timed_spline(&pts, 0.02, &vehicle).map(|t| t.0))?
     };
     let base = lap_of(&|_| 0.0).unwrap();
-    let iqp = timed_spline(&s.iqp_xy, 0.02, &vehicle).unwrap().0;
+    let iqp = timed_spline(&s.iqp_line.xy, 0.02, &vehicle).unwrap().0;
     let gain = iqp - base;
     let (width, height) = (3.0, 0.02);
     let mut best = 0.0_f64;
@@ -297,7 +264,7 @@ fn steps_a_few_micrometres_over_the_corridor_were_rejected_whole() {
     assert!(!s.sol.is_iqp);
     let vehicle = params.vehicle();
     let fine = timed_spline(&s.sol.knots, 0.02, &vehicle).unwrap().0;
-    let iqp = timed_spline(&s.iqp_xy, 0.02, &vehicle).unwrap().0;
+    let iqp = timed_spline(&s.iqp_line.xy, 0.02, &vehicle).unwrap().0;
     let clear = min_clearance(&s.sol.trajectory, &s.walls, params.wall_resample_step);
     eprintln!(
         "Oschersleben at 0.02 m: IQP {iqp:.4} s, min-time {fine:.4} s ({:+.2} %), {} iterations \

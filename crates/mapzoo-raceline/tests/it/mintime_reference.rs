@@ -27,12 +27,11 @@
 use std::time::Instant;
 
 use mapzoo_format::Waypoint;
+use mapzoo_geom::{closed_arc_lengths, Norm};
 use mapzoo_raceline::reference::{start_knots, FINE_STEP_M};
-use mapzoo_raceline::{
-    compute, mintime, ClosedSpline, LineKind, RacelineParams, ResampledWalls, Trajectory, Vehicle,
-};
+use mapzoo_raceline::{ClosedSpline, RacelineParams, ResampledWalls, Vehicle};
 
-use crate::support::{synthetic_track, timed_spline};
+use crate::support::{solve, synthetic_track, timed_spline, Solved};
 
 /// Samples may come this much closer to a wall than half the safety width, metres.
 const SAMPLE_SLACK_M: f64 = 0.015;
@@ -217,22 +216,20 @@ struct Outcome {
 
 /// The min-time line of a track, then the slow optimiser from the IQP line and from that line.
 fn compare(name: &str, cl: &[Waypoint], params: &RacelineParams) -> Outcome {
-    let r = compute(cl, None, params).unwrap();
+    let Solved {
+        iqp_line: iqp,
+        walls,
+        sol,
+        seconds: scp_seconds,
+        ..
+    } = solve(cl, None, params);
     let vehicle = params.vehicle();
-    let walls = r.walls.resampled(params.wall_resample_step);
-    let iqp = Trajectory::from_waypoints(&r[LineKind::Iqp].waypoints);
-    let t = Instant::now();
-    let sol = mintime(&iqp, &walls, params, &vehicle).unwrap();
-    let scp_seconds = t.elapsed().as_secs_f64();
+    let walls = walls.resampled(params.wall_resample_step);
     assert!(!sol.is_iqp, "{name}: the min-time step kept no step");
     // the same knots and normals as the min-time step
     let base = start_knots(&iqp, params.stepsize_interp_after_opt);
-    let s: Vec<f64> = std::iter::once(0.0)
-        .chain(base.windows(2).scan(0.0, |acc, w| {
-            *acc += (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]);
-            Some(*acc)
-        }))
-        .collect();
+    let mut s = closed_arc_lengths(&base, Norm::Hypot);
+    s.pop();
     let normals = ClosedSpline::through(&base, None).unwrap().normals();
     assert_eq!(sol.knots.len(), base.len());
     let half = params.safety_width / 2.0;

@@ -1,7 +1,12 @@
 //! Test tracks shared by the modules: smooth closed loops with uneven spacing, and
 //! centerlines with exact walls along them.
 
+use std::time::Instant;
+
 use mapzoo_format::Waypoint;
+use mapzoo_raceline::{
+    compute, mintime, LineKind, MintimeSolution, RacelineParams, Trajectory, Walls,
+};
 
 /// A smooth closed loop r(θ) = R·(1 + a2·cos(2θ + φ2) + a3·cos(3θ + φ3)), counter-clockwise,
 /// sampled at `n` angles with a random jitter of the angle (uneven spacing).
@@ -50,4 +55,36 @@ pub fn timed_spline(
     let ax = mapzoo_raceline::ax_profile(&v, &el);
     let lap = mapzoo_raceline::lap_time(&v, &ax, &el);
     Some((lap, sampled.points, kappa))
+}
+
+/// A track's IQP and SP laps, its IQP line and walls, and the min-time line from that IQP line.
+pub struct Solved {
+    /// The IQP lap, seconds.
+    pub iqp: f64,
+    /// The IQP line as the min-time step starts from it (≈0.1 m, timed).
+    pub iqp_line: Trajectory,
+    /// The SP lap, seconds.
+    pub sp: f64,
+    pub walls: Walls,
+    pub sol: MintimeSolution,
+    /// Wall time of the min-time step alone, seconds.
+    pub seconds: f64,
+}
+
+/// The IQP and SP lines of the centerline `cl`, then the min-time line from the IQP line.
+pub fn solve(cl: &[Waypoint], walls: Option<&Walls>, params: &RacelineParams) -> Solved {
+    let r = compute(cl, walls, params).unwrap();
+    let vehicle = params.vehicle();
+    let resampled = r.walls.resampled(params.wall_resample_step);
+    let iqp_line = Trajectory::from_waypoints(&r[LineKind::Iqp].waypoints);
+    let t = Instant::now();
+    let sol = mintime(&iqp_line, &resampled, params, &vehicle).unwrap();
+    Solved {
+        iqp: r[LineKind::Iqp].lap_time_s,
+        iqp_line,
+        sp: r[LineKind::Sp].lap_time_s,
+        walls: r.walls.clone(),
+        sol,
+        seconds: t.elapsed().as_secs_f64(),
+    }
 }
