@@ -143,8 +143,7 @@ impl Problem<'_> {
         let (traj, segment, t) = crate::sample_spline(&spline, self.step)?;
         let traj = traj.with_velocity(self.vehicle);
         // at most a million fine samples (a lap over 20 km is timed more coarsely)
-        let length: f64 = spline.lengths().iter().sum();
-        let fine = FINE_STEP_M.max(length / 1e6).min(self.step);
+        let fine = FINE_STEP_M.max(traj.length / 1e6).min(self.step);
         let lap = crate::sample_spline(&spline, fine)?
             .0
             .with_velocity(self.vehicle)
