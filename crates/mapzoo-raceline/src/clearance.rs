@@ -17,7 +17,7 @@ use mapzoo_geom::{Norm, Obstacle, PointIndex, ResampledWalls, Side};
 use crate::error::{ObstacleNote, OptimizeError};
 use crate::prep::RefTrack;
 use crate::stage::Stage;
-use crate::Trajectory;
+use crate::trajectory::Trajectory;
 
 /// Re-solves a line at most this many times before giving up.
 pub(crate) const MAX_ROUNDS: usize = 8;

@@ -2,8 +2,8 @@
 
 use thiserror::Error;
 
-use crate::qp::QpStatus;
 use crate::stage::Stage;
+use crate::status::QpStatus;
 
 /// Why a racing line could not be computed.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -123,7 +123,7 @@ pub enum OptimizeError {
     },
     /// The input centerline is not a line to optimise (`check_input_line`).
     #[error(transparent)]
-    Input(#[from] crate::input::LineInputError),
+    Input(#[from] LineInputError),
     /// The track is narrower than the safety width: its narrowest point, what bounds it, and
     /// what would build.
     #[error(
@@ -422,4 +422,124 @@ pub(crate) fn check_samples(
         });
     }
     Ok(())
+}
+
+/// Fewest points of an input line.
+pub const MIN_INPUT_POINTS: usize = 5;
+
+/// Shortest lap of an input line, metres (and at least [`MIN_REFERENCE_POINTS`] steps of
+/// `stepsize_reg`).
+pub const MIN_INPUT_LAP_M: f64 = 2.0;
+
+/// Fewest points of the smoothed reference line (lap length / `stepsize_reg`).
+pub const MIN_REFERENCE_POINTS: usize = 20;
+
+/// A step between neighbouring points is a gap when it is longer than this many metres …
+pub const GAP_MIN_M: f64 = 1.5;
+
+/// … and longer than this many times the line's median step.
+pub const GAP_FACTOR: f64 = 8.0;
+
+/// What is wrong with an input centerline, naming the row.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum LineInputError {
+    /// Too few points to make a closed line.
+    #[error("centerline: {found} points; at least {MIN_INPUT_POINTS} are needed for a closed line to optimise")]
+    TooFewPoints {
+        /// Points found (a closing copy of the first not counted).
+        found: usize,
+    },
+    /// A width is zero or negative.
+    #[error("centerline: {column} of point {row} (data row {}) at ({x:.3}, {y:.3}) is {value} m; widths must be > 0 \
+             (the distance from the centerline to that wall)", row + 1)]
+    NonPositiveWidth {
+        /// "d_right" or "d_left".
+        column: &'static str,
+        /// The point's index.
+        row: usize,
+        /// The value, metres.
+        value: f64,
+        /// World x, metres.
+        x: f64,
+        /// World y, metres.
+        y: f64,
+    },
+    /// Two neighbouring points coincide.
+    #[error("centerline: points {row} and {next} (data rows {} and {}) coincide at ({x:.3}, {y:.3}); remove the duplicate",
+            row + 1, next + 1)]
+    Duplicate {
+        /// The first point's index.
+        row: usize,
+        /// The next point's index.
+        next: usize,
+        /// World x, metres.
+        x: f64,
+        /// World y, metres.
+        y: f64,
+    },
+    /// The lap is too short to optimise.
+    #[error("centerline: the lap is {length_m:.2} m long, shorter than the {min_m:.2} m needed to optimise \
+             (at least {MIN_INPUT_LAP_M} m and {MIN_REFERENCE_POINTS} steps of stepsize_reg); check the units, or lower stepsize_reg")]
+    TooShort {
+        /// Lap length, metres.
+        length_m: f64,
+        /// Shortest lap accepted, metres.
+        min_m: f64,
+    },
+    /// Two neighbouring points are far apart compared with the rest of the line.
+    #[error("centerline: a gap of {gap_m:.2} m between point {row} (data row {}) at ({x:.3}, {y:.3}) and point {next}, \
+             where the line's points are {median_m:.3} m apart elsewhere; the line would bridge it with a straight \
+             segment. Fill the gap{}", row + 1, if *next == 0 { " (the line does not close: its last point is far from its first)" } else { "" })]
+    Gap {
+        /// The point before the gap.
+        row: usize,
+        /// The point after it (0 when the gap is the closing step).
+        next: usize,
+        /// Length of the gap, metres.
+        gap_m: f64,
+        /// Median step of the line, metres.
+        median_m: f64,
+        /// World x of the point before the gap, metres.
+        x: f64,
+        /// World y of the point before the gap, metres.
+        y: f64,
+    },
+    /// The line crosses itself (a figure-eight, or a stray point).
+    #[error("centerline: the segment from point {row} to {} crosses the segment from point {other} to {} at \
+             ({x:.3}, {y:.3}); a centerline must be a simple loop (no figure-eight); fix the points near data \
+             rows {} and {}", row + 1, other + 1, row + 1, other + 1)]
+    SelfIntersection {
+        /// Start of the first segment.
+        row: usize,
+        /// Start of the second segment.
+        other: usize,
+        /// World x of the crossing, metres.
+        x: f64,
+        /// World y of the crossing, metres.
+        y: f64,
+    },
+}
+
+impl LineInputError {
+    /// The row (0-based point index) the error names (0 when it names none).
+    pub fn row(&self) -> usize {
+        match self {
+            LineInputError::TooFewPoints { .. } | LineInputError::TooShort { .. } => 0,
+            LineInputError::NonPositiveWidth { row, .. }
+            | LineInputError::Duplicate { row, .. }
+            | LineInputError::Gap { row, .. }
+            | LineInputError::SelfIntersection { row, .. } => *row,
+        }
+    }
+
+    /// The world position the error names, metres.
+    pub fn xy(&self) -> Option<(f64, f64)> {
+        match self {
+            LineInputError::TooFewPoints { .. } | LineInputError::TooShort { .. } => None,
+            LineInputError::NonPositiveWidth { x, y, .. }
+            | LineInputError::Duplicate { x, y, .. }
+            | LineInputError::Gap { x, y, .. }
+            | LineInputError::SelfIntersection { x, y, .. } => Some((*x, *y)),
+        }
+    }
 }

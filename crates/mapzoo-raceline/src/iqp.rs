@@ -15,11 +15,12 @@
 
 use crate::error::OptimizeError;
 use crate::prep::RefTrack;
-use crate::qp::{QpProblem, QpStatus};
+use crate::qp::QpProblem;
 use crate::spline::{
     c2_rhs, c2_system, coefficients, distance_scaling, second_derivatives, ClosedSpline,
 };
 use crate::stage::Stage;
+use crate::status::QpStatus;
 
 /// One curvature QP: the reference line, its unit normals and the spline scaling it was built with.
 #[derive(Debug, Clone, Copy)]

@@ -39,9 +39,9 @@ use crate::params::RacelineParams;
 use crate::qp::QpProblem;
 use crate::spline::{c2_rhs, c2_system, ClosedSpline};
 use crate::stage::Stage;
+use crate::trajectory::Trajectory;
 use crate::velocity::Vehicle;
 use crate::walls::{ResampledWalls, Side};
-use crate::Trajectory;
 
 /// The step at which a candidate line is timed to decide whether a step is kept, metres: the
 /// issue's re-timing step. At the output's ≈0.1 m a line can gain by hiding curvature between
@@ -140,11 +140,11 @@ impl Problem<'_> {
     /// The line through the knots shifted by `alpha`, sampled as [`crate::sample`] does, timed.
     fn candidate(&self, alpha: Vec<f64>) -> Result<Candidate, OptimizeError> {
         let spline = ClosedSpline::through(&self.points(&alpha), None)?;
-        let (traj, segment, t) = crate::sample_spline(&spline, self.step)?;
+        let (traj, segment, t) = crate::trajectory::sample_spline(&spline, self.step)?;
         let traj = traj.with_velocity(self.vehicle);
         // at most a million fine samples (a lap over 20 km is timed more coarsely)
         let fine = FINE_STEP_M.max(traj.length / 1e6).min(self.step);
-        let lap = crate::sample_spline(&spline, fine)?
+        let lap = crate::trajectory::sample_spline(&spline, fine)?
             .0
             .with_velocity(self.vehicle)
             .lap_time;

@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::OptimizeError;
-use crate::velocity::Vehicle;
 
 /// Every tunable of stages 7–11; deserialised from the `[raceline]` table of pipeline.toml
 /// (by `mapzoo_pipeline::Config`, which reads the whole file).
@@ -196,11 +195,6 @@ impl RacelineParams {
             "racestack" => Some(Self::racestack()),
             _ => None,
         }
-    }
-
-    /// The vehicle of this parameter set (ggv, machine limit, drag, mass, top speed).
-    pub fn vehicle(&self) -> Vehicle {
-        Vehicle::from_params(self)
     }
 
     /// Check every parameter once, before any work.

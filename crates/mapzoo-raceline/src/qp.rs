@@ -17,61 +17,6 @@ use crate::error::OptimizeError;
 use crate::spline::{solve_cyclic_tridiagonal, thomas};
 use crate::stage::Stage;
 
-/// Why Clarabel stopped: its `SolverStatus`, typed here so callers and errors can match on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QpStatus {
-    /// The solver has not run.
-    Unsolved,
-    /// Solved to the requested tolerances.
-    Solved,
-    /// The constraints cannot all hold.
-    PrimalInfeasible,
-    /// The objective is unbounded below.
-    DualInfeasible,
-    /// Solved to reduced accuracy.
-    AlmostSolved,
-    /// Primal infeasible, to reduced accuracy.
-    AlmostPrimalInfeasible,
-    /// Dual infeasible, to reduced accuracy.
-    AlmostDualInfeasible,
-    /// The iteration limit was reached.
-    MaxIterations,
-    /// The time limit was reached.
-    MaxTime,
-    /// A numerical error stopped the solver.
-    NumericalError,
-    /// The iterates stopped improving.
-    InsufficientProgress,
-    /// A user callback stopped the solver.
-    CallbackTerminated,
-}
-
-impl From<SolverStatus> for QpStatus {
-    fn from(s: SolverStatus) -> Self {
-        match s {
-            SolverStatus::Unsolved => QpStatus::Unsolved,
-            SolverStatus::Solved => QpStatus::Solved,
-            SolverStatus::PrimalInfeasible => QpStatus::PrimalInfeasible,
-            SolverStatus::DualInfeasible => QpStatus::DualInfeasible,
-            SolverStatus::AlmostSolved => QpStatus::AlmostSolved,
-            SolverStatus::AlmostPrimalInfeasible => QpStatus::AlmostPrimalInfeasible,
-            SolverStatus::AlmostDualInfeasible => QpStatus::AlmostDualInfeasible,
-            SolverStatus::MaxIterations => QpStatus::MaxIterations,
-            SolverStatus::MaxTime => QpStatus::MaxTime,
-            SolverStatus::NumericalError => QpStatus::NumericalError,
-            SolverStatus::InsufficientProgress => QpStatus::InsufficientProgress,
-            SolverStatus::CallbackTerminated => QpStatus::CallbackTerminated,
-        }
-    }
-}
-
-impl std::fmt::Display for QpStatus {
-    /// Clarabel's name of the status (e.g. `PrimalInfeasible`).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{self:?}")
-    }
-}
-
 /// Clarabel settings of one solve: tolerance tiers tried in turn, iteration cap, refinement.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QpSettings {
@@ -512,6 +457,7 @@ impl CyclicTridiagonal<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::status::QpStatus;
 
     /// min ½‖x − (2, −3)‖² s.t. x₀ + x₁ = 1, −1 ≤ x ≤ 1: on the line the nearest point is
     /// (3, −2); the bound x₀ ≤ 1 binds (multiplier 4), so x = (1, 0). The polish reaches it to

@@ -5,7 +5,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::{LineKind, RacingLine};
+use mapzoo_format::LineKind;
 
 /// The figures of one racing line in a record.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,18 +20,6 @@ pub struct LineFigures {
     pub vmax: f64,
     /// Lap length, metres.
     pub length_m: f64,
-}
-
-impl From<&RacingLine> for LineFigures {
-    fn from(l: &RacingLine) -> Self {
-        LineFigures {
-            kind: l.kind,
-            points: l.waypoints.len(),
-            lap_s: l.lap_time_s,
-            vmax: l.v_max,
-            length_m: l.length_m,
-        }
-    }
 }
 
 /// The summary of one track's run. Serialises as one flat JSON object: `track`,

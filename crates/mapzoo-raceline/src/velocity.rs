@@ -31,6 +31,13 @@ pub struct Vehicle {
     pub dyn_model_exp: f64,
 }
 
+impl RacelineParams {
+    /// The vehicle of this parameter set (ggv, machine limit, drag, mass, top speed).
+    pub fn vehicle(&self) -> Vehicle {
+        Vehicle::from_params(self)
+    }
+}
+
 impl Vehicle {
     /// The vehicle of a parameter set.
     pub fn from_params(p: &RacelineParams) -> Self {

@@ -1,0 +1,233 @@
+//! Stages 7–11 for one track ([`compute`], [`compute_lines`]) as the Race Stack's global
+//! planner runs them around TUM's trajectory_planning_helpers: prep the centerline, the IQP
+//! line at `safety_width`, a second IQP at `safety_width_sp` as the reference of the SP, each
+//! line kept clear of the obstacles, sampled, with a velocity profile; a failure explained by
+//! the remedy that would build ([`crate::Remedy`]).
+
+use std::time::Instant;
+
+use mapzoo_format::{LineKind, Waypoint};
+
+use crate::clearance;
+use crate::error::OptimizeError;
+use crate::input::check_input_line;
+use crate::params::RacelineParams;
+use crate::prep::RefTrack;
+use crate::result::{RacelineResult, RacingLine};
+use crate::stage::Stage;
+use crate::stages::{self, prep};
+use crate::suggest;
+use crate::trajectory::{sample, Trajectory};
+use crate::velocity::Vehicle;
+use crate::walls::{self, walls_from_centerline, Obstacle, ResampledWalls, Walls};
+
+/// The centerline as a reference track: x_m, y_m, d_right, d_left (open loop).
+pub fn reftrack_from_waypoints(centerline: &[Waypoint]) -> RefTrack {
+    RefTrack {
+        xy: centerline.iter().map(|w| [w.x_m, w.y_m]).collect(),
+        w_right: centerline.iter().map(|w| w.d_right).collect(),
+        w_left: centerline.iter().map(|w| w.d_left).collect(),
+    }
+}
+
+/// Stages 7–11 for one track: the racing lines of every [`LineKind`] (IQP, then SP) with
+/// velocity profiles and lap times.
+/// `centerline`: x_m, y_m, d_right, d_left are used (open loop). `walls`: the track boundaries
+/// for the SP widths and the output d_right/d_left; `None` rebuilds them as centerline ±
+/// d_right/d_left along the centerline's normals.
+///
+/// ```
+/// use mapzoo_raceline::{compute, LineKind, RacelineParams};
+///
+/// // An oval test track (about 9 × 5 m half-axes), 1.2 m from the centerline to each wall.
+/// let centerline = mapzoo_synth::tracks::oval(1.2);
+/// let result = compute(&centerline, None, &RacelineParams::mapzoo())?;
+///
+/// let (iqp, sp) = (&result[LineKind::Iqp], &result[LineKind::Sp]);
+/// assert!(iqp.lap_time_s > 0.0 && sp.lap_time_s > 0.0);
+/// // the shortest path is shorter than the minimum-curvature line
+/// assert!(sp.length_m < iqp.length_m);
+/// // waypoints are closed: the last repeats the first at s = lap length
+/// let (first, last) = (&iqp.waypoints[0], iqp.waypoints.last().unwrap());
+/// assert_eq!((first.x_m, first.y_m), (last.x_m, last.y_m));
+/// assert_eq!(last.s_m, iqp.length_m);
+/// # Ok::<(), mapzoo_raceline::OptimizeError>(())
+/// ```
+///
+/// Obstacles in `walls` are walls too: no line comes closer to one than half its safety
+/// width. A track too narrow or too tight for the parameters fails naming its narrowest
+/// point, the obstacle there if any, and the safety width (or curvlim) that would build,
+/// found by solving again ([`Remedy`]).
+pub fn compute(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+) -> Result<RacelineResult, OptimizeError> {
+    compute_lines(centerline, walls, params, &LineKind::ALL)
+}
+
+/// [`compute`], with the further lines of `kinds` beyond [`LineKind::ALL`] (which are always
+/// computed): [`LineKind::Mintime`], the minimum-lap-time line from the IQP line
+/// ([`mintime()`]), timed as [`Stage::Mintime`]. The lines come in [`LineKind::EVERY`] order.
+pub fn compute_lines(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+    kinds: &[LineKind],
+) -> Result<RacelineResult, OptimizeError> {
+    compute_once(centerline, walls, params, kinds).map_err(|e| {
+        suggest::explain(e, params, walls, |p| {
+            compute_once(centerline, walls, p, kinds)
+        })
+    })
+}
+
+/// [`compute_lines`] without the search for a remedy.
+fn compute_once(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+    kinds: &[LineKind],
+) -> Result<RacelineResult, OptimizeError> {
+    params.validate()?;
+    let vehicle = params.vehicle();
+    let t0 = Instant::now();
+    let mut timings = Vec::new();
+    let track = reftrack_from_waypoints(centerline);
+    track.check("centerline")?;
+    check_input_line(&track, params.stepsize_reg)?;
+    let walls_used = checked_walls(&track, walls, params)?;
+    let walls = walls_used.resampled(params.wall_resample_step);
+
+    let t = Instant::now();
+    let reference = prep(&track, params)?;
+    timings.push((Stage::Prep, t.elapsed().as_secs_f64()));
+
+    let ((traj_iqp, t_iqp), (traj_iqp2, t_iqp2)) =
+        iqp_lines(&reference, &walls, &walls_used.obstacles, params)?;
+    let t = Instant::now();
+    let traj_iqp = traj_iqp.with_velocity(&vehicle);
+    timings.push((Stage::Iqp, t_iqp + t.elapsed().as_secs_f64()));
+    timings.push((Stage::IqpSp, t_iqp2));
+
+    let t = Instant::now();
+    let (traj_sp, warnings) = sp_line(&traj_iqp2, &walls, &walls_used.obstacles, params, &vehicle)?;
+    timings.push((Stage::Sp, t.elapsed().as_secs_f64()));
+
+    let lines = vec![
+        RacingLine::new(LineKind::Iqp, &traj_iqp, &walls),
+        RacingLine::new(LineKind::Sp, &traj_sp, &walls),
+    ];
+    timings.push((Stage::Total, t0.elapsed().as_secs_f64()));
+    let mut result = RacelineResult {
+        lines,
+        timings,
+        warnings,
+        walls: walls_used,
+        racing: LineKind::RACING,
+    };
+    if kinds.contains(&LineKind::Mintime) {
+        result.add_mintime(params)?;
+    }
+    Ok(result)
+}
+
+/// The walls of a run: those given, or rebuilt from the centerline; checked, and checked for
+/// a resampling at `wall_resample_step`.
+fn checked_walls(
+    track: &RefTrack,
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+) -> Result<Walls, OptimizeError> {
+    let walls = match walls {
+        Some(w) => w.clone(),
+        None => walls_from_centerline(track)?,
+    };
+    walls::check(&walls)?;
+    walls::check_resample(&walls, params.wall_resample_step)?;
+    Ok(walls)
+}
+
+/// A sampled trajectory and the wall-clock seconds it took.
+type Timed = (Trajectory, f64);
+
+/// The IQP line at `safety_width`, and the second IQP at `safety_width_sp` that the SP starts
+/// from (the same line when the widths are equal; with different widths the two are
+/// independent and run side by side).
+///
+/// Each line keeps half its safety width from every obstacle in `walls`
+/// ([`clearance::keep_clear`]).
+fn iqp_lines(
+    reference: &RefTrack,
+    walls: &ResampledWalls,
+    obstacles: &[Obstacle],
+    params: &RacelineParams,
+) -> Result<(Timed, Timed), OptimizeError> {
+    let racing_line = |width: f64| -> Result<Timed, OptimizeError> {
+        let t = Instant::now();
+        let ((), traj) =
+            clearance::keep_clear(Stage::Iqp, reference, walls, obstacles, width, |rt| {
+                let sol = stages::iqp(rt, width, params)?;
+                let traj = sample(
+                    &sol.reftrack.xy,
+                    &sol.normals,
+                    &sol.alpha,
+                    params.stepsize_interp_after_opt,
+                )?;
+                Ok(((), traj))
+            })?;
+        Ok((traj, t.elapsed().as_secs_f64()))
+    };
+    if params.safety_width_sp == params.safety_width {
+        let (traj, t_iqp) = racing_line(params.safety_width)?;
+        return Ok(((traj.clone(), t_iqp), (traj, 0.0)));
+    }
+    let (first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| racing_line(params.safety_width_sp));
+        let first = racing_line(params.safety_width);
+        (first, second.join())
+    });
+    let second = second.map_err(|_| OptimizeError::Numerical {
+        stage: Stage::IqpSp,
+        message: "the second IQP's thread panicked".into(),
+    })?;
+    Ok((first?, second?))
+}
+
+/// Stage 9 from the second IQP's trajectory: its closed points (incl. the repeated end point)
+/// with their wall distances become the SP's reference, prepped, shifted and sampled, with a
+/// velocity profile. The Race Stack keeps an SP line that folds at a thin wall (hangar); so do
+/// we, with a warning.
+///
+/// The line keeps half its safety width from every obstacle ([`clearance::keep_clear`]).
+fn sp_line(
+    traj_iqp2: &Trajectory,
+    walls: &ResampledWalls,
+    obstacles: &[Obstacle],
+    params: &RacelineParams,
+    vehicle: &Vehicle,
+) -> Result<(Trajectory, Vec<String>), OptimizeError> {
+    let pts2 = traj_iqp2.closed_points();
+    let (w_right, w_left): (Vec<f64>, Vec<f64>) = pts2.iter().map(|&p| walls.distances(p)).unzip();
+    let cent2 = RefTrack {
+        xy: pts2,
+        w_right,
+        w_left,
+    };
+    let reference_sp = prep(&cent2, params)?;
+    let width = params.safety_width_sp;
+    let ((reference_sp, normals_sp, alpha_sp), traj_sp) =
+        clearance::keep_clear(Stage::Sp, &reference_sp, walls, obstacles, width, |rt| {
+            let (normals, mut alpha) = stages::sp(rt, width, params)?;
+            clearance::clamp_smoothly(&rt.xy, &mut alpha, walls, width / 2.0, |a| {
+                crate::sp::smooth_circular(a, params.sp_alpha_smoothing_half_window)
+            });
+            let traj = sample(&rt.xy, &normals, &alpha, params.stepsize_interp_after_opt)?;
+            Ok(((rt.clone(), normals, alpha), traj))
+        })?;
+    let mut warnings = Vec::new();
+    if let Err(e) = crate::iqp::check_folds(&reference_sp, &normals_sp, &alpha_sp, Stage::Sp) {
+        warnings.push(e.to_string());
+    }
+    Ok((traj_sp.with_velocity(vehicle), warnings))
+}

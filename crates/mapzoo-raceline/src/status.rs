@@ -1,0 +1,59 @@
+//! The QP solver's verdict ([`QpStatus`]), typed so the solver ([`crate::qp`]) can report
+//! it and [`crate::OptimizeError`] can carry it without the two depending on each other.
+
+use clarabel::solver::SolverStatus;
+
+/// Why Clarabel stopped: its `SolverStatus`, typed here so callers and errors can match on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QpStatus {
+    /// The solver has not run.
+    Unsolved,
+    /// Solved to the requested tolerances.
+    Solved,
+    /// The constraints cannot all hold.
+    PrimalInfeasible,
+    /// The objective is unbounded below.
+    DualInfeasible,
+    /// Solved to reduced accuracy.
+    AlmostSolved,
+    /// Primal infeasible, to reduced accuracy.
+    AlmostPrimalInfeasible,
+    /// Dual infeasible, to reduced accuracy.
+    AlmostDualInfeasible,
+    /// The iteration limit was reached.
+    MaxIterations,
+    /// The time limit was reached.
+    MaxTime,
+    /// A numerical error stopped the solver.
+    NumericalError,
+    /// The iterates stopped improving.
+    InsufficientProgress,
+    /// A user callback stopped the solver.
+    CallbackTerminated,
+}
+
+impl From<SolverStatus> for QpStatus {
+    fn from(s: SolverStatus) -> Self {
+        match s {
+            SolverStatus::Unsolved => QpStatus::Unsolved,
+            SolverStatus::Solved => QpStatus::Solved,
+            SolverStatus::PrimalInfeasible => QpStatus::PrimalInfeasible,
+            SolverStatus::DualInfeasible => QpStatus::DualInfeasible,
+            SolverStatus::AlmostSolved => QpStatus::AlmostSolved,
+            SolverStatus::AlmostPrimalInfeasible => QpStatus::AlmostPrimalInfeasible,
+            SolverStatus::AlmostDualInfeasible => QpStatus::AlmostDualInfeasible,
+            SolverStatus::MaxIterations => QpStatus::MaxIterations,
+            SolverStatus::MaxTime => QpStatus::MaxTime,
+            SolverStatus::NumericalError => QpStatus::NumericalError,
+            SolverStatus::InsufficientProgress => QpStatus::InsufficientProgress,
+            SolverStatus::CallbackTerminated => QpStatus::CallbackTerminated,
+        }
+    }
+}
+
+impl std::fmt::Display for QpStatus {
+    /// Clarabel's name of the status (e.g. `PrimalInfeasible`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
