@@ -21,7 +21,7 @@ use mapzoo_pipeline::{
 };
 use mapzoo_synth::{generate as synth_generate, CenterlineSpec, GapSpec, SynthOptions, WidthSpec};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 
 mod cli;
 mod error;
@@ -51,6 +51,33 @@ fn input_error(what: String) -> Failure {
 }
 
 impl Options {
+    /// The options of a call from the `options` dict the Python wrappers pass (keys as the
+    /// field names; an absent key or None leaves the default).
+    fn from_dict(options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let Some(d) = options else {
+            return Ok(Options::default());
+        };
+        fn get<'py, T: for<'a> FromPyObjectOwned<'py>>(
+            d: &Bound<'py, PyDict>,
+            key: &str,
+        ) -> PyResult<Option<T>> {
+            match d.get_item(key)? {
+                Some(v) if !v.is_none() => Ok(Some(v.extract().map_err(Into::into)?)),
+                _ => Ok(None),
+            }
+        }
+        Ok(Options {
+            profile: get(d, "profile")?,
+            free_rule: get(d, "free_rule")?,
+            config: get(d, "config")?,
+            vehicle_toml: get(d, "vehicle_toml")?,
+            safety_width: get(d, "safety_width")?,
+            safety_width_sp: get(d, "safety_width_sp")?,
+            lines: get(d, "lines")?,
+            racing_line: get(d, "racing_line")?,
+        })
+    }
+
     /// The validated configuration, as `mapzoo build --profile … --config … --free-rule …
     /// --lines … --racing-line …` makes it.
     fn resolve(&self) -> Result<Config, Failure> {
@@ -156,37 +183,20 @@ fn start_pose(start: Option<(f64, f64, f64)>) -> Result<Option<StartPose>, Failu
 
 /// Builds one map: stages 1–11 and the sector defaults; with `out`, writes `out/<name>/`.
 #[pyfunction]
-#[pyo3(signature = (map_yaml, *, profile=None, free_rule=None, start=None, reverse=false,
-    config=None, vehicle_toml=None, safety_width=None, safety_width_sp=None, name=None,
-    out=None, force=false, lines=None, racing_line=None))]
+#[pyo3(signature = (map_yaml, *, start=None, reverse=false, name=None, out=None, force=false,
+    options=None))]
 #[allow(clippy::too_many_arguments)]
 fn build(
     py: Python<'_>,
     map_yaml: PathBuf,
-    profile: Option<String>,
-    free_rule: Option<String>,
     start: Option<(f64, f64, f64)>,
     reverse: bool,
-    config: Option<PathBuf>,
-    vehicle_toml: Option<String>,
-    safety_width: Option<f64>,
-    safety_width_sp: Option<f64>,
     name: Option<String>,
     out: Option<PathBuf>,
     force: bool,
-    lines: Option<Vec<String>>,
-    racing_line: Option<String>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(RawSet, Option<String>)> {
-    let opts = Options {
-        profile,
-        free_rule,
-        config,
-        vehicle_toml,
-        safety_width,
-        safety_width_sp,
-        lines,
-        racing_line,
-    };
+    let opts = Options::from_dict(options)?;
     detached(py, || {
         let config = opts.resolve()?;
         let req = BuildRequest {
@@ -221,36 +231,17 @@ fn build_one(req: &BuildRequest, config: &Config, out: Option<&Path>, force: boo
 /// Builds many maps in parallel (`jobs` threads, 0 = one per core), as `mapzoo build A B …`
 /// does; one result per map, in order: the set, or the exception it raised.
 #[pyfunction]
-#[pyo3(signature = (map_yamls, *, jobs=0, profile=None, free_rule=None, reverse=false,
-    config=None, vehicle_toml=None, safety_width=None, safety_width_sp=None, out=None,
-    force=false, lines=None, racing_line=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (map_yamls, *, jobs=0, reverse=false, out=None, force=false, options=None))]
 fn build_many(
     py: Python<'_>,
     map_yamls: Vec<PathBuf>,
     jobs: usize,
-    profile: Option<String>,
-    free_rule: Option<String>,
     reverse: bool,
-    config: Option<PathBuf>,
-    vehicle_toml: Option<String>,
-    safety_width: Option<f64>,
-    safety_width_sp: Option<f64>,
     out: Option<PathBuf>,
     force: bool,
-    lines: Option<Vec<String>>,
-    racing_line: Option<String>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let opts = Options {
-        profile,
-        free_rule,
-        config,
-        vehicle_toml,
-        safety_width,
-        safety_width_sp,
-        lines,
-        racing_line,
-    };
+    let opts = Options::from_dict(options)?;
     let results = detached(py, || {
         let config = opts.resolve()?;
         let requests: Vec<BuildRequest> = map_yamls
@@ -302,34 +293,19 @@ fn read_set(py: Python<'_>, folder: PathBuf) -> PyResult<RawSet> {
 
 /// Stages 7–11 on a centerline given as n × 10 float64 values (the CSV's columns after `id`).
 #[pyfunction]
-#[pyo3(signature = (values, n, *, track="track".to_string(), walls=None, profile=None,
-    config=None, vehicle_toml=None, safety_width=None, safety_width_sp=None, lines=None,
-    racing_line=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (values, n, *, track="track".to_string(), walls=None, options=None))]
 fn raceline(
     py: Python<'_>,
     values: &Bound<'_, PyBytes>,
     n: usize,
     track: String,
     walls: Option<WallPoints>,
-    profile: Option<String>,
-    config: Option<PathBuf>,
-    vehicle_toml: Option<String>,
-    safety_width: Option<f64>,
-    safety_width_sp: Option<f64>,
-    lines: Option<Vec<String>>,
-    racing_line: Option<String>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<RawSet> {
     let bytes = values.as_bytes().to_vec();
     let opts = Options {
-        profile,
         free_rule: None,
-        config,
-        vehicle_toml,
-        safety_width,
-        safety_width_sp,
-        lines,
-        racing_line,
+        ..Options::from_dict(options)?
     };
     detached(py, || {
         if bytes.len() != n * 10 * 8 {
@@ -392,30 +368,19 @@ fn validate(py: Python<'_>, folder: PathBuf) -> PyResult<String> {
 /// Rebuilds a published set and compares, as the JSON record of `mapzoo check --json`.
 #[pyfunction]
 #[pyo3(signature = (folder, *, from_centerline=false, lap_tol=0.01, published=None,
-    profile=None, free_rule=None, config=None, vehicle_toml=None, safety_width=None,
-    safety_width_sp=None))]
-#[allow(clippy::too_many_arguments)]
+    options=None))]
 fn check(
     py: Python<'_>,
     folder: PathBuf,
     from_centerline: bool,
     lap_tol: f64,
     published: Option<PathBuf>,
-    profile: Option<String>,
-    free_rule: Option<String>,
-    config: Option<PathBuf>,
-    vehicle_toml: Option<String>,
-    safety_width: Option<f64>,
-    safety_width_sp: Option<f64>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let opts = Options {
-        profile,
-        free_rule,
-        config,
-        vehicle_toml,
-        safety_width,
-        safety_width_sp,
-        ..Options::default()
+        lines: None,
+        racing_line: None,
+        ..Options::from_dict(options)?
     };
     detached(py, || {
         if !(lap_tol.is_finite() && lap_tol >= 0.0) {

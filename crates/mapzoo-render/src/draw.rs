@@ -138,6 +138,20 @@ fn xy(line: &[Waypoint]) -> Vec<[f64; 2]> {
     line.iter().map(|w| [w.x_m, w.y_m]).collect()
 }
 
+/// The segments of each closed run of `points` ([`runs`]) in image points: `(i, j, a, b)` for
+/// each step from point `i` to point `j`, drawn from `a` to `b`.
+fn image_segments(points: &[[f64; 2]], view: &MapView) -> Vec<Vec<(usize, usize, Px, Px)>> {
+    let px = |i: usize| view.world_to_image(points[i][0], points[i][1]);
+    runs(points, true)
+        .iter()
+        .map(|run| {
+            run.windows(2)
+                .map(|k| (k[0], k[1], px(k[0]), px(k[1])))
+                .collect()
+        })
+        .collect()
+}
+
 /// Draws the track bounds as solid lines.
 pub(crate) fn walls(
     canvas: &mut Canvas,
@@ -147,10 +161,8 @@ pub(crate) fn walls(
     style: &Style,
 ) {
     for wall in [&walls.right, &walls.left] {
-        for run in runs(wall, true) {
-            for k in run.windows(2) {
-                let a = view.world_to_image(wall[k[0]][0], wall[k[0]][1]);
-                let b = view.world_to_image(wall[k[1]][0], wall[k[1]][1]);
+        for run in image_segments(wall, view) {
+            for (_, _, a, b) in run {
                 stroke.segment(a, b, style.wall_r, &|_| WALL);
             }
         }
@@ -224,14 +236,10 @@ pub(crate) fn speed_line(
     scale: &SpeedScale,
     style: &Style,
 ) {
-    let pts = xy(line);
-    let all = runs(&pts, true);
+    let all = image_segments(&xy(line), view);
     for (radius, halo) in [(style.line_r + style.halo, true), (style.line_r, false)] {
         for run in &all {
-            for k in run.windows(2) {
-                let (i, j) = (k[0], k[1]);
-                let a = view.world_to_image(pts[i][0], pts[i][1]);
-                let b = view.world_to_image(pts[j][0], pts[j][1]);
+            for &(i, j, a, b) in run {
                 if halo {
                     stroke.segment(a, b, radius, &|_| HALO);
                 } else {
@@ -254,16 +262,12 @@ pub(crate) fn speed_dots(
     scale: &SpeedScale,
     style: &Style,
 ) {
-    let pts = xy(line);
     let spacing = 4.0 * style.line_r;
     let mut dots: Vec<(Px, f64)> = Vec::new();
-    for run in runs(&pts, true) {
+    for run in image_segments(&xy(line), view) {
         let mut next = 0.0;
         let mut s = 0.0;
-        for k in run.windows(2) {
-            let (i, j) = (k[0], k[1]);
-            let a = view.world_to_image(pts[i][0], pts[i][1]);
-            let b = view.world_to_image(pts[j][0], pts[j][1]);
+        for (i, j, a, b) in run {
             let len = (b[0] - a[0]).hypot(b[1] - a[1]);
             if !(len.is_finite() && len < MAX_SEGMENT_PX) {
                 continue;

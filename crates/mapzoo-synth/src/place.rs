@@ -71,9 +71,9 @@ pub(crate) fn spurs(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedSpur
             width: spec.width,
         })
     };
-    let refused = |i, spec: &SpurSpec| SynthError::Placement {
-        what: Feature::Spur(i),
-        s: spec.s,
+    let refused = Refusal {
+        what: Feature::Spur,
+        s: |spec: &SpurSpec| spec.s,
         why: "it would come within reach of another part of the track; shorten it or move it",
     };
     let draw = |rng: &mut SplitMix64| SpurSpec {
@@ -87,19 +87,37 @@ pub(crate) fn spurs(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedSpur
     given_then_random(&opts.spurs, build, refused, opts.random_spurs, rng, draw)
 }
 
+/// Why a given feature spec could not be placed: the feature (from its index), where the spec
+/// puts it along the lap, and what to do.
+struct Refusal<S> {
+    what: fn(usize) -> Feature,
+    s: fn(&S) -> f64,
+    why: &'static str,
+}
+
+impl<S> Refusal<S> {
+    fn error(&self, i: usize, spec: &S) -> SynthError {
+        SynthError::Placement {
+            what: (self.what)(i),
+            s: (self.s)(spec),
+            why: self.why,
+        }
+    }
+}
+
 /// The `given` features placed by `build` (one it cannot place is the error `refused`), then
 /// `random` more: for each, up to 30 specs drawn from `rng`, the first that can be placed.
 fn given_then_random<S, P>(
     given: &[S],
     build: impl Fn(&S) -> Option<P>,
-    refused: impl Fn(usize, &S) -> SynthError,
+    refused: Refusal<S>,
     random: usize,
     mut rng: SplitMix64,
     mut draw: impl FnMut(&mut SplitMix64) -> S,
 ) -> Result<Vec<P>, SynthError> {
     let mut out = Vec::new();
     for (i, spec) in given.iter().enumerate() {
-        out.push(build(spec).ok_or_else(|| refused(i, spec))?);
+        out.push(build(spec).ok_or_else(|| refused.error(i, spec))?);
     }
     for _ in 0..random {
         for _try in 0..30 {
@@ -140,9 +158,9 @@ pub(crate) fn pockets(opts: &SynthOptions, track: &Track) -> Result<Vec<PlacedPo
             depth: spec.depth,
         })
     };
-    let refused = |i, spec: &PocketSpec| SynthError::Placement {
-        what: Feature::Pocket(i),
-        s: spec.s,
+    let refused = Refusal {
+        what: Feature::Pocket,
+        s: |spec: &PocketSpec| spec.s,
         why: "it would come within reach of another part of the track; make it smaller or move it",
     };
     let draw = |rng: &mut SplitMix64| PocketSpec {

@@ -190,6 +190,29 @@ def _vehicle_toml(vehicle: Optional[Mapping[str, Any]]) -> Optional[str]:
     return "\n".join(lines) + "\n"
 
 
+def _options(
+    profile: Optional[str],
+    free_rule: Optional[str],
+    config: Optional[PathLike],
+    vehicle: Optional[Mapping[str, Any]],
+    safety_width: Optional[float],
+    safety_width_sp: Optional[float],
+    lines: Optional[Sequence[str]] = None,
+    racing_line: Optional[str] = None,
+) -> Dict[str, Any]:
+    """The pipeline options every building call takes, as the extension's ``options`` dict."""
+    return {
+        "profile": profile,
+        "free_rule": free_rule,
+        "config": _path(config),
+        "vehicle_toml": _vehicle_toml(vehicle),
+        "safety_width": safety_width,
+        "safety_width_sp": safety_width_sp,
+        "lines": _lines(lines),
+        "racing_line": racing_line,
+    }
+
+
 def _lines(lines: Optional[Sequence[str]]) -> Optional[List[str]]:
     if lines is None:
         return None
@@ -480,19 +503,12 @@ def build(
     :class:`InputError` or :class:`IoError`."""
     raw, folder = _mapzoo.build(
         os.fspath(map_yaml),
-        profile=profile,
-        free_rule=free_rule,
         start=_start(start),
         reverse=reverse,
-        config=_path(config),
-        vehicle_toml=_vehicle_toml(vehicle),
-        safety_width=safety_width,
-        safety_width_sp=safety_width_sp,
         name=name,
         out=_path(out),
         force=force,
-        lines=_lines(lines),
-        racing_line=racing_line,
+        options=_options(profile, free_rule, config, vehicle, safety_width, safety_width_sp, lines, racing_line),
     )
     return TrackSet(raw, folder)
 
@@ -524,17 +540,10 @@ def build_many(
     results = _mapzoo.build_many(
         paths,
         jobs=jobs,
-        profile=profile,
-        free_rule=free_rule,
         reverse=reverse,
-        config=_path(config),
-        vehicle_toml=_vehicle_toml(vehicle),
-        safety_width=safety_width,
-        safety_width_sp=safety_width_sp,
         out=_path(out),
         force=force,
-        lines=_lines(lines),
-        racing_line=racing_line,
+        options=_options(profile, free_rule, config, vehicle, safety_width, safety_width_sp, lines, racing_line),
     )
     sets: List[Union[TrackSet, Error]] = []
     for r in results:
@@ -642,13 +651,7 @@ def raceline(
         values.shape[0],
         track=name,
         walls=w,
-        profile=profile,
-        config=_path(config),
-        vehicle_toml=_vehicle_toml(vehicle),
-        safety_width=safety_width,
-        safety_width_sp=safety_width_sp,
-        lines=_lines(lines),
-        racing_line=racing_line,
+        options=_options(profile, None, config, vehicle, safety_width, safety_width_sp, lines, racing_line),
     )
     return TrackSet(raw)
 
@@ -685,12 +688,7 @@ def check(
                 from_centerline=from_centerline,
                 lap_tol=lap_tol,
                 published=_path(published),
-                profile=profile,
-                free_rule=free_rule,
-                config=_path(config),
-                vehicle_toml=_vehicle_toml(vehicle),
-                safety_width=safety_width,
-                safety_width_sp=safety_width_sp,
+                options=_options(profile, free_rule, config, vehicle, safety_width, safety_width_sp),
             )
         )
     )

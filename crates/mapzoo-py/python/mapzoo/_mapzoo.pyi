@@ -54,38 +54,29 @@ class RawSynth:
     def write(self, folder: str, name: str) -> Tuple[str, str]:
         """Writes ``<name>.png`` and ``<name>.yaml``; their paths."""
 
+Options = Dict[str, object]
+"""The pipeline options of a call: ``profile``, ``free_rule``, ``config`` (a path),
+``vehicle_toml`` (a ``[raceline]`` table), ``safety_width``, ``safety_width_sp``, ``lines``
+(names), ``racing_line``; an absent key or None keeps the default."""
+
 def build(
     map_yaml: str,
     *,
-    profile: Optional[str] = None,
-    free_rule: Optional[str] = None,
     start: Optional[Tuple[float, float, float]] = None,
     reverse: bool = False,
-    config: Optional[str] = None,
-    vehicle_toml: Optional[str] = None,
-    safety_width: Optional[float] = None,
-    safety_width_sp: Optional[float] = None,
     name: Optional[str] = None,
     out: Optional[str] = None,
     force: bool = False,
-    lines: Optional[List[str]] = None,
-    racing_line: Optional[str] = None,
+    options: Optional[Options] = None,
 ) -> Tuple[RawSet, Optional[str]]: ...
 def build_many(
     map_yamls: Sequence[str],
     *,
     jobs: int = 0,
-    profile: Optional[str] = None,
-    free_rule: Optional[str] = None,
     reverse: bool = False,
-    config: Optional[str] = None,
-    vehicle_toml: Optional[str] = None,
-    safety_width: Optional[float] = None,
-    safety_width_sp: Optional[float] = None,
     out: Optional[str] = None,
     force: bool = False,
-    lines: Optional[List[str]] = None,
-    racing_line: Optional[str] = None,
+    options: Optional[Options] = None,
 ) -> List[Union[Tuple[RawSet, Optional[str]], BaseException]]: ...
 def read_set(folder: str) -> RawSet: ...
 def raceline(
@@ -94,13 +85,7 @@ def raceline(
     *,
     track: str = "track",
     walls: Optional[Tuple[List[Tuple[float, float]], List[Tuple[float, float]]]] = None,
-    profile: Optional[str] = None,
-    config: Optional[str] = None,
-    vehicle_toml: Optional[str] = None,
-    safety_width: Optional[float] = None,
-    safety_width_sp: Optional[float] = None,
-    lines: Optional[List[str]] = None,
-    racing_line: Optional[str] = None,
+    options: Optional[Options] = None,
 ) -> RawSet: ...
 def validate(folder: str) -> str:
     """The JSON record of ``mapzoo validate --json``."""
@@ -110,12 +95,7 @@ def check(
     from_centerline: bool = False,
     lap_tol: float = 0.01,
     published: Optional[str] = None,
-    profile: Optional[str] = None,
-    free_rule: Optional[str] = None,
-    config: Optional[str] = None,
-    vehicle_toml: Optional[str] = None,
-    safety_width: Optional[float] = None,
-    safety_width_sp: Optional[float] = None,
+    options: Optional[Options] = None,
 ) -> str:
     """The JSON record of ``mapzoo check --json``."""
 def generate(
