@@ -47,8 +47,7 @@ pub(crate) struct Speck {
 pub(crate) fn drop_specks(map: &OccupancyMap) -> Option<(OccupancyMap, Vec<Speck>)> {
     let (w, h) = (map.width, map.height);
     let n = w * h;
-    if w == 0 || h == 0 || map.free.len() != n || map.gray.len() != n || map.occupancy.len() != n
-    {
+    if w == 0 || h == 0 || map.free.len() != n || map.gray.len() != n || map.occupancy.len() != n {
         return None;
     }
     let faint = faint_pixels(map)?;
@@ -192,8 +191,8 @@ fn encloses(m: &Mask) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mapzoo_format::MapMeta;
     use mapzoo_format::FreeRule;
+    use mapzoo_format::MapMeta;
 
     /// A literal map at `res` m/px: `.` free (254), `u` unknown grey (205), `l` light grey
     /// (180, occupied under the low occupied_thresh 0.25), `#` black; free_thresh 0.196.

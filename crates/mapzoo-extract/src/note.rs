@@ -74,7 +74,10 @@ impl fmt::Display for ExtractNote {
                 within_m: [x0, y0, x1, y1],
             } => write!(
                 f,
-                "{pixels} unknown or light-grey pixels inside the track's free space, in {specks} specks (lone pixels, dots, one-pixel traces; the largest, {largest_pixels} pixels, at {largest}; all within x {x0:.2}..{x1:.2} m, y {y0:.2}..{y1:.2} m), were taken as free: each is at most one pixel thick or under {MIN_REAL_M} m across, holds no occupied pixel and encloses nothing, so it is noise or a drawn annotation, not an obstacle; paint a real obstacle occupied (black) to keep it"
+                "{} inside the track's free space, in {} (lone pixels, dots, one-pixel traces; the largest, {}, at {largest}; all within x {x0:.2}..{x1:.2} m, y {y0:.2}..{y1:.2} m), taken as free: each is at most one pixel thick or under {MIN_REAL_M} m across, holds no occupied pixel and encloses nothing, so it is noise or a drawn annotation, not an obstacle; paint a real obstacle occupied (black) to keep it",
+                count(*pixels, "unknown or light-grey pixel"),
+                count(*specks, "speck"),
+                count(*largest_pixels, "pixel"),
             ),
             ExtractNote::LoopChosen { chosen, others } => {
                 let others: Vec<String> = others.iter().map(|c| c.to_string()).collect();
@@ -86,6 +89,15 @@ impl fmt::Display for ExtractNote {
                 )
             }
         }
+    }
+}
+
+/// `n` and `what`, plural unless `n` is 1.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
 
@@ -119,12 +131,20 @@ pub(crate) fn specks_in_track(
         .iter()
         .filter(|s| s.pixels.iter().any(|&i| track_free.get(i) == Some(&true)))
         .collect();
-    let largest = inside
-        .iter()
-        .max_by(|a, b| a.pixels.len().cmp(&b.pixels.len()).then(b.pixels[0].cmp(&a.pixels[0])))?;
+    let largest = inside.iter().max_by(|a, b| {
+        a.pixels
+            .len()
+            .cmp(&b.pixels.len())
+            .then(b.pixels[0].cmp(&a.pixels[0]))
+    })?;
     let w = map.width;
     let corner = |c: usize, r: usize| map.pixel_to_world(c as f64, r as f64);
-    let mut within_m = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+    let mut within_m = [
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    ];
     for s in &inside {
         let [c0, r0, c1, r1] = s.bbox;
         for (x, y) in [corner(c0, r0), corner(c1, r1)] {

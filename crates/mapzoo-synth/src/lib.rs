@@ -41,6 +41,7 @@
 mod clutter;
 mod error;
 mod frame;
+mod marks;
 mod options;
 mod output;
 mod place;
@@ -52,6 +53,7 @@ pub mod tracks;
 mod truth;
 
 pub use error::{Feature, SynthError};
+pub use marks::{draw_trace, sprinkle};
 pub use options::{
     CenterlineSpec, GapSpec, ObstacleShape, ObstacleSpec, PocketSpec, Side, SpurSpec, SynthOptions,
     WidthSpec,
