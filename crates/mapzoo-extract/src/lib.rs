@@ -195,7 +195,7 @@ fn start_pose(map: &OccupancyMap, start: Option<StartPose>) -> Result<StartPose,
 /// [`ExtractNote::GreyIsUnknown`].
 ///
 /// Noise and drawn annotations inside free space (lone unknown or light-grey pixels, dots
-/// and one-pixel traces, none occupied; the `noise` module) are taken as free, never an
+/// and one-pixel traces of a driven line, none occupied; the `noise` module) are taken as free, never an
 /// obstacle; those inside the track are named in an [`ExtractNote::NoiseIgnored`].
 pub fn extract(
     map: &OccupancyMap,

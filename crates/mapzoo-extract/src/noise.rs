@@ -18,7 +18,10 @@
 //! - is not of a real obstacle's size: at most one pixel thick (no 2 × 2 block: a dot, a
 //!   dash, a one-pixel trace), or thinner than [`MIN_REAL_M`] (the largest square inside
 //!   it, in metres: a 2 × 2 grey blot at 0.05 m per pixel, but not at 0.1),
-//! - encloses nothing: a ring (even one pixel thick) may be a drawn wall, so it stays.
+//! - encloses nothing, or is the trace of a lap driven round a wall: a ring (even one
+//!   pixel thick) may be a drawn wall and stays, unless it goes round an occupied pixel (an
+//!   infield's wall) and the free space outside it is closed off from the image border (by
+//!   the outer wall), as a line driven round a walled track is.
 //!
 //! Specks are taken as free (the Race Stack's reading, and what the map means) and the
 //! extraction's note says how many pixels, how many specks and where
@@ -57,6 +60,8 @@ pub(crate) fn drop_specks(map: &OccupancyMap) -> Option<(OccupancyMap, Vec<Speck
         data: map.free.iter().map(|&f| !f).collect(),
     };
     let (labels, comps) = label_components(&blocked, true);
+    // The free regions, to tell whether the free space outside a ring reaches the border.
+    let (free_labels, free_comps) = label_components(&blocked.inverted(), true);
     drop(blocked);
     // Components with a pixel that is not faint are obstacles (or walls).
     let mut all_faint = vec![true; comps.len()];
@@ -76,8 +81,28 @@ pub(crate) fn drop_specks(map: &OccupancyMap) -> Option<(OccupancyMap, Vec<Speck
         if thick > 1 && thick as f64 * map.resolution >= MIN_REAL_M - 1e-9 {
             continue;
         }
-        if encloses(&local) {
-            continue;
+        if let Some(inside) = enclosed(&local) {
+            let [c0, r0, ..] = comp.bbox;
+            let image = |i: usize| {
+                let (c, r) = local.col_row(i);
+                (r0 + r - 1) * w + c0 + c - 1
+            };
+            // Round a wall: an occupied pixel inside it (ring pixels themselves are faint).
+            let round_wall = inside.ones().any(|i| {
+                let p = image(i);
+                !map.free[p] && !faint[p]
+            });
+            // Outside it, free space closed off from the image border: the free region of
+            // the first free pixel next to it (every pixel next to a speck is free).
+            let outside_closed = (0..local.len())
+                .find(|&i| {
+                    !local[i] && !inside[i] && local.neighbours(i, &NEIGHBOURS_4).any(|q| local[q])
+                })
+                .map(|i| free_labels[image(i)])
+                .is_some_and(|l| l != 0 && !free_comps[l as usize - 1].touches_border);
+            if !(round_wall && outside_closed) {
+                continue;
+            }
         }
         let [c0, r0, ..] = comp.bbox;
         let pixels = local
@@ -169,23 +194,23 @@ fn thickness(m: &Mask) -> usize {
     best
 }
 
-/// Whether the set pixels of `m` (which has an unset frame) enclose an unset pixel: not every
-/// unset pixel is 4-connected to the frame.
-fn encloses(m: &Mask) -> bool {
+/// The unset pixels of `m` (which has an unset frame) that its set pixels enclose (not
+/// 4-connected to the frame); `None` when there is none.
+fn enclosed(m: &Mask) -> Option<Mask> {
     let mut seen = vec![false; m.len()];
     let mut stack = vec![0usize];
     seen[0] = true;
-    let mut reached = 1;
     while let Some(p) = stack.pop() {
         for q in m.neighbours(p, &NEIGHBOURS_4) {
             if !m[q] && !seen[q] {
                 seen[q] = true;
-                reached += 1;
                 stack.push(q);
             }
         }
     }
-    reached < m.len() - m.count()
+    let data: Vec<bool> = (0..m.len()).map(|i| !m[i] && !seen[i]).collect();
+    let inside = Mask::from_vec(m.width, m.height, data)?;
+    inside.any().then_some(inside)
 }
 
 #[cfg(test)]
@@ -260,6 +285,36 @@ mod tests {
         let blot = ["......", "..uu..", "..uu..", "......"];
         assert_eq!(dropped(&blot, 0.05), 4);
         assert_eq!(dropped(&blot, 0.1), 0);
+    }
+
+    #[test]
+    fn a_ring_round_a_wall_inside_walls_is_a_driven_lap() {
+        // A one-pixel unknown ring round an occupied infield, inside an outer wall: the trace
+        // of a lap. Without the outer wall (free space to the border) it may be a drawn wall,
+        // and so may a ring round free space only.
+        let lap = [
+            "############",
+            "#..........#",
+            "#.uuuuuuuu.#",
+            "#.u......u.#",
+            "#.u.####.u.#",
+            "#.u......u.#",
+            "#.uuuuuuuu.#",
+            "#..........#",
+            "############",
+        ];
+        assert_eq!(dropped(&lap, 0.1), 22);
+        let open: Vec<String> = lap[1..8].iter().map(|r| r.replace('#', ".")).collect();
+        let mut open: Vec<String> = open.iter().map(|r| format!(".{r}.")).collect();
+        open[3] = "...u.####.u...".into();
+        let refs: Vec<&str> = open.iter().map(|r| r.as_str()).collect();
+        assert_eq!(dropped(&refs, 0.1), 0);
+        let empty: Vec<String> = lap.iter().map(|r| r.replace("####", "....")).collect();
+        let mut empty = empty;
+        empty[0] = "############".into();
+        empty[8] = "############".into();
+        let refs: Vec<&str> = empty.iter().map(|r| r.as_str()).collect();
+        assert_eq!(dropped(&refs, 0.1), 0);
     }
 
     #[test]

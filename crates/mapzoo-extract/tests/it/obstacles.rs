@@ -107,8 +107,9 @@ fn obstacles_are_walls_on_their_side_with_box_and_room_beyond() {
 /// A generated track at `res` m/px, `width` metres wide, with `cones` (arc length, offset, radius in
 /// metres) drawn occupied; the map without marks, and with grey marks that are not obstacles:
 /// a dotted one-pixel trace of a driven line 0.3 m left of the centre (unknown grey 205), a
-/// dashed one 0.5 m right of it (light grey 230 under a low occupied threshold), and lone
-/// unknown and light-grey pixels. Returns (truth, clean map, marked map, mark pixels).
+/// dashed one 0.5 m right of it (light grey 230 under a low occupied threshold), a
+/// continuous one round the whole lap 0.9 m right of it (205), and lone unknown and
+/// light-grey pixels. Returns (truth, clean map, marked map, mark pixels).
 fn marked(
     seed: u64,
     res: f64,
@@ -140,6 +141,8 @@ fn marked(
     let clean = map.occupancy(FreeRule::MapServer);
     let mut drawn = synth::draw_trace(&mut map, 0.3, 205, [0.1, 0.2]).len();
     drawn += synth::draw_trace(&mut map, -0.5, 230, [1.5, 0.5]).len();
+    // A whole lap in one continuous trace: a ring round the infield.
+    drawn += synth::draw_trace(&mut map, -0.9, 205, [1000.0, 0.0]).len();
     drawn += synth::sprinkle(&mut map, 15, 205, seed).len();
     drawn += synth::sprinkle(&mut map, 15, 230, seed + 1).len();
     let mut marked = map.occupancy(FreeRule::MapServer);
