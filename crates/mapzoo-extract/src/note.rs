@@ -163,3 +163,68 @@ pub(crate) fn specks_in_track(
         within_m,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(col: usize, row: usize) -> MapPoint {
+        MapPoint {
+            col,
+            row,
+            x: col as f64 * 0.1,
+            y: row as f64 * 0.1,
+        }
+    }
+
+    #[test]
+    fn the_noise_note_counts_in_words_and_says_where() {
+        let note = |pixels, specks, largest_pixels| ExtractNote::NoiseIgnored {
+            pixels,
+            specks,
+            largest: at(7, 9),
+            largest_pixels,
+            within_m: [0.5, 0.9, 3.25, 4.0],
+        };
+        let one = note(1, 1, 1).to_string();
+        assert!(
+            one.starts_with(
+                "1 unknown or light-grey pixel inside the track's free space, in 1 speck ("
+            ),
+            "{one}"
+        );
+        assert!(
+            one.contains("the largest, 1 pixel, at pixel (col 7, row 9)"),
+            "{one}"
+        );
+        let many = note(12, 3, 6).to_string();
+        assert!(
+            many.starts_with("12 unknown or light-grey pixels inside"),
+            "{many}"
+        );
+        assert!(many.contains("in 3 specks") && many.contains("the largest, 6 pixels"));
+        assert!(many.contains("x 0.50..3.25 m, y 0.90..4.00 m"), "{many}");
+    }
+
+    #[test]
+    fn the_loop_note_names_every_loop() {
+        let loop_at = |length_m, col| LoopCandidate {
+            length_m,
+            at: at(col, 1),
+        };
+        let text = ExtractNote::LoopChosen {
+            chosen: loop_at(60.0, 10),
+            others: vec![loop_at(30.0, 20), loop_at(12.5, 30)],
+        }
+        .to_string();
+        assert!(
+            text.starts_with("the map holds 3 plausible loops; a 60.0 m loop around pixel (col 10"),
+            "{text}"
+        );
+        assert!(
+            text.contains("a 30.0 m loop around pixel (col 20")
+                && text.contains("a 12.5 m loop around pixel (col 30")
+        );
+        assert!(!text.contains("--"), "library words name no flag: {text}");
+    }
+}
