@@ -629,3 +629,73 @@ fn sigterm_while_files_were_written_left_a_staging_folder_without_its_owner_mark
         }
     }
 }
+
+/// Issue 20: a team's maps at 0.1 m/px with grey dotted traces of a driven line and lone
+/// unknown pixels in the track were refused ("track too narrow ... beside the obstacle at
+/// (...), 0.10 × 0.10 m"): every grey pixel was an obstacle. They build, saying how many
+/// pixels were taken as free, and neither line goes through the small cones drawn occupied.
+#[test]
+fn grey_traces_in_the_track_were_taken_as_obstacles() {
+    use mapzoo_format::{GlobalWaypoints, LineKind};
+    use mapzoo_synth::{self as synth, ObstacleShape, ObstacleSpec, SynthOptions};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let mut map = synth::generate(&SynthOptions {
+        seed: 13,
+        centerline: synth::CenterlineSpec::Random {
+            lap_length: Some(50.0),
+        },
+        width: synth::WidthSpec::Constant(4.0),
+        resolution: 0.1,
+        obstacles: [(12.0, 0.3, 0.1), (30.0, -0.2, 0.075)]
+            .map(|(s, offset, radius)| ObstacleSpec {
+                s,
+                offset,
+                shape: ObstacleShape::Disc { radius },
+            })
+            .to_vec(),
+        ..SynthOptions::default()
+    })
+    .unwrap();
+    let mut marks = synth::draw_trace(&mut map, 0.35, synth::UNKNOWN, [0.1, 0.2]).len();
+    marks += synth::draw_trace(&mut map, -0.3, 150, [2.0, 0.4]).len();
+    marks += synth::sprinkle(&mut map, 25, synth::UNKNOWN, 13).len();
+    let [_, yaml] = map.write(tmp.path(), "t").unwrap();
+    let out = tmp.path().join("sets");
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = text(&o);
+    assert!(o.status.success(), "{said}");
+    assert!(
+        said.contains(&format!(
+            "{marks} unknown or light-grey pixels inside the track"
+        )),
+        "{said}"
+    );
+    let gw = GlobalWaypoints::read(&out.join("t").join("global_waypoints.json")).unwrap();
+    for kind in [LineKind::Iqp, LineKind::Sp] {
+        let (_, line) = gw.line(kind).expect("IQP and SP are in the JSON");
+        let pts: Vec<[f64; 2]> = line.wpnts.iter().map(|w| [w.x_m, w.y_m]).collect();
+        for cone in &map.truth.obstacles {
+            let r = cone.shape.half_across();
+            let d = (0..pts.len())
+                .map(|k| {
+                    let (a, b) = (pts[k], pts[(k + 1) % pts.len()]);
+                    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+                    let (px, py) = (cone.center[0] - a[0], cone.center[1] - a[1]);
+                    let t = ((px * dx + py * dy) / (dx * dx + dy * dy).max(1e-12)).clamp(0.0, 1.0);
+                    (px - t * dx).hypot(py - t * dy)
+                })
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                d > r + 0.3,
+                "{kind:?} line {d:.2} m from the centre of a {r} m cone"
+            );
+        }
+    }
+}

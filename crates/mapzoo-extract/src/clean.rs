@@ -283,6 +283,8 @@ pub struct FreeSpace {
     pub image_height: usize,
     /// Chebyshev radius of the opening that was used, pixels (smaller than asked when shrunk).
     pub opening_radius_px: usize,
+    /// What choosing this region assumed (one loop taken among several because it dominates).
+    pub notes: Vec<crate::ExtractNote>,
 }
 
 impl FreeSpace {
@@ -326,6 +328,7 @@ impl FreeSpace {
                 image_width: width,
                 image_height: height,
                 opening_radius_px: 0,
+                notes: Vec::new(),
             },
             rivals: holes.rivals,
         })

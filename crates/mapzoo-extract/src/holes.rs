@@ -10,8 +10,12 @@
 //! and if nothing better turns up, the map is refused naming the largest small loop found.
 //!
 //! When two loops are about equally plausible (two regions, or two infields in one region),
-//! each candidate's loop is traced; with a start pose the one nearest to it is taken,
-//! otherwise the map is refused listing them (length, where).
+//! each candidate's loop is traced; with a start pose the one nearest to it is taken. Without
+//! one, a loop at least [`DOMINANT_RATIO`] times as long as every other is the race track
+//! (the track is the long loop its walls are drawn around; a second loop round a room's
+//! furniture, a pit building or a practice circle is much shorter), taken with a note naming
+//! the others; loops of more similar lengths (two tracks, a figure eight) are refused listing
+//! them (length, where).
 
 use mapzoo_format::OccupancyMap;
 
@@ -20,6 +24,11 @@ use crate::clean::{Component, FreeSpace};
 use crate::cycle::{cycle_length, skeleton_loop};
 use crate::error::{ExtractError, LoopCandidate, MapPoint};
 use crate::mask::{Mask, NEIGHBOURS_4};
+use crate::note::ExtractNote;
+
+/// Among several plausible loops, one at least this many times as long as every other is
+/// taken as the track without a start pose (module doc).
+pub(crate) const DOMINANT_RATIO: f64 = 1.5;
 
 /// A hole too small to be an infield, as found (for the refusal's message).
 #[derive(Debug, Clone, PartialEq)]
@@ -183,8 +192,9 @@ pub(crate) fn small_loop_error(map: &OccupancyMap, s: &SmallHole) -> ExtractErro
 }
 
 /// The loop of each candidate (its length, world position, and distance to `start`); with a
-/// start pose the candidate whose loop passes nearest to it, otherwise
-/// [`ExtractError::Ambiguous`] listing them. Candidates without a loop are dropped; when
+/// start pose the candidate whose loop passes nearest to it, otherwise the one whose loop is
+/// at least [`DOMINANT_RATIO`] times as long as every other (with an
+/// [`ExtractNote::LoopChosen`]), otherwise [`ExtractError::Ambiguous`] listing them. Candidates without a loop are dropped; when
 /// none has one the first is returned (its own error follows in the later stages).
 pub(crate) fn resolve(
     map: &OccupancyMap,
@@ -225,8 +235,15 @@ pub(crate) fn resolve(
             .map_or(0, |t| t.0);
         return Ok(cands.swap_remove(best));
     }
-    let mut candidates: Vec<LoopCandidate> = traced.into_iter().map(|t| t.1).collect();
-    candidates.sort_by(|a, b| b.length_m.total_cmp(&a.length_m));
+    traced.sort_by(|a, b| b.1.length_m.total_cmp(&a.1.length_m));
+    if traced[0].1.length_m >= DOMINANT_RATIO * traced[1].1.length_m {
+        let others = traced[1..].iter().map(|t| t.1.clone()).collect();
+        let (k, chosen, _) = traced.swap_remove(0);
+        let mut space = cands.swap_remove(k);
+        space.notes.push(ExtractNote::LoopChosen { chosen, others });
+        return Ok(space);
+    }
+    let candidates: Vec<LoopCandidate> = traced.into_iter().map(|t| t.1).collect();
     Err(ExtractError::Ambiguous {
         why: if two_infields {
             "the track region has two infields".into()

@@ -68,6 +68,7 @@ mod error;
 mod holes;
 mod leak;
 mod mask;
+mod noise;
 mod note;
 mod params;
 mod passage;
@@ -192,20 +193,35 @@ fn start_pose(map: &OccupancyMap, start: Option<StartPose>) -> Result<StartPose,
 /// (the ROS 2 map saver's unknown 205 under free_thresh 0.25, or another unknown grey) is
 /// unknown space: its pixels are taken as not free, and the result carries an
 /// [`ExtractNote::GreyIsUnknown`].
+///
+/// Noise and drawn annotations inside free space (lone unknown or light-grey pixels, dots
+/// and one-pixel traces of a driven line, none occupied; the `noise` module) are taken as free, never an
+/// obstacle; those inside the track are named in an [`ExtractNote::NoiseIgnored`].
 pub fn extract(
     map: &OccupancyMap,
     params: &ExtractParams,
     start: Option<StartPose>,
     reverse: bool,
 ) -> Result<Extraction, ExtractError> {
-    match unknown::border_grey_as_unknown(map) {
-        Some((known, note)) => {
-            let mut ex = extract_as_classified(&known, params, start, reverse)?;
-            ex.notes.insert(0, note);
-            Ok(ex)
+    let (known, grey_note) = match unknown::border_grey_as_unknown(map) {
+        Some((known, note)) => (Some(known), Some(note)),
+        None => (None, None),
+    };
+    let known = known.as_ref().unwrap_or(map);
+    let mut ex = match noise::drop_specks(known) {
+        Some((clean, specks)) => {
+            let mut ex = extract_as_classified(&clean, params, start, reverse)?;
+            if let Some(n) = note::specks_in_track(&clean, &specks, &ex.track_free) {
+                ex.notes.insert(0, n);
+            }
+            ex
         }
-        None => extract_as_classified(map, params, start, reverse),
+        None => extract_as_classified(known, params, start, reverse)?,
+    };
+    if let Some(n) = grey_note {
+        ex.notes.insert(0, n);
     }
+    Ok(ex)
 }
 
 /// [`extract`] on the pixels as `map` classifies them.

@@ -158,6 +158,7 @@ mod tests {
             obstacles: holes.collect(),
             touches_border: false,
             opening_radius_px: 0,
+            notes: Vec::new(),
         }
     }
 

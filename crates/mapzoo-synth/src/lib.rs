@@ -20,7 +20,9 @@
 //! its width profile), the placement of obstacles, spurs, pockets and the wall
 //! gap, the rasterisation of the free band into gray pixels, the clutter away
 //! from the track (unknown blobs, lidar rays, specks, noise) and the
-//! [`SynthMap`] with its [`GroundTruth`] and files. With the `testing`
+//! [`SynthMap`] with its [`GroundTruth`] and files. [`draw_trace`] and [`sprinkle`] add
+//! marks inside the track that are not obstacles (a grey trace of a driven line, lone grey
+//! pixels) to a generated map. With the `testing`
 //! feature, `tracks` holds the small test tracks the workspace's tests share.
 //!
 //! ```
@@ -41,6 +43,7 @@
 mod clutter;
 mod error;
 mod frame;
+mod marks;
 mod options;
 mod output;
 mod place;
@@ -52,6 +55,7 @@ pub mod tracks;
 mod truth;
 
 pub use error::{Feature, SynthError};
+pub use marks::{draw_trace, sprinkle};
 pub use options::{
     CenterlineSpec, GapSpec, ObstacleShape, ObstacleSpec, PocketSpec, Side, SpurSpec, SynthOptions,
     WidthSpec,

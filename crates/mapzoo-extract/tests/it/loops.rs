@@ -4,11 +4,14 @@
 //! loop round the obstacle; a lobby with one pillar is "no track loop" naming the pillar;
 //! equally plausible loops are listed, and a start pose picks the nearest; a light-grey map
 //! says that nothing is free and which threshold would make it so; a wall across the track
-//! is named where it is.
+//! is named where it is. A loop at least 1.5 times as long as every other plausible one is
+//! the track (issue 20), taken with a note; loops of similar length stay a refusal.
 
 use std::f64::consts::PI;
 
-use mapzoo_extract::{extract, ExtractError, ExtractParams, Extraction, StartPose};
+use mapzoo_extract::{
+    extract, ExtractError, ExtractNote, ExtractParams, Extraction, LoopCandidate, StartPose,
+};
 use mapzoo_format::{FreeRule, MapMeta, OccupancyMap};
 use mapzoo_synth::{generate, SynthOptions};
 
@@ -281,4 +284,128 @@ fn a_clean_generated_track_is_its_own_loop() {
     let map = synth.occupancy(FreeRule::MapServer);
     let ex = extract(&map, &ExtractParams::default(), Some(START), false).expect("clean");
     check_loop("clean seed 93", &synth, &ex);
+}
+
+/// Literal rows (`#` free) of `w` × `h` pixels holding rectangular frame tracks, each
+/// `(c0, r0, c1, r1, band)`: free inside the rectangle [c0, c1] × [r0, r1] and within `band`
+/// pixels of its edge.
+fn frames(w: usize, h: usize, tracks: &[(usize, usize, usize, usize, usize)]) -> Vec<String> {
+    (0..h)
+        .map(|r| {
+            (0..w)
+                .map(|c| {
+                    let free = tracks.iter().any(|&(c0, r0, c1, r1, b)| {
+                        let inside = (c0..=c1).contains(&c) && (r0..=r1).contains(&r);
+                        let hole = (c0 + b..=c1 - b).contains(&c) && (r0 + b..=r1 - b).contains(&r);
+                        inside && !hole
+                    });
+                    if free {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The loop-choice note of an extraction: (chosen, others).
+fn chosen(ex: &Extraction) -> Option<(LoopCandidate, Vec<LoopCandidate>)> {
+    ex.notes.iter().find_map(|n| match n {
+        ExtractNote::LoopChosen { chosen, others } => Some((chosen.clone(), others.clone())),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_loop_much_longer_than_the_others_is_the_track() {
+    // Issue 20: a long race track (infield 200 × 10 px) beside a square loop round a room
+    // block (40 × 40 px, more than half the track's infield area): the square's loop is
+    // under half as long, so the track is taken, with a note naming the square. Two similar
+    // loops (the square beside a 60 × 25 px track) are still refused, as are two equal ones.
+    let long = frames(300, 120, &[(5, 5, 230, 40, 12), (60, 60, 123, 123, 12)]);
+    let refs: Vec<&str> = long.iter().map(|s| s.as_str()).collect();
+    let map = literal_map(&refs, 0.05);
+    let ex = extract(&map, &ExtractParams::default(), None, false)
+        .unwrap_or_else(|e| panic!("a dominant loop: {e}"));
+    // The long track's medial rectangle: (226 − 12) × (36 − 12) px.
+    let want = 2.0 * (214.0 + 24.0) * 0.05;
+    assert!(
+        (lap_m(&ex) - want).abs() < 0.05 * want,
+        "{} m, want {want} m",
+        lap_m(&ex)
+    );
+    let (pick, others) = chosen(&ex).expect("a note naming the loops");
+    assert!((pick.at.col as i64 - 117).abs() <= 2 && (pick.at.row as i64 - 22).abs() <= 2);
+    assert_eq!(others.len(), 1);
+    assert!(pick.length_m >= 1.5 * others[0].length_m);
+    assert!((others[0].at.col as i64 - 91).abs() <= 2 && (others[0].at.row as i64 - 91).abs() <= 2);
+    // A start pose on the square still takes the square.
+    let (x, y) = map.pixel_to_world(91.0, 66.0);
+    let ex = extract(
+        &map,
+        &ExtractParams::default(),
+        Some(StartPose { x, y, yaw: 0.0 }),
+        false,
+    )
+    .unwrap();
+    assert!(lap_m(&ex) < 0.6 * want, "{} m", lap_m(&ex));
+    assert!(chosen(&ex).is_none());
+
+    let similar = frames(300, 120, &[(5, 5, 90, 50, 12), (160, 40, 223, 103, 12)]);
+    let refs: Vec<&str> = similar.iter().map(|s| s.as_str()).collect();
+    match extract(
+        &literal_map(&refs, 0.05),
+        &ExtractParams::default(),
+        None,
+        false,
+    ) {
+        Err(ExtractError::Ambiguous { candidates, .. }) => {
+            assert_eq!(candidates.len(), 2);
+            assert!(candidates[0].length_m < 1.5 * candidates[1].length_m);
+        }
+        other => panic!(
+            "similar loops: expected an ambiguity, got {:?}",
+            other.map(|e| lap_m(&e))
+        ),
+    }
+}
+
+#[test]
+fn of_two_infields_the_one_with_the_much_longer_loop_is_the_track() {
+    // One free block round two holes: a long one (180 × 14 px) and a square (44 × 44 px, more
+    // than half its area); the loop round the long hole is the track. Equal holes stay a
+    // refusal (synthetic::two_equal_loops_are_an_ambiguity).
+    let rows: Vec<String> = (0..110)
+        .map(|r| {
+            (0..270)
+                .map(|c| {
+                    let block = (5..265).contains(&c) && (5..105).contains(&r);
+                    let long = (20..200).contains(&c) && (20..34).contains(&r);
+                    let square = (205..249).contains(&c) && (50..94).contains(&r);
+                    if block && !long && !square {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let refs: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+    let ex = extract(
+        &literal_map(&refs, 0.05),
+        &ExtractParams::default(),
+        None,
+        false,
+    )
+    .unwrap_or_else(|e| panic!("two infields, one dominant: {e}"));
+    let (pick, others) = chosen(&ex).expect("a note naming the loops");
+    assert!(
+        (pick.at.col as i64 - 109).abs() <= 2 && (pick.at.row as i64 - 26).abs() <= 2,
+        "{pick}"
+    );
+    assert_eq!(others.len(), 1);
+    assert!(pick.length_m >= 1.5 * others[0].length_m);
 }
