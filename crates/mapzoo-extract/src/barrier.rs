@@ -11,9 +11,8 @@ use std::collections::VecDeque;
 
 use mapzoo_format::OccupancyMap;
 
-use crate::clean::{label_components, Component};
 use crate::error::MapPoint;
-use crate::mask::{Mask, NEIGHBOURS_4};
+use crate::mask::{label_components, Component, Mask, NEIGHBOURS_4};
 
 /// Breadth-first walking distances (8-neighbour steps) from `from` within `mask`.
 fn walk(mask: &Mask, from: usize) -> Vec<u32> {

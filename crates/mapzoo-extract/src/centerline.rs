@@ -15,18 +15,8 @@ use std::f64::consts::PI;
 use mapzoo_geom::angle::{same_direction, wrap_to_pi_shifted};
 use mapzoo_geom::{closed_length, project_closed, resample_from, Norm};
 
+use crate::pose::StartPose;
 use crate::smooth::SmoothedLoop;
-
-/// A start pose: where waypoint 0 is and which way the car drives.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StartPose {
-    /// World x, metres.
-    pub x: f64,
-    /// World y, metres.
-    pub y: f64,
-    /// Heading, radians, 0 = +x, counter-clockwise positive.
-    pub yaw: f64,
-}
 
 /// Stage 5's result: the centerline, oriented, resampled at equal spacing, with heading
 /// and curvature.

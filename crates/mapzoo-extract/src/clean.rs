@@ -16,11 +16,37 @@
 
 use mapzoo_format::OccupancyMap;
 
-use crate::centerline::StartPose;
 use crate::error::{ExtractError, MapPoint};
 use crate::holes::{resolve, small_loop_error, sort_holes, SmallHole};
-use crate::mask::{Mask, NEIGHBOURS_4};
+use crate::mask::{label_components, Component, Mask};
 use crate::params::ExtractParams;
+use crate::pose::StartPose;
+use crate::space::FreeSpace;
+
+/// Checks that `map` is usable: its sizes agree, resolution > 0, finite origin.
+pub(crate) fn check_map(map: &OccupancyMap) -> Result<(), ExtractError> {
+    let (width, height) = (map.width, map.height);
+    if width == 0 || height == 0 || map.free.len() != width * height {
+        return Err(ExtractError::BadMap {
+            width,
+            height,
+            len: map.free.len(),
+        });
+    }
+    let sane = map.resolution.is_finite()
+        && map.resolution > 0.0
+        && map.origin.iter().all(|v| v.is_finite());
+    if !sane {
+        return Err(ExtractError::Param {
+            field: "map",
+            why: format!(
+                "needs a resolution > 0 and a finite origin (found {} and {:?}); fix the map YAML",
+                map.resolution, map.origin
+            ),
+        });
+    }
+    Ok(())
+}
 
 /// Square opening of a free mask with Chebyshev radius `radius` pixels.
 ///
@@ -119,174 +145,6 @@ pub fn open_free_naive(free: &Mask, radius: usize) -> Mask {
     window(&window(free, true), false)
 }
 
-/// One connected component of a mask.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Component {
-    /// Number of pixels.
-    pub area: usize,
-    /// First pixel in raster order (row-major index).
-    pub first: usize,
-    /// Bounding box `[col_min, row_min, col_max, row_max]`, inclusive, pixels.
-    pub bbox: [usize; 4],
-    /// Whether the component touches the image border.
-    pub touches_border: bool,
-}
-
-/// Labels the connected components of `mask` (8- or 4-connectivity), numbered in raster
-/// order of their first pixel. Returns labels (0 = not in the mask, k + 1 = component k)
-/// and the components. Works on runs of set pixels joined with union–find.
-pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
-    let (width, height) = (mask.width, mask.height);
-    // Runs [start, end) of each row, and the index of each row's first run.
-    let mut runs: Vec<(u32, u32, u32)> = Vec::new();
-    let mut parent: Vec<u32> = Vec::new();
-    fn find(parent: &mut [u32], mut a: u32) -> u32 {
-        while parent[a as usize] != a {
-            parent[a as usize] = parent[parent[a as usize] as usize];
-            a = parent[a as usize];
-        }
-        a
-    }
-    let slack = eight as u32;
-    let mut prev = 0..0;
-    for r in 0..height {
-        let row = mask.row(r);
-        let first = runs.len();
-        let mut c = 0;
-        while c < width {
-            if !row[c] {
-                c += 1;
-                continue;
-            }
-            let s = c;
-            while c < width && row[c] {
-                c += 1;
-            }
-            let id = runs.len() as u32;
-            runs.push((r as u32, s as u32, c as u32));
-            parent.push(id);
-            // Join the runs of the row above that touch this one.
-            for k in prev.clone() {
-                let (_, ps, pe) = runs[k];
-                if ps < c as u32 + slack && s as u32 <= pe - 1 + slack {
-                    let (a, b) = (find(&mut parent, id), find(&mut parent, k as u32));
-                    // The older run's root stays the root, so roots are first runs.
-                    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-                    parent[hi as usize] = lo;
-                }
-            }
-        }
-        prev = first..runs.len();
-    }
-    let mut labels = vec![0u32; mask.len()];
-    let mut comp_of_root = vec![u32::MAX; runs.len()];
-    let mut comps: Vec<Component> = Vec::new();
-    for (k, &(r, s, e)) in runs.iter().enumerate() {
-        let root = find(&mut parent, k as u32) as usize;
-        let (r, s, e) = (r as usize, s as usize, e as usize);
-        if comp_of_root[root] == u32::MAX {
-            comp_of_root[root] = comps.len() as u32;
-            comps.push(Component {
-                area: 0,
-                first: r * width + s,
-                bbox: [usize::MAX, usize::MAX, 0, 0],
-                touches_border: false,
-            });
-        }
-        let id = comp_of_root[root];
-        let comp = &mut comps[id as usize];
-        comp.area += e - s;
-        comp.bbox[0] = comp.bbox[0].min(s);
-        comp.bbox[1] = comp.bbox[1].min(r);
-        comp.bbox[2] = comp.bbox[2].max(e - 1);
-        comp.bbox[3] = comp.bbox[3].max(r);
-        if r == 0 || s == 0 || r + 1 == height || e == width {
-            comp.touches_border = true;
-        }
-        labels[r * width + s..r * width + e].fill(id + 1);
-    }
-    (labels, comps)
-}
-
-#[cfg(any(test, feature = "reference"))]
-/// Reference twin of [`label_components`]: flood fill from each unlabelled pixel.
-pub fn label_components_naive(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
-    let mut labels = vec![0u32; mask.len()];
-    let mut comps = Vec::new();
-    let mut stack: Vec<usize> = Vec::new();
-    for start in 0..mask.len() {
-        if !mask[start] || labels[start] != 0 {
-            continue;
-        }
-        let id = comps.len() as u32 + 1;
-        let mut comp = Component {
-            area: 0,
-            first: start,
-            bbox: [usize::MAX, usize::MAX, 0, 0],
-            touches_border: false,
-        };
-        labels[start] = id;
-        stack.push(start);
-        while let Some(p) = stack.pop() {
-            let (c, r) = mask.col_row(p);
-            comp.area += 1;
-            comp.bbox[0] = comp.bbox[0].min(c);
-            comp.bbox[1] = comp.bbox[1].min(r);
-            comp.bbox[2] = comp.bbox[2].max(c);
-            comp.bbox[3] = comp.bbox[3].max(r);
-            comp.touches_border |= mask.on_frame(p);
-            for q in mask.neighbours(p, neighbours(eight)) {
-                if mask[q] && labels[q] == 0 {
-                    labels[q] = id;
-                    stack.push(q);
-                }
-            }
-        }
-        comps.push(comp);
-    }
-    (labels, comps)
-}
-
-/// The neighbour offsets of 8- or 4-connectivity.
-#[cfg(any(test, feature = "reference"))]
-fn neighbours(eight: bool) -> &'static [(isize, isize)] {
-    if eight {
-        &crate::mask::NEIGHBOURS_8
-    } else {
-        &NEIGHBOURS_4
-    }
-}
-
-/// The cleaned free component that holds the track loop, cut out of the map with a
-/// one-pixel margin, with its infield and obstacles named (stage 2's result).
-#[derive(Debug, Clone)]
-pub struct FreeSpace {
-    /// Image column of the crop's column 0.
-    pub col0: usize,
-    /// Image row of the crop's row 0.
-    pub row0: usize,
-    /// The component's pixels in the crop.
-    pub mask: Mask,
-    /// The infield: the largest bounded 4-connected hole of the component that is not small
-    /// (crop indices).
-    pub infield: Component,
-    /// The other holes (obstacles on the track), largest first (crop indices).
-    pub obstacles: Vec<Component>,
-    /// Whether the component touches the image border (the border is then a wall, unless the
-    /// free space escapes through a wall gap: a leak).
-    pub touches_border: bool,
-    /// Number of pixels of the component.
-    pub area: usize,
-    /// Width of the whole map image, pixels.
-    pub image_width: usize,
-    /// Height of the whole map image, pixels.
-    pub image_height: usize,
-    /// Chebyshev radius of the opening that was used, pixels (smaller than asked when shrunk).
-    pub opening_radius_px: usize,
-    /// What choosing this region assumed (one loop taken among several because it dominates).
-    pub notes: Vec<crate::ExtractNote>,
-}
-
 impl FreeSpace {
     /// Cuts component `label` out of `labels` (the labelling of `image`) with a
     /// one-pixel margin, clipped to the image, and finds its holes; `Err` when none can be
@@ -344,71 +202,6 @@ impl FreeSpace {
             .sort_by(|a, b| b.area.cmp(&a.area).then(a.first.cmp(&b.first)));
         other.infield = rival.clone();
         other
-    }
-
-    /// Image (col, row) of crop pixel index `i`.
-    pub fn image_pixel(&self, i: usize) -> (usize, usize) {
-        let (c, r) = self.mask.col_row(i);
-        (self.col0 + c, self.row0 + r)
-    }
-
-    /// Crop pixel `i` with its world position in `map`, for messages.
-    pub fn map_point(&self, map: &OccupancyMap, i: usize) -> MapPoint {
-        let (c, r) = self.image_pixel(i);
-        MapPoint::of(map, c, r)
-    }
-
-    /// Whether crop pixel `i` lies on the border of the map image.
-    pub fn on_image_border(&self, i: usize) -> bool {
-        let (c, r) = self.image_pixel(i);
-        c == 0 || r == 0 || c + 1 == self.image_width || r + 1 == self.image_height
-    }
-
-    /// The component as a mask of the whole image (the cleaned track-only free space).
-    pub fn image_mask(&self) -> Mask {
-        let mut out = Mask::new(self.image_width, self.image_height);
-        for i in self.mask.ones() {
-            let (c, r) = self.image_pixel(i);
-            out.data[r * self.image_width + c] = true;
-        }
-        out
-    }
-
-    /// The area of the hole holding image pixel (col, row), pixels; `None` when the pixel is
-    /// in the region or outside every hole of it.
-    pub fn hole_at(&self, col: usize, row: usize) -> Option<usize> {
-        if col < self.col0 || row < self.row0 {
-            return None;
-        }
-        let (c, r) = ((col - self.col0) as isize, (row - self.row0) as isize);
-        if !self.mask.contains(c, r) || self.mask.get(c, r) {
-            return None;
-        }
-        let start = self.mask.index(c as usize, r as usize);
-        let mut seen = vec![false; self.mask.len()];
-        let mut stack = vec![start];
-        seen[start] = true;
-        let mut area = 0;
-        while let Some(p) = stack.pop() {
-            area += 1;
-            if self.mask.on_frame(p) {
-                return None;
-            }
-            for q in self.mask.neighbours(p, &NEIGHBOURS_4) {
-                if !self.mask[q] && !seen[q] {
-                    seen[q] = true;
-                    stack.push(q);
-                }
-            }
-        }
-        Some(area)
-    }
-
-    /// The first pixel of the region, image row-major index.
-    fn first_pixel(&self) -> usize {
-        let i = self.mask.ones().next().unwrap_or(0);
-        let (c, r) = self.image_pixel(i);
-        r * self.image_width + c
     }
 }
 
@@ -523,7 +316,7 @@ pub fn free_space_near(
     start: Option<StartPose>,
 ) -> Result<FreeSpace, ExtractError> {
     params.validate()?;
-    crate::check_map(map)?;
+    check_map(map)?;
     let free = Mask {
         width: map.width,
         height: map.height,
@@ -751,14 +544,6 @@ mod tests {
     }
 
     proptest! {
-        #[test]
-        fn labelling_matches_naive(w in 1usize..30, h in 1usize..30, seed in any::<u64>(), eight in any::<bool>(), density in 1u64..5) {
-            let mut s = seed | 1;
-            let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 < density }).collect();
-            let m = Mask { width: w, height: h, data };
-            prop_assert_eq!(label_components(&m, eight), label_components_naive(&m, eight));
-        }
-
         #[test]
         fn opening_matches_naive(w in 1usize..24, h in 1usize..24, radius in 0usize..30, seed in any::<u64>(), density in 1u64..10) {
             let mut s = seed | 1;

@@ -17,17 +17,12 @@ use std::collections::{BinaryHeap, HashMap};
 
 use mapzoo_format::OccupancyMap;
 
-use crate::clean::FreeSpace;
 use crate::error::ExtractError;
 use crate::mask::{Mask, NEIGHBOURS_8 as STEPS};
-
-/// Stage 3's result: the skeleton loop around the infield.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SkeletonLoop {
-    /// Pixels of the loop as row-major indices into [`FreeSpace::mask`], in the order
-    /// OpenCV's contour gives the Race Stack (`race_stack_order`); not closed.
-    pub pixels: Vec<usize>,
-}
+#[cfg(test)]
+use crate::skeleton::cycle_length;
+use crate::skeleton::{pixel_area2, SkeletonLoop};
+use crate::space::FreeSpace;
 
 /// Stage 3b: prunes the spurs of `skeleton` (the [`crate::thin::skeletonize`] of
 /// `space.mask`) and takes its shortest cycle around the infield, with the corner pixels put
@@ -286,32 +281,6 @@ pub(crate) fn race_stack_order(cycle: &[usize], grid: &Mask) -> Vec<usize> {
     } else {
         (0..n).map(|k| cycle[(start + n - k) % n]).collect()
     }
-}
-
-/// Twice the shoelace area of a closed pixel polygon (indices into `grid`) in (column, row)
-/// coordinates, pixels²: positive when it turns clockwise on screen.
-pub(crate) fn pixel_area2(cycle: &[usize], grid: &Mask) -> i64 {
-    let n = cycle.len();
-    (0..n)
-        .map(|k| {
-            let (xa, ya) = grid.col_row(cycle[k]);
-            let (xb, yb) = grid.col_row(cycle[(k + 1) % n]);
-            xa as i64 * yb as i64 - xb as i64 * ya as i64
-        })
-        .sum()
-}
-
-/// Length of a closed pixel cycle (indices into `grid`), pixels.
-pub fn cycle_length(cycle: &[usize], grid: &Mask) -> f64 {
-    (0..cycle.len())
-        .map(|k| {
-            let (ca, ra) = grid.col_row(cycle[k]);
-            let (cb, rb) = grid.col_row(cycle[(k + 1) % cycle.len()]);
-            let dr = ra as f64 - rb as f64;
-            let dc = ca as f64 - cb as f64;
-            dr.hypot(dc)
-        })
-        .sum()
 }
 
 #[cfg(test)]

@@ -19,16 +19,14 @@
 
 use mapzoo_format::OccupancyMap;
 
-use crate::centerline::StartPose;
-use crate::clean::{Component, FreeSpace};
-use crate::cycle::{cycle_length, skeleton_loop};
+use crate::cycle::skeleton_loop;
 use crate::error::{ExtractError, LoopCandidate, MapPoint};
-use crate::mask::{Mask, NEIGHBOURS_4};
+use crate::mask::{Component, Mask, NEIGHBOURS_4};
 use crate::note::ExtractNote;
-
-/// Among several plausible loops, one at least this many times as long as every other is
-/// taken as the track without a start pose (module doc).
-pub(crate) const DOMINANT_RATIO: f64 = 1.5;
+use crate::params::DOMINANT_RATIO;
+use crate::pose::StartPose;
+use crate::skeleton::cycle_length;
+use crate::space::FreeSpace;
 
 /// A hole too small to be an infield, as found (for the refusal's message).
 #[derive(Debug, Clone, PartialEq)]

@@ -16,10 +16,10 @@ use std::collections::BinaryHeap;
 
 use mapzoo_format::OccupancyMap;
 
-use crate::clean::{label_components, FreeSpace};
-use crate::cycle::SkeletonLoop;
 use crate::error::ExtractError;
-use crate::mask::{Mask, NEIGHBOURS_4};
+use crate::mask::{label_components, Mask, NEIGHBOURS_4};
+use crate::skeleton::{cycle_length, SkeletonLoop};
+use crate::space::FreeSpace;
 
 /// The leak of a free space that touches the image border ([`FreeSpace::touches_border`]),
 /// found from its loop `pixels`; `None` when it does not leak.
@@ -350,7 +350,7 @@ pub(crate) fn infield_spill(
     along.sort_by(f64::total_cmp);
     let reach = 2.0 * along[(n - 1) * 95 / 100] + 2.0;
     let mean_half = loop_clearance.iter().sum::<f64>() / n as f64;
-    let length = crate::cycle::cycle_length(loop_pixels, mask);
+    let length = cycle_length(loop_pixels, mask);
     // Inside the loop, and free.
     let mut inside = inside_loop(mask, loop_pixels);
     let mut count = 0usize;

@@ -176,6 +176,144 @@ impl IndexMut<usize> for Mask {
     }
 }
 
+/// One connected component of a mask.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Component {
+    /// Number of pixels.
+    pub area: usize,
+    /// First pixel in raster order (row-major index).
+    pub first: usize,
+    /// Bounding box `[col_min, row_min, col_max, row_max]`, inclusive, pixels.
+    pub bbox: [usize; 4],
+    /// Whether the component touches the image border.
+    pub touches_border: bool,
+}
+
+/// Labels the connected components of `mask` (8- or 4-connectivity), numbered in raster
+/// order of their first pixel. Returns labels (0 = not in the mask, k + 1 = component k)
+/// and the components. Works on runs of set pixels joined with union–find.
+pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
+    let (width, height) = (mask.width, mask.height);
+    // Runs [start, end) of each row, and the index of each row's first run.
+    let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+    let mut parent: Vec<u32> = Vec::new();
+    fn find(parent: &mut [u32], mut a: u32) -> u32 {
+        while parent[a as usize] != a {
+            parent[a as usize] = parent[parent[a as usize] as usize];
+            a = parent[a as usize];
+        }
+        a
+    }
+    let slack = eight as u32;
+    let mut prev = 0..0;
+    for r in 0..height {
+        let row = mask.row(r);
+        let first = runs.len();
+        let mut c = 0;
+        while c < width {
+            if !row[c] {
+                c += 1;
+                continue;
+            }
+            let s = c;
+            while c < width && row[c] {
+                c += 1;
+            }
+            let id = runs.len() as u32;
+            runs.push((r as u32, s as u32, c as u32));
+            parent.push(id);
+            // Join the runs of the row above that touch this one.
+            for k in prev.clone() {
+                let (_, ps, pe) = runs[k];
+                if ps < c as u32 + slack && s as u32 <= pe - 1 + slack {
+                    let (a, b) = (find(&mut parent, id), find(&mut parent, k as u32));
+                    // The older run's root stays the root, so roots are first runs.
+                    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                    parent[hi as usize] = lo;
+                }
+            }
+        }
+        prev = first..runs.len();
+    }
+    let mut labels = vec![0u32; mask.len()];
+    let mut comp_of_root = vec![u32::MAX; runs.len()];
+    let mut comps: Vec<Component> = Vec::new();
+    for (k, &(r, s, e)) in runs.iter().enumerate() {
+        let root = find(&mut parent, k as u32) as usize;
+        let (r, s, e) = (r as usize, s as usize, e as usize);
+        if comp_of_root[root] == u32::MAX {
+            comp_of_root[root] = comps.len() as u32;
+            comps.push(Component {
+                area: 0,
+                first: r * width + s,
+                bbox: [usize::MAX, usize::MAX, 0, 0],
+                touches_border: false,
+            });
+        }
+        let id = comp_of_root[root];
+        let comp = &mut comps[id as usize];
+        comp.area += e - s;
+        comp.bbox[0] = comp.bbox[0].min(s);
+        comp.bbox[1] = comp.bbox[1].min(r);
+        comp.bbox[2] = comp.bbox[2].max(e - 1);
+        comp.bbox[3] = comp.bbox[3].max(r);
+        if r == 0 || s == 0 || r + 1 == height || e == width {
+            comp.touches_border = true;
+        }
+        labels[r * width + s..r * width + e].fill(id + 1);
+    }
+    (labels, comps)
+}
+
+#[cfg(any(test, feature = "reference"))]
+/// Reference twin of [`label_components`]: flood fill from each unlabelled pixel.
+pub fn label_components_naive(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
+    let mut labels = vec![0u32; mask.len()];
+    let mut comps = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    for start in 0..mask.len() {
+        if !mask[start] || labels[start] != 0 {
+            continue;
+        }
+        let id = comps.len() as u32 + 1;
+        let mut comp = Component {
+            area: 0,
+            first: start,
+            bbox: [usize::MAX, usize::MAX, 0, 0],
+            touches_border: false,
+        };
+        labels[start] = id;
+        stack.push(start);
+        while let Some(p) = stack.pop() {
+            let (c, r) = mask.col_row(p);
+            comp.area += 1;
+            comp.bbox[0] = comp.bbox[0].min(c);
+            comp.bbox[1] = comp.bbox[1].min(r);
+            comp.bbox[2] = comp.bbox[2].max(c);
+            comp.bbox[3] = comp.bbox[3].max(r);
+            comp.touches_border |= mask.on_frame(p);
+            for q in mask.neighbours(p, neighbours(eight)) {
+                if mask[q] && labels[q] == 0 {
+                    labels[q] = id;
+                    stack.push(q);
+                }
+            }
+        }
+        comps.push(comp);
+    }
+    (labels, comps)
+}
+
+/// The neighbour offsets of 8- or 4-connectivity.
+#[cfg(any(test, feature = "reference"))]
+fn neighbours(eight: bool) -> &'static [(isize, isize)] {
+    if eight {
+        &crate::mask::NEIGHBOURS_8
+    } else {
+        &NEIGHBOURS_4
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +342,17 @@ mod tests {
         assert_eq!(m.inverted().count(), 8);
         assert_eq!(m.row(3), &[true, false, false]);
         assert!(Mask::from_vec(2, 2, vec![true; 3]).is_none());
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn labelling_matches_naive(w in 1usize..30, h in 1usize..30, seed in any::<u64>(), eight in any::<bool>(), density in 1u64..5) {
+            let mut s = seed | 1;
+            let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 < density }).collect();
+            let m = Mask { width: w, height: h, data };
+            prop_assert_eq!(label_components(&m, eight), label_components_naive(&m, eight));
+        }
     }
 }

@@ -30,8 +30,7 @@
 
 use mapzoo_format::{Occupancy, OccupancyMap};
 
-use crate::clean::{label_components, Component};
-use crate::mask::{Mask, NEIGHBOURS_4};
+use crate::mask::{label_components, Component, Mask, NEIGHBOURS_4};
 
 /// Smallest side of a real obstacle, metres: a faint group thinner than this (the largest
 /// square that fits inside it) is noise. The smallest cones of 1:10 races are about 0.15 m.

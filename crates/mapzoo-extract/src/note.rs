@@ -5,10 +5,10 @@ use std::fmt;
 
 use mapzoo_format::OccupancyMap;
 
-use crate::clean::FreeSpace;
 use crate::error::{LoopCandidate, MapPoint};
-use crate::holes::DOMINANT_RATIO;
 use crate::noise::{Speck, MIN_REAL_M};
+use crate::params::DOMINANT_RATIO;
+use crate::space::FreeSpace;
 
 /// One thing the extraction assumed or changed, for the user to check.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,7 +43,7 @@ pub enum ExtractNote {
         /// World box of every speck noted, `[x_min, y_min, x_max, y_max]`, metres (pixel centres).
         within_m: [f64; 4],
     },
-    /// Several loops were plausible and one, at least [`DOMINANT_RATIO`] times as long as
+    /// Several loops were plausible and one, at least `DOMINANT_RATIO` (1.5) times as long as
     /// every other, was taken as the track.
     LoopChosen {
         /// The loop taken.

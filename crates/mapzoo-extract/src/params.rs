@@ -4,6 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ExtractError;
 
+/// Among several plausible loops, one at least this many times as long as every other is
+/// taken as the track without a start pose (`holes`).
+pub(crate) const DOMINANT_RATIO: f64 = 1.5;
+
 /// Knobs of the extraction; every field has its unit and default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

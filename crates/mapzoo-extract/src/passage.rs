@@ -18,8 +18,8 @@
 
 use mapzoo_geom::{Norm, PointIndex};
 
-use crate::clean::FreeSpace;
 use crate::mask::Mask;
+use crate::space::FreeSpace;
 use crate::walls::contours;
 
 /// Bucket size of the boundary indices, pixels.
@@ -137,7 +137,7 @@ pub fn loop_mask(space: &FreeSpace, min_passage_px: f64) -> Option<Mask> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::{label_components, Component};
+    use crate::mask::{label_components, Component};
 
     /// The region of a literal mask, with its holes as [`FreeSpace`] defines them.
     fn space_of(rows: &[&str]) -> FreeSpace {

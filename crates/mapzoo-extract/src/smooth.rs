@@ -13,9 +13,9 @@
 
 use mapzoo_format::OccupancyMap;
 
-use crate::clean::FreeSpace;
-use crate::cycle::SkeletonLoop;
 use crate::error::ExtractError;
+use crate::skeleton::SkeletonLoop;
+use crate::space::FreeSpace;
 
 /// Stage 4's result: the smoothed loop in world coordinates.
 #[derive(Debug, Clone, PartialEq)]

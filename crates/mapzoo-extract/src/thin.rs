@@ -303,7 +303,7 @@ pub fn skeletonize_naive(mask: &Mask) -> Mask {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::label_components;
+    use crate::mask::label_components;
     use proptest::prelude::*;
 
     /// A 10 × 7 px ring, 2–3 px thick, around a 4 × 3 px hole.

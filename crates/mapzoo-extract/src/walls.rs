@@ -22,11 +22,11 @@
 use mapzoo_format::{OccupancyMap, Waypoint};
 
 use crate::centerline::Centerline;
-use crate::clean::FreeSpace;
+use crate::space::FreeSpace;
 use mapzoo_geom::{resample_closed, signed_area2, Norm, Obstacle, PointIndex, Side};
 
-use crate::cycle::{pixel_area2, SkeletonLoop};
 use crate::mask::Mask;
+use crate::skeleton::{pixel_area2, SkeletonLoop};
 
 /// Bucket size of the nearest-wall grid, metres.
 const GRID_CELL_M: f64 = 0.5;
@@ -52,7 +52,7 @@ pub fn contours(space: &FreeSpace) -> Contours {
     let mask = &space.mask;
     // The pixel above a hole's first pixel is in the component; its south is in the hole.
     let around =
-        |hole: &crate::clean::Component| trace_boundary(mask, hole.first - mask.width, SOUTH);
+        |hole: &crate::mask::Component| trace_boundary(mask, hole.first - mask.width, SOUTH);
     Contours {
         outer: trace_boundary(mask, mask.ones().next().unwrap_or(0), WEST),
         infield: around(&space.infield),
@@ -299,7 +299,7 @@ pub(crate) fn opencv_order(contour: &[usize], mask: &Mask, outer: bool) -> Vec<u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::label_components;
+    use crate::mask::label_components;
 
     #[test]
     fn traces_outer_and_hole_boundaries_of_an_annulus() {
