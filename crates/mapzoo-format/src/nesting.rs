@@ -363,6 +363,9 @@ struct SimpleKey {
     col: usize,
     line: usize,
     index: usize,
+    /// The deepest flow nesting inside the key so far (a flow collection may be a key;
+    /// its mapping is known only at the `:`).
+    flow_depth: usize,
 }
 
 /// libyaml's scanner reduced to what decides nesting.
@@ -370,8 +373,14 @@ struct YamlScan<'a> {
     c: Cursor<'a>,
     limit: usize,
     flow: usize,
-    /// Block indentation stack: (column, whether an indentless sequence shares it).
-    indents: Vec<(usize, bool)>,
+    /// Open flow collections, innermost last: (a sequence, holding a `key: value` pair
+    /// entry, which the parser makes a one-pair mapping, one more level).
+    flows: Vec<(bool, bool)>,
+    /// Open pair entries of flow sequences.
+    pairs: usize,
+    /// Block indentation stack: (column, a sequence (else a mapping), whether an
+    /// indentless sequence is open in the mapping).
+    indents: Vec<(usize, bool, bool)>,
     /// Levels the stack holds (one per entry, one more per indentless sequence).
     block_depth: usize,
     simple_key_allowed: bool,
@@ -385,6 +394,8 @@ impl<'a> YamlScan<'a> {
             c: Cursor::new(text),
             limit,
             flow: 0,
+            flows: Vec::new(),
+            pairs: 0,
             indents: Vec::new(),
             block_depth: 0,
             simple_key_allowed: true,
@@ -393,16 +404,20 @@ impl<'a> YamlScan<'a> {
     }
 
     fn indent(&self) -> isize {
-        self.indents.last().map_or(-1, |&(c, _)| c as isize)
+        self.indents.last().map_or(-1, |&(c, _, _)| c as isize)
     }
 
-    fn too_deep(&self) -> Option<TooDeepAt> {
-        (self.flow + self.block_depth > self.limit).then(|| self.c.here())
+    fn too_deep(&mut self) -> Option<TooDeepAt> {
+        let flow = self.flow + self.pairs;
+        if let Some(k) = &mut self.key {
+            k.flow_depth = k.flow_depth.max(flow);
+        }
+        (flow + self.block_depth > self.limit).then(|| self.c.here())
     }
 
-    fn roll_indent(&mut self, column: usize) -> Option<TooDeepAt> {
+    fn roll_indent(&mut self, column: usize, seq: bool) -> Option<TooDeepAt> {
         if self.flow == 0 && self.indent() < column as isize {
-            self.indents.push((column, false));
+            self.indents.push((column, seq, false));
             self.block_depth += 1;
             return self.too_deep();
         }
@@ -414,10 +429,33 @@ impl<'a> YamlScan<'a> {
             return;
         }
         while self.indent() > column {
-            if let Some((_, indentless)) = self.indents.pop() {
+            if let Some((_, _, indentless)) = self.indents.pop() {
                 self.block_depth -= 1 + usize::from(indentless);
             }
         }
+    }
+
+    /// A key at the column of a mapping ends the indentless sequence open in it.
+    fn end_indentless(&mut self, column: usize) {
+        if self.flow > 0 {
+            return;
+        }
+        if let Some((c, false, indentless @ true)) = self.indents.last_mut() {
+            if *c == column {
+                *indentless = false;
+                self.block_depth -= 1;
+            }
+        }
+    }
+
+    /// A `?` or `:` in a flow sequence makes its entry a one-pair mapping.
+    fn open_pair(&mut self) -> Option<TooDeepAt> {
+        if let Some((true, pair @ false)) = self.flows.last_mut() {
+            *pair = true;
+            self.pairs += 1;
+            return self.too_deep();
+        }
+        None
     }
 
     /// Saves a possible simple key at the cursor (only the block context's matters here).
@@ -427,6 +465,7 @@ impl<'a> YamlScan<'a> {
                 col: self.c.col,
                 line: self.c.line,
                 index: self.c.i,
+                flow_depth: 0,
             });
         }
     }
@@ -511,6 +550,7 @@ impl<'a> YamlScan<'a> {
             b'[' | b'{' => {
                 self.save_simple_key();
                 self.flow += 1;
+                self.flows.push((ch == b'[', false));
                 self.simple_key_allowed = true;
                 let at = self.too_deep();
                 self.c.skip();
@@ -518,11 +558,18 @@ impl<'a> YamlScan<'a> {
             }
             b']' | b'}' => {
                 self.flow = self.flow.saturating_sub(1);
+                if let Some((_, true)) = self.flows.pop() {
+                    self.pairs -= 1;
+                }
                 self.simple_key_allowed = false;
                 self.c.skip();
                 None
             }
             b',' => {
+                if let Some((true, pair @ true)) = self.flows.last_mut() {
+                    *pair = false;
+                    self.pairs -= 1;
+                }
                 self.remove_simple_key();
                 self.simple_key_allowed = true;
                 self.c.skip();
@@ -534,15 +581,13 @@ impl<'a> YamlScan<'a> {
                     let col = self.c.col;
                     if self.indent() == col as isize {
                         // An indentless sequence: the parser opens one more level.
-                        if let Some(top) = self.indents.last_mut() {
-                            if !top.1 {
-                                top.1 = true;
-                                self.block_depth += 1;
-                                at = self.too_deep();
-                            }
+                        if let Some((_, false, indentless @ false)) = self.indents.last_mut() {
+                            *indentless = true;
+                            self.block_depth += 1;
+                            at = self.too_deep();
                         }
                     } else {
-                        at = self.roll_indent(col);
+                        at = self.roll_indent(col, true);
                     }
                 }
                 self.simple_key_allowed = true;
@@ -551,7 +596,10 @@ impl<'a> YamlScan<'a> {
                 at
             }
             b'?' if self.flow > 0 || blankz1 => {
-                let at = self.roll_indent(self.c.col);
+                self.end_indentless(self.c.col);
+                let at = self
+                    .roll_indent(self.c.col, false)
+                    .or_else(|| self.open_pair());
                 self.simple_key_allowed = self.flow == 0;
                 self.remove_simple_key();
                 self.c.skip();
@@ -561,14 +609,19 @@ impl<'a> YamlScan<'a> {
                 let mut at = None;
                 if self.flow == 0 {
                     if let Some(k) = self.key.take() {
-                        at = self.roll_indent(k.col);
+                        // The key's own flow levels sit inside the mapping it opens.
+                        self.end_indentless(k.col);
+                        at = self.roll_indent(k.col, false).or_else(|| {
+                            (k.flow_depth + self.block_depth > self.limit).then(|| self.c.here())
+                        });
                         self.simple_key_allowed = false;
                     } else {
-                        at = self.roll_indent(self.c.col);
+                        at = self.roll_indent(self.c.col, false);
                         self.simple_key_allowed = true;
                     }
                 } else {
                     self.simple_key_allowed = false;
+                    at = self.open_pair();
                 }
                 self.c.skip();
                 at

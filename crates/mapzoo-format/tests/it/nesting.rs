@@ -410,27 +410,245 @@ fn yaml_brackets_in_scalars_and_comments_do_not_nest() {
 /// plain scalars with brackets, indentation): whenever libyaml parses it, the pre-scan
 /// counts at least as many levels as the parsed value has.
 fn soup() -> impl Strategy<Value = String> {
+    soup_of(40)
+}
+
+/// Up to `n` pieces of [`soup`].
+fn soup_of(n: usize) -> impl Strategy<Value = String> {
     let pieces = prop::sample::select(vec![
         "[", "]", "{", "}", ", ", ": ", "- ", "? ", "\n", "\n  ", "\n    ", " ", "a", "b[", "'x'",
         "\"y\"", "'", "\"", "\\", "#", " #c", " |\n", " >-\n", " |2\n", "&a ", "!t ", "!t'",
         "it's", "'q''r'", "---\n", "...\n", "\t", "a:", "\r\n", "\u{2028}", "é",
     ]);
-    proptest::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
+    proptest::collection::vec(pieces, 0..n).prop_map(|v| v.concat())
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+#[test]
+fn the_yaml_prescan_never_counts_less_than_libyaml() {
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new(Config {
+        cases: 10_000,
+        ..Config::default()
+    });
+    let nested = std::cell::Cell::new(0usize);
+    runner
+        .run(&soup(), |text| {
+            if let Ok(v) = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text) {
+                let d = yaml_depth(&v);
+                if d > 1 {
+                    nested.set(nested.get() + 1);
+                }
+                if d > 0 {
+                    let under = check_nesting_limit(&text, Syntax::Yaml, d - 1, Path::new("n"));
+                    prop_assert!(
+                        under.is_err(),
+                        "libyaml nests {} levels, the pre-scan fewer: {:?}",
+                        d,
+                        text
+                    );
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(nested.get() > 5, "only {} documents nest", nested.get());
+}
 
-    #[test]
-    fn the_yaml_prescan_never_counts_less_than_libyaml(text in soup()) {
-        if let Ok(v) = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text) {
-            let d = yaml_depth(&v);
-            if d > 0 {
-                let under = check_nesting_limit(&text, Syntax::Yaml, d - 1, Path::new("n"));
-                prop_assert!(under.is_err(), "libyaml nests {} levels, the pre-scan fewer: {:?}", d, text);
+/// A YAML value tree: scalars (tricky ones), sequences and mappings, each collection
+/// written in flow or block style.
+#[derive(Debug, Clone)]
+enum Tree {
+    Scalar(usize),
+    Seq(bool, Vec<Tree>),
+    Map(bool, Vec<(usize, Tree)>),
+    /// A `|` block scalar whose lines hold brackets and quotes (block context only).
+    Literal,
+}
+
+/// Scalars safe in flow and block context.
+const FLOW_SCALARS: [&str; 8] = [
+    "1",
+    "a",
+    "'it''s [x'",
+    "\"]\\\" {\"",
+    "x#y",
+    "it's",
+    "é",
+    "\"two\n  [lines\"",
+];
+/// Scalars only a block context allows (brackets inside a plain scalar).
+const BLOCK_SCALARS: [&str; 3] = ["a[b", "rock 'n {roll", "x ]] y"];
+const KEYS: [&str; 4] = ["k#", "'q [k#'", "\"d]#\"", "&an k#"];
+
+/// Key `k` of the list, numbered `n` (keys of a mapping differ).
+fn key(k: usize, n: usize) -> String {
+    KEYS[k].replace('#', &n.to_string())
+}
+
+fn tree() -> impl Strategy<Value = Tree> {
+    let leaf = prop_oneof![
+        (0..FLOW_SCALARS.len() + BLOCK_SCALARS.len()).prop_map(Tree::Scalar),
+        Just(Tree::Literal),
+    ];
+    leaf.prop_recursive(8, 64, 4, |inner| {
+        prop_oneof![
+            (
+                any::<bool>(),
+                proptest::collection::vec(inner.clone(), 0..4)
+            )
+                .prop_map(|(f, v)| Tree::Seq(f, v)),
+            (
+                any::<bool>(),
+                proptest::collection::vec((0..KEYS.len(), inner), 0..4)
+            )
+                .prop_map(|(f, v)| Tree::Map(f, v)),
+        ]
+    })
+}
+
+/// `t` in flow style (every child in flow style too).
+fn flow(t: &Tree) -> String {
+    match t {
+        Tree::Scalar(i) => FLOW_SCALARS[i % FLOW_SCALARS.len()].to_string(),
+        Tree::Literal => "'lit'".to_string(),
+        Tree::Seq(_, v) => format!("[{}]", v.iter().map(flow).collect::<Vec<_>>().join(", ")),
+        Tree::Map(_, v) => format!(
+            "{{{}}}",
+            v.iter()
+                .enumerate()
+                .map(|(n, (k, t))| format!("{}: {}", key(*k, n), flow(t)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// `t` as the value after `key:` (`in_map`) or `- ` at indentation `pad` (block style
+/// where chosen; a sequence of an even number of items in a mapping is written at the
+/// mapping's indentation, as ROS files often do).
+fn block(t: &Tree, pad: usize, in_map: bool, out: &mut String) {
+    let deeper = " ".repeat(pad + 2);
+    match t {
+        Tree::Scalar(i) if *i >= FLOW_SCALARS.len() => {
+            out.push_str(&format!(" {}\n", BLOCK_SCALARS[i - FLOW_SCALARS.len()]))
+        }
+        Tree::Literal => out.push_str(&format!(" |\n{deeper}[[ {{ 'x\n{deeper}  \"y # ]\n")),
+        Tree::Seq(false, v) if !v.is_empty() => {
+            out.push_str(" # [c\n");
+            let at = if in_map && v.len() % 2 == 0 {
+                pad
+            } else {
+                pad + 2
+            };
+            for t in v {
+                out.push_str(&format!("{}-", " ".repeat(at)));
+                block(t, at, false, out);
             }
         }
+        Tree::Map(false, v) if !v.is_empty() => {
+            out.push('\n');
+            for (n, (k, t)) in v.iter().enumerate() {
+                out.push_str(&format!("{deeper}{}:", key(*k, n)));
+                block(t, pad + 2, true, out);
+            }
+        }
+        other => out.push_str(&format!(" {} # ]\n", flow(other))),
     }
+}
+
+/// Tree-shaped documents with tricky scalars in both styles: the pre-scan counts exactly
+/// the levels the parsed value has.
+#[test]
+fn the_yaml_prescan_counts_tree_documents_exactly() {
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new(Config {
+        cases: 3000,
+        ..Config::default()
+    });
+    let nested = std::cell::Cell::new(0usize);
+    runner
+        .run(&tree(), |t| {
+            let mut text = String::from("top:");
+            block(&t, 0, true, &mut text);
+            let v: serde_yaml_ng::Value = match serde_yaml_ng::from_str(&text) {
+                Ok(v) => v,
+                Err(e) => {
+                    prop_assert!(false, "{e}: {text}");
+                    unreachable!()
+                }
+            };
+            let d = yaml_depth(&v);
+            if d > 3 {
+                nested.set(nested.get() + 1);
+            }
+            let p = Path::new("n");
+            prop_assert!(
+                check_nesting_limit(&text, Syntax::Yaml, d - 1, p).is_err(),
+                "{d}: {text}"
+            );
+            prop_assert!(
+                check_nesting_limit(&text, Syntax::Yaml, d, p).is_ok(),
+                "{d}: {text}"
+            );
+            Ok(())
+        })
+        .unwrap();
+    assert!(nested.get() > 500, "only {} documents nest", nested.get());
+}
+
+/// A bomb after a soup prefix: brackets, braces or `- ` runs 200 deep, maybe behind a
+/// quote, a comment or a block-scalar header that may or may not still be open.
+fn soup_then_bomb() -> impl Strategy<Value = String> {
+    let bomb = prop::sample::select(vec!["[", "{", "- ", "[a, ", "{a: ", "? ", "a:\n "]);
+    (soup_of(8), bomb, soup_of(8)).prop_map(|(head, bomb, tail)| {
+        let mut deep = String::new();
+        let mut pad = String::new();
+        for _ in 0..200 {
+            if bomb == "a:\n " {
+                deep.push_str(&format!("{pad}a:\n"));
+                pad.push(' ');
+            } else {
+                deep.push_str(bomb);
+            }
+        }
+        format!("{head}{deep}{tail}")
+    })
+}
+
+/// Whatever comes before it, a bomb that takes libyaml past serde_yaml_ng's 128 levels
+/// (the document may fail later) was refused by the pre-scan: libyaml's time grows with
+/// the depth it reaches, whether the document parses or not. A fifth of the cases reach it
+/// (the others fail in libyaml before the bomb).
+#[test]
+fn every_bomb_libyaml_nests_is_refused() {
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new(Config {
+        cases: 10_000,
+        ..Config::default()
+    });
+    let reached = std::cell::Cell::new(0usize);
+    runner
+        .run(&soup_then_bomb(), |text| {
+            if let Err(e) = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text) {
+                if e.to_string().contains("recursion limit exceeded") {
+                    reached.set(reached.get() + 1);
+                    let got = check_nesting(&text, Syntax::Yaml, Path::new("n"));
+                    prop_assert!(
+                        matches!(got, Err(FormatError::TooDeep { .. })),
+                        "{:?}: {:?}",
+                        text,
+                        got
+                    );
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(
+        reached.get() > 1000,
+        "only {} bombs reached libyaml's limit",
+        reached.get()
+    );
 }
 
 /// `a: &a [x, …]` (n items) and `b: [*a, …]` (m aliases) hold 5 + n + m(n + 1) nodes
