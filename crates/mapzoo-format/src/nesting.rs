@@ -606,23 +606,20 @@ impl<'a> YamlScan<'a> {
                 at
             }
             b':' if self.flow > 0 || blankz1 => {
-                let mut at = None;
-                if self.flow == 0 {
-                    if let Some(k) = self.key.take() {
-                        // The key's own flow levels sit inside the mapping it opens.
-                        self.end_indentless(k.col);
-                        at = self.roll_indent(k.col, false).or_else(|| {
-                            (k.flow_depth + self.block_depth > self.limit).then(|| self.c.here())
-                        });
-                        self.simple_key_allowed = false;
-                    } else {
-                        at = self.roll_indent(self.c.col, false);
-                        self.simple_key_allowed = true;
-                    }
-                } else {
+                let at = if self.flow > 0 {
                     self.simple_key_allowed = false;
-                    at = self.open_pair();
-                }
+                    self.open_pair()
+                } else if let Some(k) = self.key.take() {
+                    // The key's own flow levels sit inside the mapping it opens.
+                    self.end_indentless(k.col);
+                    self.simple_key_allowed = false;
+                    self.roll_indent(k.col, false).or_else(|| {
+                        (k.flow_depth + self.block_depth > self.limit).then(|| self.c.here())
+                    })
+                } else {
+                    self.simple_key_allowed = true;
+                    self.roll_indent(self.c.col, false)
+                };
                 self.c.skip();
                 at
             }
