@@ -699,3 +699,61 @@ fn grey_traces_in_the_track_were_taken_as_obstacles() {
         }
     }
 }
+
+/// issue 20: a map YAML of `x: [[[[…` a million levels deep (1 MB, under the 1 MiB limit)
+/// ran for minutes inside libyaml; a `--config` TOML of nested arrays went to the TOML
+/// parser whole. Both are refused before parsing, naming the file, line and column where
+/// the nesting passes 64 levels.
+#[test]
+fn a_nesting_bomb_is_refused_before_it_is_parsed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bomb = tmp.path().join("bomb.yaml");
+    std::fs::write(&bomb, format!("x: {}", "[".repeat(1_000_000))).unwrap();
+    let said = |o: &std::process::Output| format!("{}{}", stdout(o), stderr(o));
+    // `centerline` reads one map: an error, exit 2.
+    let o = mapzoo()
+        .args(["centerline", "--out"])
+        .arg(tmp.path().join("c"))
+        .arg(&bomb)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    let msg = said(&o);
+    assert!(
+        msg.contains("bomb.yaml: line 1, column 67: the YAML nests deeper than 64 levels"),
+        "{msg}"
+    );
+    // `build` reports it as that map's failure (exit 1) and writes nothing.
+    let out = tmp.path().join("out");
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(&out)
+        .arg(&bomb)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", said(&o));
+    assert!(
+        said(&o).contains("bomb.yaml: line 1, column 67"),
+        "{}",
+        said(&o)
+    );
+    assert!(!out.join("bomb").exists());
+    // A configuration file nested as deep: exit 2 before any map is read.
+    let yaml = write_map(tmp.path(), "t", 9);
+    let config = tmp.path().join("deep.toml");
+    std::fs::write(&config, format!("[raceline]\nx = {}", "[".repeat(500_000))).unwrap();
+    let o = mapzoo()
+        .args(["build", "--out"])
+        .arg(&out)
+        .arg("--config")
+        .arg(&config)
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(
+        said(&o).contains("deep.toml: line 2, column 67: the TOML nests deeper than 64 levels"),
+        "{}",
+        said(&o)
+    );
+}

@@ -90,6 +90,32 @@ pub enum FormatError {
         /// What it should be.
         what: String,
     },
+    /// The text nests deeper than [`crate::MAX_NESTING_DEPTH`] levels (brackets, braces,
+    /// indentation, dotted keys); refused before parsing, so a nesting bomb cannot hang.
+    #[error("{}: {what}", path.display())]
+    TooDeep {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line where the limit is passed.
+        line: usize,
+        /// 1-based column (character) where the limit is passed.
+        column: usize,
+        /// The limit, in levels.
+        limit: usize,
+        /// Where, the limit and what to do.
+        what: String,
+    },
+    /// A YAML document whose aliases expand to more values than its size could hold
+    /// written out (an alias bomb, "billion laughs"); refused before it is built.
+    #[error("{}: {what}", path.display())]
+    TooManyNodes {
+        /// The file.
+        path: PathBuf,
+        /// The limit, in values after expansion.
+        limit: usize,
+        /// The limit and what to do.
+        what: String,
+    },
     /// Any other content error (made by [`FormatError::invalid`]).
     #[error("{}: {what}", path.display())]
     Invalid {
@@ -195,6 +221,8 @@ impl FormatError {
             | FormatError::Inconsistent { path, .. }
             | FormatError::BadImage { path, .. }
             | FormatError::BadPath { path, .. }
+            | FormatError::TooDeep { path, .. }
+            | FormatError::TooManyNodes { path, .. }
             | FormatError::Invalid { path, .. } => path,
         }
     }
@@ -210,6 +238,8 @@ impl FormatError {
             | FormatError::Inconsistent { what, .. }
             | FormatError::BadImage { what, .. }
             | FormatError::BadPath { what, .. }
+            | FormatError::TooDeep { what, .. }
+            | FormatError::TooManyNodes { what, .. }
             | FormatError::Invalid { what, .. } => what.clone(),
         }
     }

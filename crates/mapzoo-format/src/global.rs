@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 use crate::error::{FormatError, Result};
 use crate::flavor::Flavor;
 use crate::pyfmt;
-use crate::waypoint::{read_text, Waypoint, CSV_COLUMNS};
+use crate::waypoint::{Waypoint, CSV_COLUMNS};
 
 /// The nine top-level keys, in the order the Race Stack writes them.
 pub const KEYS: [&str; 9] = [
@@ -840,12 +840,17 @@ impl GlobalWaypoints {
 
     /// Reads and parses a `global_waypoints.json`.
     pub fn read(path: &Path) -> Result<Self> {
-        let text = read_text(path)?;
+        let text = crate::raster::read_text_file(
+            path,
+            crate::raster::MAX_JSON_BYTES,
+            "global_waypoints.json",
+        )?;
         Self::from_json_str(&text, path)
     }
 
     /// Parses JSON text; `path` is used in messages only.
     pub fn from_json_str(text: &str, path: &Path) -> Result<Self> {
+        crate::nesting::check_nesting(text, crate::nesting::Syntax::Json, path)?;
         // Fast path: one typed pass over a file with exactly the known keys.
         // Anything else (unknown keys, errors) takes the slow path below,
         // which keeps extra keys and says which entry is wrong.

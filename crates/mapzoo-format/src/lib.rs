@@ -89,6 +89,7 @@ mod flavor;
 pub mod global;
 mod hint;
 mod map;
+mod nesting;
 mod number;
 mod pnm;
 mod published;
@@ -116,12 +117,15 @@ pub use map::{
     MapMeta, Occupancy, OccupancyMap, MAX_ORIGIN_M, MAX_RESOLUTION, MAX_WORLD_EXTENT_M,
     MIN_RESOLUTION, PLAUSIBLE_RESOLUTION,
 };
+pub use nesting::{
+    check_nesting, check_nesting_limit, parse_yaml, yaml_node_budget, Syntax, MAX_NESTING_DEPTH,
+};
 pub use number::format_number;
 pub use published::{published_from_str, read_published_csv, PublishedRow};
 pub use raster::{
     check_input_file, decode_map_image, image_as_png, read_image_file, read_input_file,
-    sniff_image_format, DecodedImage, MapImageFormat, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS,
-    MAX_YAML_BYTES,
+    read_text_file, sniff_image_format, DecodedImage, MapImageFormat, MAX_IMAGE_BYTES,
+    MAX_IMAGE_PIXELS, MAX_JSON_BYTES, MAX_TOML_BYTES, MAX_YAML_BYTES,
 };
 pub use sectors::{
     remap_ranges_by_position, BoundaryMove, OtSector, OtSectors, SpeedScaling, SpeedSector,

@@ -56,8 +56,7 @@ impl MapMeta {
     /// UTF-8 byte-order mark (as some Windows editors write) is skipped.
     pub fn from_yaml_str(text: &str, path: &Path) -> Result<Self> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let value: serde_yaml_ng::Value =
-            serde_yaml_ng::from_str(text).map_err(|e| crate::error::yaml_syntax(path, &e))?;
+        let value = crate::nesting::parse_yaml(text, path)?;
         let map = value.as_mapping().ok_or_else(|| {
             FormatError::syntax(path, None, None, "expected a YAML mapping with keys image, resolution, origin, negate, occupied_thresh, free_thresh")
         })?;

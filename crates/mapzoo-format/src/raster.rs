@@ -26,6 +26,13 @@ pub const MAX_IMAGE_BYTES: u64 = 512 << 20;
 /// The largest YAML file read, in bytes (1 MiB; a map-server YAML is a few lines).
 pub const MAX_YAML_BYTES: u64 = 1 << 20;
 
+/// The largest `global_waypoints.json` read, in bytes (256 MiB; a real one is a few MiB,
+/// about 1 MiB per 100 m of track).
+pub const MAX_JSON_BYTES: u64 = 256 << 20;
+
+/// The largest TOML configuration read, in bytes (1 MiB; pipeline.toml is a few kB).
+pub const MAX_TOML_BYTES: u64 = 1 << 20;
+
 /// The largest image read, in pixels (64 Mi, e.g. 8192 × 8192: a 400 m square at 0.05 m/pixel).
 pub const MAX_IMAGE_PIXELS: u64 = 1 << 26;
 
@@ -121,6 +128,23 @@ pub fn read_input_file(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u8
         ));
     }
     Ok(bytes)
+}
+
+/// [`read_input_file`] as UTF-8 text: a regular file of at most `max_bytes`, else a
+/// [`FormatError::BadPath`]; bytes that are not UTF-8 are a [`FormatError::Syntax`].
+pub fn read_text_file(path: &Path, max_bytes: u64, what: &str) -> Result<String> {
+    let bytes = read_input_file(path, max_bytes, what)?;
+    String::from_utf8(bytes).map_err(|e| {
+        FormatError::syntax(
+            path,
+            None,
+            None,
+            format!(
+                "not UTF-8 text (invalid byte at offset {}); save the {what} as UTF-8",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
 }
 
 /// The checks of [`read_input_file`] without the read: `path` is a regular file (following

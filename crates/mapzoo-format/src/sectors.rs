@@ -14,7 +14,6 @@ use serde_yaml_ng::{Mapping, Value};
 use crate::error::{FormatError, Result};
 use crate::flavor::Flavor;
 use crate::pyfmt::float_repr;
-use crate::waypoint::read_text;
 
 /// One speed-scaling sector: waypoints `start..=end` of the racing line.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +110,7 @@ impl SpeedScaling {
 
     /// Reads `speed_scaling.yaml`.
     pub fn read(path: &Path) -> Result<Self> {
-        Self::from_yaml_str(&read_text(path)?, path)
+        Self::from_yaml_str(&read_sector_file(path)?, path)
     }
 
     /// Parses the YAML text; `path` is used in messages only.
@@ -254,7 +253,7 @@ impl OtSectors {
 
     /// Reads `ot_sectors.yaml`.
     pub fn read(path: &Path) -> Result<Self> {
-        Self::from_yaml_str(&read_text(path)?, path)
+        Self::from_yaml_str(&read_sector_file(path)?, path)
     }
 
     /// Parses the YAML text; `path` is used in messages only.
@@ -661,6 +660,11 @@ fn push_extra(s: &mut String, extra: &[(String, Value)], indent: &str) {
     }
 }
 
+/// Reads a sector file: a regular file of at most [`crate::MAX_YAML_BYTES`], as UTF-8.
+fn read_sector_file(path: &Path) -> Result<String> {
+    crate::raster::read_text_file(path, crate::raster::MAX_YAML_BYTES, "sector file")
+}
+
 /// A parsed sector YAML with helpers that name the file and key in errors.
 struct Doc<'a> {
     map: Mapping,
@@ -672,7 +676,7 @@ impl<'a> Doc<'a> {
     /// Parses the file; a ROS 2 parameter file (`<node>: ros__parameters: {...}`, the node
     /// normally `node`, any name accepted) is unwrapped and remembered as [`Flavor::Ros2`].
     fn parse(text: &str, path: &'a Path, node: &str) -> Result<Self> {
-        let value: Value = serde_yaml_ng::from_str(text).map_err(|e| {
+        let value = crate::nesting::parse_yaml_with(text, path, |e| {
             huge_integer(path, &e).unwrap_or_else(|| crate::error::yaml_syntax(path, &e))
         })?;
         let Value::Mapping(map) = value else {

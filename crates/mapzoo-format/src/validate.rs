@@ -323,10 +323,13 @@ fn check_map_file(
     };
     // A leading UTF-8 byte-order mark is not part of the YAML.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let value: serde_yaml_ng::Value = match serde_yaml_ng::from_str(text) {
+    let parsed = crate::nesting::parse_yaml_with(text, &path, |e| {
+        FormatError::syntax(&path, None, None, format!("not valid YAML: {e}"))
+    });
+    let value = match parsed {
         Ok(v) => v,
         Err(e) => {
-            sheet.fail(name, "map YAML parses", format!("not valid YAML: {e}"));
+            sheet.fail(name, "map YAML parses", e.reason());
             return None;
         }
     };

@@ -82,7 +82,9 @@ impl VehicleFiles {
         let mut ax_name = "ax_max_machines.csv".to_string();
         if let Some(name) = INI_NAMES.iter().find(|n| dir.join(n).is_file()) {
             let path = dir.join(name);
-            let ini = parse_ini(&read_text(&path)?, &path)?;
+            let text =
+                crate::raster::read_text_file(&path, crate::raster::MAX_YAML_BYTES, "ini file")?;
+            let ini = parse_ini(&text, &path)?;
             v.files.push(name.to_string());
             v.read_ini(&ini, &path)?;
             if let Some(s) = ini_string(&ini, "ggv_file") {
@@ -241,6 +243,7 @@ fn parse_ini(text: &str, path: &Path) -> Result<Vec<(String, String, Value)>> {
     }
     out.into_iter()
         .map(|(s, k, v, line)| {
+            crate::nesting::check_nesting(&v, crate::nesting::Syntax::Json, path)?;
             let value: Value = serde_json::from_str(&v).map_err(|e| {
                 FormatError::syntax(
                     path,
@@ -264,9 +267,8 @@ fn read_table<const N: usize>(path: &Path, columns: [&str; N]) -> Result<Vec<[f6
 /// `safety_width` and `safety_width_sp` of global_planner_params.yaml, at the top level
 /// (ROS 1) or under `<node>: ros__parameters:` (ROS 2).
 fn read_planner_params(path: &Path) -> Result<(Option<f64>, Option<f64>)> {
-    let text = read_text(path)?;
-    let doc: serde_yaml_ng::Value =
-        serde_yaml_ng::from_str(&text).map_err(|e| crate::error::yaml_syntax(path, &e))?;
+    let text = crate::raster::read_text_file(path, crate::raster::MAX_YAML_BYTES, "YAML file")?;
+    let doc = crate::nesting::parse_yaml(&text, path)?;
     let mut params = &doc;
     if let Some(m) = doc.as_mapping() {
         if m.len() == 1 {

@@ -229,7 +229,7 @@ impl Config {
         let mut config = match file {
             None => Config::for_profile(overrides.profile.unwrap_or_default()),
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| PipelineError::io(path, e))?;
+                let text = read_config_text(path)?;
                 Config::from_toml_str(&text, overrides.profile, path)?
             }
         };
@@ -252,6 +252,7 @@ impl Config {
         profile: Option<Profile>,
         path: &Path,
     ) -> Result<Self, PipelineError> {
+        mapzoo_format::check_nesting(text, mapzoo_format::Syntax::Toml, path)?;
         let overlay: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| PipelineError::config(path, e.to_string()))?;
@@ -471,6 +472,16 @@ fn check_bounds(c: &Config, path: &Path) -> Result<(), PipelineError> {
 }
 
 /// Overlays `overlay` onto `base`: tables merge key by key, anything else replaces.
+/// Reads a configuration file: a regular file of at most [`mapzoo_format::MAX_TOML_BYTES`]
+/// (a FIFO or `/dev/zero` is refused, not read for ever), as UTF-8 text.
+pub fn read_config_text(path: &Path) -> Result<String, PipelineError> {
+    mapzoo_format::read_text_file(path, mapzoo_format::MAX_TOML_BYTES, "configuration file")
+        .map_err(|e| match e {
+            mapzoo_format::FormatError::Io { path, source } => PipelineError::Io { path, source },
+            e => e.into(),
+        })
+}
+
 fn merge_tables(base: &mut toml::Table, overlay: toml::Table) {
     for (key, value) in overlay {
         match (base.get_mut(&key), value) {

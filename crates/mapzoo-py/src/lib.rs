@@ -132,14 +132,18 @@ impl Options {
         // The configuration file (if any) with the vehicle's [raceline] keys over it.
         let label = PathBuf::from("<vehicle>");
         let mut table: toml::Table = match &self.config {
-            Some(path) => std::fs::read_to_string(path)
-                .map_err(|e| mapzoo_pipeline::PipelineError::io(path, e))?
-                .parse()
-                .map_err(|e: toml::de::Error| {
+            Some(path) => {
+                let text = mapzoo_pipeline::read_config_text(path)?;
+                mapzoo_format::check_nesting(&text, mapzoo_format::Syntax::Toml, path)
+                    .map_err(mapzoo_pipeline::PipelineError::from)?;
+                text.parse().map_err(|e: toml::de::Error| {
                     mapzoo_pipeline::PipelineError::config(path, e.to_string())
-                })?,
+                })?
+            }
             None => toml::Table::new(),
         };
+        mapzoo_format::check_nesting(vehicle, mapzoo_format::Syntax::Toml, &label)
+            .map_err(mapzoo_pipeline::PipelineError::from)?;
         let overlay: toml::Table = vehicle.parse().map_err(|e: toml::de::Error| {
             mapzoo_pipeline::PipelineError::config(&label, e.to_string())
         })?;

@@ -96,6 +96,7 @@ impl SetRecord {
     /// Parses the text; `path` names the file in errors.
     pub fn from_toml_str(text: &str, path: &Path) -> Result<Self> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        crate::nesting::check_nesting(text, crate::nesting::Syntax::Toml, path)?;
         let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
             FormatError::syntax(path, None, None, format!("not valid TOML: {}", e.message()))
         })?;

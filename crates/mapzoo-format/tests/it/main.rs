@@ -10,6 +10,7 @@ mod map;
 mod map_bounds;
 mod map_image;
 mod map_ros;
+mod nesting;
 mod no_panic;
 mod sectors;
 mod support;
