@@ -67,7 +67,7 @@ pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
     LineDistance, PublishedRow,
 };
-pub use config::{Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults};
+pub use config::{Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults, MAX_SECONDS};
 pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
