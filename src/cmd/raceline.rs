@@ -93,6 +93,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let seconds = start.elapsed().as_secs_f64();
+    for note in &input.notes {
+        eprintln!("note: {}: {note}", args.input.display());
+    }
 
     let flavor = match args.flavor {
         Some(f) => f,
