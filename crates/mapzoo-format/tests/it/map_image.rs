@@ -386,3 +386,66 @@ proptest::proptest! {
         }
     }
 }
+
+/// A palette PNG (colour type 3) of `w` × `h` pixels at bit depth `depth`, its palette the
+/// `palette` colours and its pixels the `indices`, row-major (written by the png crate's
+/// encoder, which writes the indices as they are).
+fn palette_png(
+    w: u32,
+    h: u32,
+    depth: png::BitDepth,
+    palette: &[[u8; 3]],
+    indices: &[u8],
+) -> Vec<u8> {
+    let bits = depth as usize;
+    let line = (w as usize * bits).div_ceil(8);
+    let mut data = vec![0u8; line * h as usize];
+    for (k, &index) in indices.iter().enumerate() {
+        let (x, y) = (k % w as usize, k / w as usize);
+        let bit = x * bits;
+        data[y * line + bit / 8] |= index << (8 - bits - bit % 8);
+    }
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(depth);
+        enc.set_palette(palette.concat());
+        let mut writer = enc.write_header().unwrap();
+        writer.write_image_data(&data).unwrap();
+    }
+    out
+}
+
+/// Regression (issue 25): a palette PNG whose pixels use indices past its palette read as
+/// all black ("no pixel of the map is free"); it is refused naming the palette, the count
+/// and the first pixel. Indices within the palette read as their colours, at every depth.
+#[test]
+fn palette_indices_past_the_palette_are_refused_naming_the_palette() {
+    let p = Path::new("pal.png");
+    for depth in [
+        png::BitDepth::Two,
+        png::BitDepth::Four,
+        png::BitDepth::Eight,
+    ] {
+        let (w, h) = (5u32, 3u32);
+        let palette = [[0, 0, 0], [254, 254, 254]];
+        let mut indices: Vec<u8> = (0..w * h).map(|k| (k % 2) as u8).collect();
+        let good = decode_map_image(&palette_png(w, h, depth, &palette, &indices), p).unwrap();
+        let want: Vec<u8> = indices.iter().map(|&i| palette[i as usize][0]).collect();
+        assert_eq!(good.gray, want, "{depth:?}");
+
+        indices[7] = 3; // pixel (2, 1)
+        indices[11] = 2;
+        let e = decode_map_image(&palette_png(w, h, depth, &palette, &indices), p)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("pal.png: ")
+                && e.contains("palette (PLTE) has 2 colours")
+                && e.contains("2 pixels")
+                && e.contains("pixel (2, 1), index 3"),
+            "{depth:?}: {e}"
+        );
+    }
+}
