@@ -449,3 +449,49 @@ fn palette_indices_past_the_palette_are_refused_naming_the_palette() {
         );
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 128, ..Default::default() })]
+
+    /// Issue 25: any palette PNG decodes without panic, and is refused exactly when a pixel
+    /// uses an index past its palette (then naming the palette and the first such pixel, in
+    /// row-major order); otherwise each pixel reads as its palette colour's gray.
+    #[test]
+    fn a_palette_png_is_refused_exactly_when_an_index_is_past_its_palette(
+        depth in proptest::sample::select(vec![1u8, 2, 4, 8]),
+        w in 1u32..9,
+        h in 1u32..6,
+        entries in 1usize..20,
+        seed in proptest::collection::vec(proptest::prelude::any::<u8>(), 54),
+    ) {
+        let bit_depth = match depth {
+            1 => png::BitDepth::One,
+            2 => png::BitDepth::Two,
+            4 => png::BitDepth::Four,
+            _ => png::BitDepth::Eight,
+        };
+        let levels = 1usize << depth;
+        let entries = entries.min(levels);
+        let palette: Vec<[u8; 3]> = (0..entries).map(|i| [(i * 13) as u8; 3]).collect();
+        let n = (w * h) as usize;
+        let indices: Vec<u8> = (0..n).map(|k| (seed[k % seed.len()] as usize % levels) as u8).collect();
+        let bytes = palette_png(w, h, bit_depth, &palette, &indices);
+        let got = decode_map_image(&bytes, Path::new("p.png"));
+        match indices.iter().position(|&i| i as usize >= entries) {
+            None => {
+                let img = got.unwrap();
+                let want: Vec<u8> = indices.iter().map(|&i| palette[i as usize][0]).collect();
+                proptest::prop_assert_eq!(img.gray, want);
+            }
+            Some(k) => {
+                let e = got.unwrap_err().to_string();
+                let (x, y) = (k % w as usize, k / w as usize);
+                proptest::prop_assert!(
+                    e.contains(&format!("has {entries} colours"))
+                        && e.contains(&format!("pixel ({x}, {y}), index {}", indices[k])),
+                    "{}", e
+                );
+            }
+        }
+    }
+}
