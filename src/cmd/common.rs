@@ -80,7 +80,7 @@ impl RacelineArgs {
             } else {
                 "max_seconds of the configuration"
             };
-            crate::interrupt::stop_after(config.max_seconds, source);
+            super::super::interrupt::stop_after(config.max_seconds, source);
         }
         Ok(config)
     }

@@ -78,7 +78,7 @@ fn fixture() -> &'static Fixture {
         std::fs::write(&short_line, waypoints_to_csv_string(&short)).unwrap();
         // issue 25: a closed line (its last row repeats the first)
         let mut closed = wobbly_oval(1.3);
-        closed.push(closed[0].clone());
+        closed.push(closed[0]);
         let closed_line = dir.join("closed_centerline.csv");
         std::fs::write(&closed_line, waypoints_to_csv_string(&closed)).unwrap();
         // issue 25: an origin yaw of 1e10 rad, an image name with a newline

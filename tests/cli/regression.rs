@@ -816,7 +816,7 @@ fn a_closed_centerline_is_read_with_a_note() {
     let tmp = tempfile::tempdir().unwrap();
     let open = wobbly_oval(1.3);
     let mut closed = open.clone();
-    let mut copy = open[0].clone();
+    let mut copy = open[0];
     copy.id = open.len() as i64;
     closed.push(copy);
     let run = |name: &str, line: &[mapzoo_format::Waypoint]| {

@@ -289,7 +289,7 @@ impl Config {
 
     /// Checks every range; `path` names the configuration in the message.
     pub fn validate(&self, path: &Path) -> Result<(), PipelineError> {
-        if !(self.max_seconds >= 0.0 && self.max_seconds <= MAX_SECONDS) {
+        if !(0.0..=MAX_SECONDS).contains(&self.max_seconds) {
             return Err(PipelineError::config(
                 path,
                 format!(

@@ -81,7 +81,7 @@ pub fn check_start(
     start: &StartPose,
 ) -> Result<(), PipelineError> {
     let fmt = mapzoo_raceline::format_number;
-    if !(start.yaw.abs() <= MAX_START_YAW) {
+    if !(-MAX_START_YAW..=MAX_START_YAW).contains(&start.yaw) {
         return Err(PipelineError::input(
             yaml,
             format!(

@@ -93,7 +93,7 @@ fn box_active_set(
     lower: &[f64],
 ) -> Option<Vec<f64>> {
     let n = diag.len();
-    if n < 3 || diag.iter().any(|d| !(*d > 0.0)) {
+    if n < 3 || !diag.iter().all(|d| d.is_finite() && *d > 0.0) {
         return None;
     }
     let mut x = vec![0.0; n];
