@@ -27,9 +27,10 @@ pub enum Event {
     },
 }
 
-/// Seconds per knot and QP solve, measured on one core of a 2020s laptop with the
-/// release build (an 18.8 km circle: 94,000 knots; the run time grows about linearly in
-/// the knots). An order of magnitude, for the note that a run will take long.
+/// Seconds per knot and QP solve, an order of magnitude for the note that a run will take
+/// long. The release build on a shared two-core machine: a 1.9 km circle (9,400 knots) took
+/// 3 s of CPU, an 18.8 km one (94,000 knots) more than 87 s without finishing; the time grows
+/// faster than the knots, so this is the rate of the long runs the note is for.
 pub const SECONDS_PER_KNOT_SOLVE: f64 = 2.0e-4;
 
 /// Above this many estimated seconds a run is long: a caller should say so and show progress.
