@@ -5,10 +5,18 @@
 //! the cleanup runs as ordinary code, not in a signal handler. It waits for a set that is being
 //! moved into place to finish ([`mapzoo_format::set::interrupt_cleanup`]), removes the staging
 //! folders, says so and exits with 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM).
+//!
+//! SIGXFSZ (a file grew past `ulimit -f`) is ignored, so the write that hits the limit fails
+//! with EFBIG and goes through the ordinary error path (message, staging folder removed), as a
+//! full disk does, instead of killing the process silently.
 
 /// Installs the cleanup; call first thing in `main`, before any thread is spawned.
 #[cfg(unix)]
 pub fn install() {
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler code.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     // SAFETY: plain libc calls on a local, zero-initialised signal set; `pthread_sigmask` only
     // changes this thread's mask, which the threads spawned later inherit.
     let set = unsafe {
@@ -53,3 +61,31 @@ pub fn install() {
 /// Elsewhere the default handling stays (the next run removes stale staging folders).
 #[cfg(not(unix))]
 pub fn install() {}
+
+/// Ends the run after `seconds` of wall time (`--max-seconds`, the configuration's
+/// `max_seconds`) as an interruption does: waits for a set being moved into place, removes this
+/// run's staging folders, says so and exits with 2. Sets finished before are kept.
+pub fn stop_after(seconds: f64, source: &'static str) {
+    let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("time limit".into())
+        .spawn(move || {
+            std::thread::sleep(limit);
+            let removed = mapzoo_format::set::interrupt_cleanup();
+            let staging = if removed.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; removed {} unfinished staging folder(s)",
+                    removed.len()
+                )
+            };
+            eprintln!(
+                "error: stopped after {} s, the time limit ({source}){staging}; nothing half-written was left and sets finished before were kept. Raise the limit, or set it to 0 for none",
+                mapzoo_format::format_number(seconds)
+            );
+            std::process::exit(2);
+        });
+}

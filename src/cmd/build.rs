@@ -11,7 +11,7 @@ use mapzoo_pipeline::{
 use mapzoo_raceline::LineKind;
 
 use super::common::{
-    cli_message, note_jobs, ok_record, parse_start, ConfigArgs, LineArgs, Progress,
+    cli_message, note_jobs, ok_record, parse_start, ConfigArgs, LineArgs, LineProgress, Progress,
 };
 use super::setfiles::{move_lines, written_lines};
 
@@ -99,7 +99,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.jobs,
         |req| {
             let t = std::time::Instant::now();
-            let mut set = build(req, &config)?;
+            let line_progress = LineProgress::new(&req.track_name(), requests.len() > 1);
+            let mut set = line_progress.run(|| build(req, &config))?;
             for note in &set.map.notes {
                 eprintln!("note: {note}");
             }

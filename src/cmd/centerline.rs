@@ -38,6 +38,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for note in &map.notes {
         eprintln!("note: {note}");
     }
+    if let Some(start) = &args.start {
+        mapzoo_pipeline::check_start(&args.map, &map, start)?;
+    }
     let ex = extract(&map, &config.extract, args.start, args.reverse)
         .with_context(|| format!("{}", image.display()))?;
     write_waypoint_csv(&args.out, &ex.centerline)?;

@@ -27,6 +27,23 @@ pub struct RacelineArgs {
     /// profile's and the TOML file's; --safety-width / --safety-width-sp still win.
     #[arg(long, value_name = "DIR")]
     pub vehicle: Option<PathBuf>,
+    /// Stop the run after this many seconds of wall time, as Ctrl-C does (no half-written set is
+    /// left; sets finished before are kept), exit 2; 0 = no limit. Default: the configuration's
+    /// max_seconds (0).
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub max_seconds: Option<f64>,
+}
+
+/// Parses `--max-seconds`: a finite number of seconds in [0, a week].
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    let max = mapzoo_pipeline::MAX_SECONDS;
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| (0.0..=max).contains(v))
+        .ok_or_else(|| {
+            format!("expected seconds from 0 (no limit) to {max} (a week), found {text:?}")
+        })
 }
 
 impl RacelineArgs {
@@ -53,6 +70,17 @@ impl RacelineArgs {
             if let Some(w) = self.safety_width_sp {
                 config.raceline.safety_width_sp = w;
             }
+        }
+        if let Some(s) = self.max_seconds {
+            config.max_seconds = s;
+        }
+        if config.max_seconds > 0.0 {
+            let source = if self.max_seconds.is_some() {
+                "--max-seconds"
+            } else {
+                "max_seconds of the configuration"
+            };
+            super::super::interrupt::stop_after(config.max_seconds, source);
         }
         Ok(config)
     }
@@ -316,6 +344,140 @@ impl Progress {
     }
 }
 
+/// Sign of life from one track's racing-line stages: when the run's estimated work is long
+/// ([`mapzoo_raceline::progress::Work::is_long`]) a note with the expected time, then the IQP
+/// iterations and the stages as a bar on a terminal, or a plain line every few seconds
+/// otherwise. A short run prints nothing.
+pub struct LineProgress {
+    track: String,
+    /// A bar may be drawn (stderr is a terminal and no batch bar is drawn).
+    bar_allowed: bool,
+    state: std::sync::Mutex<LineState>,
+}
+
+#[derive(Default)]
+struct LineState {
+    /// The run was estimated long: report it.
+    active: bool,
+    bar: Option<indicatif::ProgressBar>,
+    started: Option<std::time::Instant>,
+    last_line: Option<std::time::Instant>,
+}
+
+/// Seconds between two plain progress lines.
+const LINE_EVERY_S: u64 = 5;
+
+impl LineProgress {
+    /// Progress of track `track`; `batch` when several tracks run (plain lines then).
+    pub fn new(track: &str, batch: bool) -> std::sync::Arc<Self> {
+        std::sync::Arc::new(LineProgress {
+            track: track.to_string(),
+            bar_allowed: !batch && std::io::stderr().is_terminal(),
+            state: std::sync::Mutex::new(LineState::default()),
+        })
+    }
+
+    /// Runs `run` (which computes racing lines on this thread) with this progress shown.
+    pub fn run<R>(self: &std::sync::Arc<Self>, run: impl FnOnce() -> R) -> R {
+        let me = self.clone();
+        let out =
+            mapzoo_raceline::progress::observe(std::sync::Arc::new(move |e| me.event(e)), run);
+        let state = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(bar) = &state.bar {
+            bar.finish_and_clear();
+        }
+        out
+    }
+
+    fn event(&self, event: &mapzoo_raceline::progress::Event) {
+        use mapzoo_raceline::progress::Event;
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = std::time::Instant::now();
+        match *event {
+            Event::Estimate(work) => {
+                // once per track (the search for a remedy runs the stages again)
+                if !work.is_long() || state.started.is_some() {
+                    return;
+                }
+                state.active = true;
+                state.started = Some(now);
+                eprintln!(
+                    "note: {}: a long run: {} knots × at least {} QP solves, expect roughly {} (--max-seconds limits it)",
+                    self.track,
+                    work.knots,
+                    work.solves,
+                    duration_words(work.seconds)
+                );
+                if self.bar_allowed {
+                    let bar = indicatif::ProgressBar::new(0);
+                    if let Ok(style) = indicatif::ProgressStyle::with_template(
+                        "{prefix} {bar:30} {pos}/{len} {elapsed} {msg}",
+                    ) {
+                        bar.set_style(style);
+                    }
+                    bar.set_prefix(self.track.clone());
+                    state.bar = Some(bar);
+                }
+            }
+            _ if !state.active => {}
+            Event::Stage(stage) => {
+                let text = format!("{} line", stage.name());
+                match &state.bar {
+                    Some(bar) => bar.set_message(text),
+                    None => self.line(&mut state, now, &text, true),
+                }
+            }
+            Event::IqpIteration {
+                iteration,
+                max,
+                error,
+                allowed,
+            } => {
+                let text = format!(
+                    "iqp iteration {iteration} of at most {max}, curvature error {error:.2e} (stops at {allowed:.0e})"
+                );
+                match &state.bar {
+                    Some(bar) => {
+                        bar.set_length(max as u64);
+                        bar.set_position(iteration as u64);
+                        bar.set_message(text);
+                    }
+                    None => self.line(&mut state, now, &text, false),
+                }
+            }
+        }
+    }
+
+    /// A plain progress line, at most one every [`LINE_EVERY_S`] seconds unless `always`.
+    fn line(&self, state: &mut LineState, now: std::time::Instant, text: &str, always: bool) {
+        let due = state
+            .last_line
+            .is_none_or(|t| now.duration_since(t).as_secs() >= LINE_EVERY_S);
+        if always || due {
+            let elapsed = state.started.map_or(0, |t| now.duration_since(t).as_secs());
+            eprintln!("{}: {text} ({elapsed} s)", self.track);
+            state.last_line = Some(now);
+        }
+    }
+}
+
+/// `seconds` in words: "40 s", "12 min", "3.5 h".
+fn duration_words(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7200.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
+}
+
 /// The remedy a library error suggests, whatever library error type it is.
 fn hint_of(err: &(dyn std::error::Error + 'static)) -> Option<Hint> {
     if let Some(e) = err.downcast_ref::<PipelineError>() {
@@ -342,7 +504,32 @@ pub fn flag_words(text: String, err: &(dyn std::error::Error + 'static)) -> Stri
         }
         cause = e.source();
     }
+    if let Some(words) = io_limit_words(err) {
+        text.push_str(words);
+    }
     text
+}
+
+/// What to do about a write that hit a limit of the machine rather than of the input: the
+/// file size limit (`ulimit -f`, SIGXFSZ is ignored so the write fails with EFBIG) or a full
+/// disk. The set being written was not put in place and its staging folder removed.
+fn io_limit_words(err: &(dyn std::error::Error + 'static)) -> Option<&'static str> {
+    let mut cause = Some(err);
+    while let Some(e) = cause {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            match io.kind() {
+                std::io::ErrorKind::FileTooLarge => {
+                    return Some("; a file reached this shell's file size limit (ulimit -f): raise the limit or write elsewhere (nothing half-written was left)")
+                }
+                std::io::ErrorKind::StorageFull => {
+                    return Some("; the disk is full: free space or write elsewhere (nothing half-written was left)")
+                }
+                _ => {}
+            }
+        }
+        cause = e.source();
+    }
+    None
 }
 
 /// An error's message in command-line words: remedies name flags.

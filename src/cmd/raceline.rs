@@ -23,7 +23,7 @@ use mapzoo_pipeline::{
 };
 use mapzoo_raceline::{LineKind, RacelineResult};
 
-use super::common::{cli_message, ok_record, LineArgs, LineConfigArgs};
+use super::common::{cli_message, ok_record, LineArgs, LineConfigArgs, LineProgress};
 
 /// Arguments of `mapzoo raceline`.
 #[derive(clap::Args)]
@@ -80,7 +80,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return trajectory(&args, lap);
     }
     let start = Instant::now();
-    let (input, result) = match lines(&args, &config) {
+    let track = mapzoo_format::set::input_track_name(&args.input);
+    let (input, result) = match LineProgress::new(&track, false).run(|| lines(&args, &config)) {
         Ok(done) => done,
         Err(e) => {
             if args.json {
@@ -92,6 +93,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let seconds = start.elapsed().as_secs_f64();
+    for note in &input.notes {
+        eprintln!("note: {}: {note}", args.input.display());
+    }
 
     let flavor = match args.flavor {
         Some(f) => f,

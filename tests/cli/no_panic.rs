@@ -76,6 +76,28 @@ fn fixture() -> &'static Fixture {
         short.truncate(4);
         let short_line = dir.join("short_centerline.csv");
         std::fs::write(&short_line, waypoints_to_csv_string(&short)).unwrap();
+        // issue 25: a closed line (its last row repeats the first)
+        let mut closed = wobbly_oval(1.3);
+        closed.push(closed[0]);
+        let closed_line = dir.join("closed_centerline.csv");
+        std::fs::write(&closed_line, waypoints_to_csv_string(&closed)).unwrap();
+        // issue 25: an origin yaw of 1e10 rad, an image name with a newline
+        let good_text = std::fs::read_to_string(&good).unwrap().replace(
+            "image: good.png",
+            &format!("image: {}", dir.join("good.png").display()),
+        );
+        let yaw = dir.join("yaw.yaml");
+        let turned = good_text.replace("\n- 0\n", "\n- 1e10\n");
+        assert_ne!(turned, good_text, "the fixture's yaw line moved");
+        std::fs::write(&yaw, turned).unwrap();
+        let newline = dir.join("newline.yaml");
+        std::fs::write(
+            &newline,
+            std::fs::read_to_string(&good)
+                .unwrap()
+                .replace("image: good.png", "image: \"good\\n.png\""),
+        )
+        .unwrap();
         let junk = dir.join("junk_centerline.csv");
         std::fs::write(&junk, "id;s_m\n1;2;3\n\u{0}\u{1}").unwrap();
         let json = dir.join("global_waypoints.json");
@@ -94,6 +116,10 @@ fn fixture() -> &'static Fixture {
             "profile = 5\n",
             "\u{feff}[map]\nfree_rule = \"nonzero\"\n",
             "[raceline]\nsafety_width = 0.7\n",
+            "max_seconds = -1\n",
+            "max_seconds = 1e300\n",
+            "max_seconds = 0.5\n",
+            "max_seconds = \"x\"\n",
         ]
         .iter()
         .enumerate()
@@ -114,10 +140,13 @@ fn fixture() -> &'static Fixture {
                 &dir.join("neg_res.yaml"),
                 &dir.join("absent.yaml"),
                 &dir,
+                &yaw,
+                &newline,
             ]),
             lines: strings(&[
                 &line,
                 &short_line,
+                &closed_line,
                 &junk,
                 &json,
                 &dir.join("absent.csv"),
@@ -132,9 +161,11 @@ fn fixture() -> &'static Fixture {
 }
 
 /// Numbers a hostile user types.
-const NUMBERS: [&str; 14] = [
+const NUMBERS: [&str; 16] = [
     "0",
     "-1",
+    "1e9",
+    "1e10",
     "1e300",
     "-1e-300",
     "NaN",
@@ -203,6 +234,12 @@ fn command_line(f: &Fixture, pick: &[usize], out: &Path) -> Vec<String> {
             if at(12, 2) == 0 {
                 a.push("--json".into());
             }
+            if at(13, 4) == 0 {
+                push(&mut a, &["--name", &"n".repeat(1 + at(14, 400))]);
+            }
+            if at(15, 4) == 0 {
+                push(&mut a, &[&format!("--max-seconds={}", num(14))]);
+            }
         }
         1 => {
             let csv = format!("{out}.csv");
@@ -227,6 +264,9 @@ fn command_line(f: &Fixture, pick: &[usize], out: &Path) -> Vec<String> {
             }
             if at(6, 2) == 0 {
                 a.push("--json".into());
+            }
+            if at(7, 4) == 0 {
+                push(&mut a, &[&format!("--max-seconds={}", num(8))]);
             }
         }
         3 => {

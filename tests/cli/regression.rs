@@ -757,3 +757,441 @@ fn a_nesting_bomb_is_refused_before_it_is_parsed() {
         said(&o)
     );
 }
+
+/// A circle of radius `r` metres through `n` points, `half_width` metres to each wall.
+fn circle(r: f64, n: usize, half_width: f64) -> Vec<mapzoo_format::Waypoint> {
+    (0..n)
+        .map(|i| {
+            let t = std::f64::consts::TAU * i as f64 / n as f64;
+            mapzoo_format::Waypoint {
+                id: i as i64,
+                s_m: r * t,
+                d_m: 0.0,
+                x_m: r * t.cos(),
+                y_m: r * t.sin(),
+                d_right: half_width,
+                d_left: half_width,
+                psi_rad: 0.0,
+                kappa_radpm: 0.0,
+                vx_mps: 0.0,
+                ax_mps2: 0.0,
+            }
+        })
+        .collect()
+}
+
+/// Every name under `dir`, recursively, that a writer leaves behind when it fails
+/// (`.<file>.tmp-*`, `.mapzoo-staging.tmp-*`).
+fn temporaries(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.contains(".tmp-") {
+                found.push(e.path().display().to_string());
+            }
+            if e.path().is_dir() {
+                found.extend(temporaries(&e.path()));
+            }
+        }
+    }
+    found
+}
+
+/// Issue 25 item 1: under a file size limit (`ulimit -f`) the first large write raised
+/// SIGXFSZ, which killed `build` with exit 153, nothing on stderr and its staging folder left
+/// (with `--force`, `.mapzoo-staging.tmp-*` inside the set). SIGXFSZ is ignored now: the
+/// write fails with EFBIG and is reported and cleaned up like a full disk.
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_fails_the_write_with_a_message_and_leaves_nothing_half_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 5);
+    let out = tmp.path().join("out");
+    let limited = |force: bool| {
+        let mut c = std::process::Command::new("bash");
+        c.arg("-c")
+            .arg("ulimit -f 16; exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_mapzoo"))
+            .arg("build")
+            .arg(&yaml)
+            .arg("--out")
+            .arg(&out);
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    let said = |o: &std::process::Output| {
+        let err = stderr(o);
+        assert_eq!(o.status.code(), Some(1), "{:?} {err}", o.status);
+        assert!(
+            err.contains("File too large") && err.contains("ulimit -f"),
+            "{err}"
+        );
+    };
+
+    let o = limited(false);
+    said(&o);
+    assert!(!out.join("t").exists());
+    assert!(
+        temporaries(tmp.path()).is_empty(),
+        "{:?}",
+        temporaries(tmp.path())
+    );
+
+    // --force over a complete set: the set stays as it was
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let before = files(&out.join("t"));
+    let o = limited(true);
+    said(&o);
+    assert_eq!(files(&out.join("t")), before);
+    assert!(
+        temporaries(tmp.path()).is_empty(),
+        "{:?}",
+        temporaries(tmp.path())
+    );
+}
+
+/// Issue 25 item 2: a centerline kilometres long ran for minutes with no output and no way
+/// to bound it. A run estimated long says so (its knots and expected time) before the
+/// racing-line stages, and `--max-seconds` or the configuration's `max_seconds` stops it
+/// within the limit with a clear error, exit 2, and nothing written.
+#[test]
+fn a_long_run_says_so_and_its_time_limit_stops_it_cleanly() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 4.4 km round, 22,000 knots at stepsize_reg 0.2 m: tens of seconds at least
+    let csv = tmp.path().join("long_centerline.csv");
+    write_centerline(&csv, &circle(700.0, 44_000, 1.5));
+    let config = tmp.path().join("limit.toml");
+    std::fs::write(&config, "max_seconds = 4\n").unwrap();
+    let out = tmp.path().join("out");
+    let limits: [(&[&str], &str); 2] = [
+        (&["--max-seconds", "4"], "(--max-seconds)"),
+        (
+            &["--config", config.to_str().unwrap()],
+            "(max_seconds of the configuration)",
+        ),
+    ];
+    for (extra, source) in limits {
+        let t = std::time::Instant::now();
+        let o = mapzoo()
+            .arg("raceline")
+            .arg(&csv)
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        let took = t.elapsed();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(
+            err.contains("note: long: a long run: ") && err.contains(" knots × at least "),
+            "{extra:?}: {err}"
+        );
+        assert!(
+            err.contains("error: stopped after 4 s, the time limit ") && err.contains(source),
+            "{extra:?}: {err}"
+        );
+        // the limit, plus the start of a loaded test machine
+        assert!(took < std::time::Duration::from_secs(30), "{took:?}");
+        assert!(!out.exists(), "{extra:?}: {:?}", names_of(&out));
+        assert!(temporaries(tmp.path()).is_empty());
+    }
+    // a limit beyond a week, or negative, is refused before any work
+    for bad in ["-1", "1e9", "NaN"] {
+        let o = mapzoo()
+            .arg("raceline")
+            .arg(&csv)
+            .arg("--out")
+            .arg(&out)
+            .arg(format!("--max-seconds={bad}"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(
+            stderr(&o).contains("expected seconds from 0"),
+            "{bad}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// The names in `dir`, or none when it does not exist.
+fn names_of(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Issue 25 item 3: a closed centerline (its last row repeats the first, as many tools write
+/// it) failed with "spline: zero pivot in spline system". It is read with the copy dropped
+/// and a note, and gives the lines of the same line without the copy.
+#[test]
+fn a_closed_centerline_is_read_with_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let open = wobbly_oval(1.3);
+    let mut closed = open.clone();
+    let mut copy = open[0];
+    copy.id = open.len() as i64;
+    closed.push(copy);
+    let run = |name: &str, line: &[mapzoo_format::Waypoint]| {
+        let csv = tmp.path().join(format!("{name}_centerline.csv"));
+        write_centerline(&csv, line);
+        let o = mapzoo()
+            .arg("raceline")
+            .arg(&csv)
+            .arg("--out")
+            .arg(tmp.path().join(name))
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{name}: {}", text(&o));
+        let record: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        (record, stderr(&o))
+    };
+    let (want, quiet) = run("open", &open);
+    let (got, note) = run("closed", &closed);
+    assert!(!quiet.contains("repeats the first"), "{quiet}");
+    assert!(
+        note.contains(&format!(
+            "note: {}: the last point (row {}) repeats the first",
+            tmp.path().join("closed_centerline.csv").display(),
+            open.len()
+        )),
+        "{note}"
+    );
+    for key in [
+        "centerline_points",
+        "iqp_lap_s",
+        "sp_lap_s",
+        "iqp_points",
+        "sp_points",
+    ] {
+        assert_eq!(got[key], want[key], "{key}");
+    }
+}
+
+/// Issue 25 item 3: a 50 m-radius, 3 m-wide circle with points 1 cm apart failed with "sp: QP
+/// solver stopped with status InsufficientProgress … too narrow or too tight". The spacing was
+/// not the cause (10 cm failed alike; radius 30 m built at 1 cm): the SP's interior point stalls
+/// on a circle of some radii. It builds now, its SP on the inner bound.
+#[test]
+fn a_tight_spaced_circle_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("c_centerline.csv");
+    write_centerline(&csv, &circle(50.0, 31_416, 1.5));
+    let o = mapzoo()
+        .arg("raceline")
+        .arg(&csv)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let record: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    // the inner bound: radius 50 − (1.5 − 1.2 / 2) m
+    let inner = std::f64::consts::TAU * 49.1;
+    let sp = record["sp_length_m"].as_f64().unwrap();
+    assert!(
+        (sp - inner).abs() < 1e-3 * inner,
+        "{sp} m, inner bound {inner} m"
+    );
+}
+
+/// Issue 25 item 3: a 300-character `--name` failed with "File name too long" on the hidden
+/// staging folder; it says the track name is too long and the limit, and writes nothing.
+#[test]
+fn a_too_long_track_name_is_named_with_the_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 5);
+    let out = tmp.path().join("out");
+    let name = "x".repeat(300);
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(&out)
+        .args(["--name", &name])
+        .output()
+        .unwrap();
+    let all = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("the track name is 300 bytes long; a track name may have at most 200")
+            && !all.contains("File name too long"),
+        "{all}"
+    );
+    assert!(names_of(&out).is_empty(), "{:?}", names_of(&out));
+    // at the limit it builds
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(&out)
+        .args(["--name", &"y".repeat(200)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// Issue 25 item 3: `--start 1e9,0,0` (1,000 km off the map) and an `origin` yaw of 1e10 were
+/// accepted silently. A start outside the map, a start yaw and an origin yaw beyond ten turns
+/// are refused naming the plausible range, by `build` and `centerline`.
+#[test]
+fn a_start_off_the_map_and_a_yaw_beyond_ten_turns_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 5);
+    let out = tmp.path().join("out");
+    for (start, says) in [
+        (
+            "1e9,0,0",
+            "the start position (1e9, 0) m lies outside the map, which spans x ",
+        ),
+        (
+            "0,-1000,0",
+            "the start position (0, -1000) m lies outside the map",
+        ),
+        (
+            "0,0,1e10",
+            "the start yaw 1e10 rad is outside the plausible ±62.83 rad",
+        ),
+    ] {
+        let o = mapzoo()
+            .arg("build")
+            .arg(&yaml)
+            .arg("--out")
+            .arg(&out)
+            .arg(format!("--start={start}"))
+            .output()
+            .unwrap();
+        let all = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{start}: {all}");
+        assert!(all.contains(says), "{start}: {all}");
+        assert!(names_of(&out).is_empty());
+        let csv = tmp.path().join("c.csv");
+        let o = mapzoo()
+            .arg("centerline")
+            .arg(&yaml)
+            .arg("--out")
+            .arg(&csv)
+            .arg(format!("--start={start}"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{start}: {}", text(&o));
+        assert!(text(&o).contains(says), "{start}: {}", text(&o));
+        assert!(!csv.exists());
+    }
+    let text_of = std::fs::read_to_string(&yaml).unwrap();
+    let turned: String = text_of
+        .lines()
+        .map(|l| if l.trim() == "- 0" { "- 1e10" } else { l })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(turned, text_of, "{text_of}");
+    std::fs::write(&yaml, turned).unwrap();
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let all = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("field \"origin\"[2] (the yaw) is 1e10 rad, outside the plausible ±62.83 rad"),
+        "{all}"
+    );
+}
+
+/// Issue 25 item 3, cosmetic: a map whose every pixel is 50 % transparent was reported as
+/// "952196 of 952196 pixels are transparent"; they are "not fully opaque", all of them.
+#[test]
+fn half_transparent_pixels_are_called_not_fully_opaque() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 5);
+    let png = tmp.path().join("t.png");
+    let mut rgba = image::open(&png).unwrap().to_rgba8();
+    for p in rgba.pixels_mut() {
+        p.0[3] = 128;
+    }
+    let total = rgba.width() * rgba.height();
+    rgba.save(&png).unwrap();
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("all {total} pixels are not fully opaque"))
+            && !err.contains("are transparent"),
+        "{err}"
+    );
+}
+
+/// Issue 25 item 3, cosmetic: an `image` name with a newline was printed raw, breaking the
+/// message in two; a path with a control character is shown quoted and escaped.
+#[test]
+fn an_image_name_with_a_newline_is_printed_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "t", 5);
+    let text_of = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text_of.replace("image: t.png", "image: \"a\\nb.png\""),
+    )
+    .unwrap();
+    let o = mapzoo()
+        .arg("build")
+        .arg(&yaml)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let fail: Vec<&str> = fail_lines(&err);
+    assert_eq!(fail.len(), 1, "{err}");
+    assert!(
+        fail[0].contains("field \"image\" names \"a\\nb.png\", which does not exist (\"")
+            && fail[0].contains("a\\nb.png\"); fix the name"),
+        "{err}"
+    );
+}
+
+/// Issue 25 item 3, cosmetic: an overtaking sector's `start: [1]` was reported as
+/// "(found - 1)" (a block list); it is shown inline, "(found [1])".
+#[test]
+fn a_sector_boundary_given_as_a_list_is_shown_inline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = built_set(tmp.path(), 5);
+    let ot = set.join("ot_sectors.yaml");
+    let text_of = std::fs::read_to_string(&ot).unwrap();
+    assert!(text_of.contains("start: 0"), "{text_of}");
+    std::fs::write(&ot, text_of.replace("start: 0", "start: [1]")).unwrap();
+    let o = mapzoo().arg("validate").arg(&set).output().unwrap();
+    let all = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("\"Overtaking_sector0.start\" must be an integer (found [1])"),
+        "{all}"
+    );
+}

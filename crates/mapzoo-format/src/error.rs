@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 #[non_exhaustive]
 pub enum FormatError {
     /// The file could not be opened, read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", crate::shown_path(path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -24,14 +24,14 @@ pub enum FormatError {
         source: std::io::Error,
     },
     /// A folder to be created already exists (write policy `Create`); nothing was written.
-    #[error("{}: exists; nothing was written", path.display())]
+    #[error("{}: exists; nothing was written", crate::shown_path(path))]
     Exists {
         /// The folder.
         path: PathBuf,
     },
     /// The text is not readable as its format: YAML, JSON or CSV syntax, a
     /// row with the wrong number of columns, no rows, not UTF-8.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}", crate::shown_path(path))]
     Syntax {
         /// The file.
         path: PathBuf,
@@ -43,7 +43,7 @@ pub enum FormatError {
         what: String,
     },
     /// A required field, header column or entry is absent.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}", crate::shown_path(path))]
     MissingField {
         /// The file.
         path: PathBuf,
@@ -53,7 +53,7 @@ pub enum FormatError {
         what: String,
     },
     /// A field holds a value of the wrong type or outside its allowed range.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}", crate::shown_path(path))]
     BadValue {
         /// The file.
         path: PathBuf,
@@ -66,7 +66,7 @@ pub enum FormatError {
     },
     /// Entries that contradict each other: a count that disagrees, a
     /// duplicate, sectors that overlap or leave a gap.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}", crate::shown_path(path))]
     Inconsistent {
         /// The file.
         path: PathBuf,
@@ -74,7 +74,7 @@ pub enum FormatError {
         what: String,
     },
     /// The image cannot be decoded or encoded, or holds no pixels.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}", crate::shown_path(path))]
     BadImage {
         /// The image file.
         path: PathBuf,
@@ -83,7 +83,7 @@ pub enum FormatError {
     },
     /// The path cannot be used as what it should name: no such file, a folder
     /// where a file is expected, a file where a folder is expected.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}", crate::shown_path(path))]
     BadPath {
         /// The path.
         path: PathBuf,
@@ -117,7 +117,7 @@ pub enum FormatError {
         what: String,
     },
     /// Any other content error (made by [`FormatError::invalid`]).
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}", crate::shown_path(path))]
     Invalid {
         /// The file.
         path: PathBuf,

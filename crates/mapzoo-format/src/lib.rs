@@ -114,13 +114,13 @@ pub use hint::Hint;
 pub use map::{
     check_extent, decode_gray_png, encode_gray_png, is_free, is_free_level, occupancy,
     occupancy_level, pixel_to_world, read_gray_png, world_to_pixel, write_gray_png, FreeRule,
-    MapMeta, Occupancy, OccupancyMap, MAX_ORIGIN_M, MAX_RESOLUTION, MAX_WORLD_EXTENT_M,
-    MIN_RESOLUTION, PLAUSIBLE_RESOLUTION,
+    MapMeta, Occupancy, OccupancyMap, MAX_ORIGIN_M, MAX_ORIGIN_YAW, MAX_RESOLUTION,
+    MAX_WORLD_EXTENT_M, MIN_RESOLUTION, PLAUSIBLE_RESOLUTION,
 };
 pub use nesting::{
     check_nesting, check_nesting_limit, parse_yaml, yaml_node_budget, Syntax, MAX_NESTING_DEPTH,
 };
-pub use number::format_number;
+pub use number::{format_number, shown_path};
 pub use published::{published_from_str, read_published_csv, PublishedRow};
 pub use raster::{
     check_input_file, decode_map_image, image_as_png, read_image_file, read_input_file,

@@ -131,6 +131,18 @@ impl MapMeta {
                 ),
             ));
         }
+        if self.origin[2].abs() > MAX_ORIGIN_YAW {
+            return Err(FormatError::bad_value(
+                path,
+                "origin[2]",
+                None,
+                format!(
+                    "field \"origin\"[2] (the yaw) is {} rad, outside the plausible ±{:.2} rad (ten turns); it is an angle in radians, 0 for a map as drawn",
+                    crate::format_number(self.origin[2]),
+                    MAX_ORIGIN_YAW
+                ),
+            ));
+        }
         // ROS map_server accepts any pair of thresholds in 0..=1: occupied is tested
         // first, so occupied_thresh < free_thresh is legal (see `notes`).
         for (field, v) in [
@@ -276,6 +288,8 @@ pub const MAX_RESOLUTION: f64 = 1.0;
 pub const PLAUSIBLE_RESOLUTION: (f64, f64) = (0.01, 0.2);
 /// The largest |origin x|, |origin y| accepted, metres.
 pub const MAX_ORIGIN_M: f64 = 1e6;
+/// The largest |origin yaw| accepted, radians: ten turns (a larger one is a unit slip).
+pub const MAX_ORIGIN_YAW: f64 = 10.0 * std::f64::consts::TAU;
 /// The largest world width or height of a map, metres (width · resolution).
 pub const MAX_WORLD_EXTENT_M: f64 = 2000.0;
 

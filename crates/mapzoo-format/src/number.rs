@@ -12,9 +12,28 @@ pub fn format_number(value: f64) -> String {
     }
 }
 
+/// A path as a message shows it: as it is, or quoted with escapes (`"a\nb.png"`) when it
+/// holds a control character, so a newline in a file name cannot break a message in two.
+pub fn shown_path(path: &std::path::Path) -> String {
+    let text = path.display().to_string();
+    if text.chars().any(char::is_control) {
+        format!("{text:?}")
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_with_a_control_character_is_escaped() {
+        use std::path::Path;
+        assert_eq!(shown_path(Path::new("maps/a b.png")), "maps/a b.png");
+        assert_eq!(shown_path(Path::new("maps/a\nb.png")), "\"maps/a\\nb.png\"");
+        assert!(!shown_path(Path::new("x\ty\r")).contains(['\t', '\r']));
+    }
 
     #[test]
     fn numbers_in_messages_stay_short() {

@@ -276,11 +276,15 @@ impl DecodedImage {
             }
         }
         if self.transparent > 0 {
+            let total = self.width * self.height;
+            let which = if self.transparent == total {
+                format!("all {total} pixels are")
+            } else {
+                format!("{} of {total} pixels are", self.transparent)
+            };
             notes.push(format!(
-                "{}: {} of {} pixels are transparent; the alpha channel is ignored (only the colour levels are classified)",
+                "{}: {which} not fully opaque (alpha below its maximum); the alpha channel is ignored (only the colour levels are classified)",
                 path.display(),
-                self.transparent,
-                self.width * self.height
             ));
         }
         notes
@@ -304,7 +308,11 @@ pub fn decode_map_image(bytes: &[u8], path: &Path) -> Result<DecodedImage> {
     })?;
     let img = match format {
         MapImageFormat::Pnm => return crate::pnm::decode(bytes, path),
-        MapImageFormat::Png => decode_with_image_crate(bytes, path, image::ImageFormat::Png)?,
+        MapImageFormat::Png => {
+            let img = decode_with_image_crate(bytes, path, image::ImageFormat::Png)?;
+            check_palette_indices(bytes, path)?;
+            img
+        }
         MapImageFormat::Bmp => decode_with_image_crate(bytes, path, image::ImageFormat::Bmp)?,
     };
     Ok(from_dynamic(img, format))
@@ -410,6 +418,58 @@ fn decode_with_image_crate(
     let mut r = reader();
     r.limits(limits);
     r.decode().map_err(unreadable)
+}
+
+/// Refuses an indexed-colour PNG with a pixel whose palette index is past the end of its
+/// palette (PLTE): decoders draw such pixels black, so the map would read as all occupied.
+/// Other PNGs pass untouched (the colour type is IHDR byte 25; 3 is indexed).
+fn check_palette_indices(bytes: &[u8], path: &Path) -> Result<()> {
+    if bytes.get(12..16) != Some(b"IHDR") || bytes.get(25) != Some(&3) {
+        return Ok(());
+    }
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    // The image crate has decoded these bytes already; a failure here is not this check's.
+    let Ok(mut reader) = decoder.read_info() else {
+        return Ok(());
+    };
+    let entries = reader.info().palette.as_ref().map_or(0, |p| p.len() / 3);
+    let Some(size) = reader.output_buffer_size() else {
+        return Ok(());
+    };
+    let mut buf = vec![0; size];
+    let Ok(frame) = reader.next_frame(&mut buf) else {
+        return Ok(());
+    };
+    let depth = frame.bit_depth as usize;
+    if !matches!(depth, 1 | 2 | 4 | 8) {
+        return Ok(());
+    }
+    let mask = (1u16 << depth) - 1;
+    let mut outside = 0usize;
+    let mut first = None;
+    for y in 0..frame.height as usize {
+        let row = &buf[y * frame.line_size..(y + 1) * frame.line_size];
+        for x in 0..frame.width as usize {
+            let bit = x * depth;
+            let index = (u16::from(row[bit / 8]) >> (8 - depth - bit % 8)) & mask;
+            if usize::from(index) >= entries {
+                outside += 1;
+                first.get_or_insert((x, y, index));
+            }
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some((x, y, index)) => Err(FormatError::bad_image(
+            path,
+            format!(
+                "a palette PNG: its palette (PLTE) has {entries} colours, but {outside} pixels use an index past it \
+                 (the first at pixel ({x}, {y}), index {index}); decoders draw those black, so the map would read as occupied. \
+                 Re-export the image as 8-bit gray PNG or PGM"
+            ),
+        )),
+    }
 }
 
 /// Width and height from a PNG's IHDR chunk (bytes 8..24), when it is there.

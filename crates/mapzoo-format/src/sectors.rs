@@ -934,7 +934,13 @@ fn huge_integer(path: &Path, e: &serde_yaml_ng::Error) -> Option<FormatError> {
 }
 
 fn yaml_short(v: &Value) -> String {
-    let s = serde_yaml_ng::to_string(v).unwrap_or_default();
+    // A list or mapping in flow style on one line ([1], not the block list "- 1").
+    let s = match v {
+        Value::Sequence(_) | Value::Mapping(_) | Value::Tagged(_) => serde_json::to_string(v)
+            .unwrap_or_else(|_| serde_yaml_ng::to_string(v).unwrap_or_default()),
+        Value::String(t) if t.chars().any(char::is_control) => format!("{t:?}"),
+        _ => serde_yaml_ng::to_string(v).unwrap_or_default(),
+    };
     crate::table::short(s.trim())
 }
 

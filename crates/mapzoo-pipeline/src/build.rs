@@ -70,8 +70,18 @@ pub(crate) fn check_track_name(name: &str) -> Result<(), PipelineError> {
             name: name.to_string(),
         });
     }
+    if name.len() > MAX_TRACK_NAME_BYTES {
+        return Err(PipelineError::TrackNameTooLong {
+            bytes: name.len(),
+            limit: MAX_TRACK_NAME_BYTES,
+        });
+    }
     Ok(())
 }
+
+/// Longest track name, bytes: its longest file name in a set's staging folder,
+/// `.<name>_racing_line.csv.tmp-<pid>-<n>`, adds about 45 bytes, and file systems allow 255.
+pub const MAX_TRACK_NAME_BYTES: usize = 200;
 
 /// A complete track set in memory, ready to be written.
 #[derive(Debug, Clone)]
@@ -177,7 +187,7 @@ impl LoadedMap {
                     format!(
                         "field \"image\" names {:?}, which does not exist ({}); fix the name or put the PNG beside the YAML",
                         meta.image,
-                        image.display()
+                        mapzoo_format::shown_path(&image)
                     ),
                 )
             }
@@ -201,6 +211,9 @@ pub fn build_map(
     let LoadedMap { meta, png, map } = loaded;
     let image = meta.image_path(&req.yaml);
     crate::input_check::check_map_extent(&req.yaml, &map)?;
+    if let Some(start) = &req.start {
+        crate::input_check::check_start(&req.yaml, &map, start)?;
+    }
     let t = Instant::now();
     // The loop passes each obstacle on a side at least a safety width wide.
     let extract = mapzoo_extract::ExtractParams {

@@ -174,6 +174,10 @@ impl LineConfig {
 pub struct Config {
     /// Profile the safety widths come from unless set explicitly (default "mapzoo").
     pub profile: Profile,
+    /// Wall-clock limit of a command's run, seconds (0, the default: none). The command line
+    /// stops a run that reaches it (`--max-seconds` overrides it); the library does not read
+    /// it. Not recorded in a set's `mapzoo.toml`: it changes no output.
+    pub max_seconds: f64,
     /// Map reading.
     pub map: MapConfig,
     /// Extraction (DESIGN §3 stages 2–6).
@@ -210,6 +214,7 @@ impl Config {
     pub fn for_profile(profile: Profile) -> Self {
         Config {
             profile,
+            max_seconds: 0.0,
             map: MapConfig::default(),
             extract: ExtractParams::default(),
             raceline: match profile {
@@ -285,6 +290,16 @@ impl Config {
 
     /// Checks every range; `path` names the configuration in the message.
     pub fn validate(&self, path: &Path) -> Result<(), PipelineError> {
+        if !(0.0..=MAX_SECONDS).contains(&self.max_seconds) {
+            return Err(PipelineError::config(
+                path,
+                format!(
+                    "field \"max_seconds\" is {}, outside the plausible range 0 to {} (seconds of wall time a run may take; 0 = no limit, the default)",
+                    format_number(self.max_seconds),
+                    format_number(MAX_SECONDS)
+                ),
+            ));
+        }
         check_bounds(self, path)?;
         self.extract
             .validate()
@@ -364,6 +379,9 @@ pub const SPACING_M: (f64, f64) = (0.01, 1.0);
 
 /// Safety width bounds, metres: a car is centimetres to metres wide, not 1e-300 or 1e300 m.
 pub const SAFETY_WIDTH_M: (f64, f64) = (0.01, 100.0);
+
+/// Largest `max_seconds`, a week: a run limit, not a way to spell "none" (that is 0).
+pub const MAX_SECONDS: f64 = 604_800.0;
 
 /// Largest side of the opening's structuring element, pixels (a radius of 254 px).
 pub const MAX_OPENING_SIZE: usize = 509;

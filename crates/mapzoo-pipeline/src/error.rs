@@ -13,7 +13,7 @@ pub enum PipelineError {
     #[error(transparent)]
     Format(#[from] FormatError),
     /// The extraction stages (1–6) failed on this map.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", mapzoo_format::shown_path(path))]
     Extract {
         /// The map image.
         path: PathBuf,
@@ -22,7 +22,7 @@ pub enum PipelineError {
         source: ExtractError,
     },
     /// The racing-line stages (7–11) failed on this track.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", mapzoo_format::shown_path(path))]
     Optimize {
         /// The map YAML or centerline the track came from.
         path: PathBuf,
@@ -31,7 +31,7 @@ pub enum PipelineError {
         source: OptimizeError,
     },
     /// A configuration file or override is wrong.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {what}", mapzoo_format::shown_path(path))]
     Config {
         /// The configuration file (or `<command line>`).
         path: PathBuf,
@@ -44,9 +44,17 @@ pub enum PipelineError {
         /// The name given.
         name: String,
     },
+    /// A track name too long for the file names of its set.
+    #[error("<command line>: the track name is {bytes} bytes long; a track name may have at most {limit} (its set's file names add up to {} more, and a file name is at most 255 bytes): choose a shorter name", 255 - limit)]
+    TrackNameTooLong {
+        /// Bytes of the name given (UTF-8).
+        bytes: usize,
+        /// The most a track name may have.
+        limit: usize,
+    },
     /// An input folder or file lacks what the operation needs: not a track folder, no map
     /// YAML, an image the YAML names that is absent, nothing published to compare with.
-    #[error("{}: {what}{}", path.display(), hint.as_ref().map_or(String::new(), |h| format!("; {h}")))]
+    #[error("{}: {what}{}", mapzoo_format::shown_path(path), hint.as_ref().map_or(String::new(), |h| format!("; {h}")))]
     Input {
         /// The folder or file.
         path: PathBuf,
@@ -56,7 +64,7 @@ pub enum PipelineError {
         hint: Option<Hint>,
     },
     /// The output folder exists and the write policy does not replace it.
-    #[error("{}: the output folder exists; {}", .0.display(), Hint::Replace)]
+    #[error("{}: the output folder exists; {}", mapzoo_format::shown_path(.0), Hint::Replace)]
     Exists(PathBuf),
     /// A bug: a stage panicked. The batch catches it as this track's error and goes on.
     #[error("internal error (a bug in mapzoo, please report it with the input): {message}")]
@@ -65,7 +73,7 @@ pub enum PipelineError {
         message: String,
     },
     /// An I/O error on a path.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", mapzoo_format::shown_path(path))]
     Io {
         /// The path.
         path: PathBuf,

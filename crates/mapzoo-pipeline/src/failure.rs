@@ -129,7 +129,9 @@ impl PipelineError {
             | PipelineError::Input { path, .. }
             | PipelineError::Io { path, .. }
             | PipelineError::Exists(path) => Some(path.clone()),
-            PipelineError::TrackName { .. } | PipelineError::Internal { .. } => None,
+            PipelineError::TrackName { .. }
+            | PipelineError::TrackNameTooLong { .. }
+            | PipelineError::Internal { .. } => None,
         };
         let (xy, row) = match self {
             PipelineError::Optimize { source, .. } => (optimize_xy(source), optimize_row(source)),

@@ -22,6 +22,8 @@ pub struct CenterlineTrack {
     pub centerline: Vec<Waypoint>,
     /// The track bounds of a global_waypoints.json; `None` means: rebuild them from the widths.
     pub walls: Option<Walls>,
+    /// What was done to the input for the user to know (a closing row dropped).
+    pub notes: Vec<String>,
 }
 
 /// Reads the centerline file `path` (DESIGN §2.2, §4); a TUM centerline of 3
@@ -40,6 +42,18 @@ pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineErr
         obstacles: Vec::new(),
     });
     let mut centerline = input.centerline;
+    let mut notes = Vec::new();
+    // Many tools close the loop by repeating the first point as the last row; the spline
+    // through a point and its copy is singular. The loop is closed anyway: drop the copy.
+    if let [first, .., last] = centerline.as_slice() {
+        if centerline.len() > 2 && first.x_m == last.x_m && first.y_m == last.y_m {
+            notes.push(format!(
+                "the last point (row {}) repeats the first: a closed line, as many tools write it; the copy was dropped (mapzoo closes the loop itself)",
+                centerline.len() - 1
+            ));
+            centerline.pop();
+        }
+    }
     // The input line's checks (issue 12 item 8) before any spline is fitted through it.
     crate::input_check::check_centerline(path, &centerline)?;
     if input.format == InputFormat::TumCsv && centerline.len() >= 3 {
@@ -58,6 +72,7 @@ pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineErr
         track: input.track,
         centerline,
         walls,
+        notes,
     })
 }
 

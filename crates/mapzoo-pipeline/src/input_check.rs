@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use mapzoo_extract::StartPose;
 use mapzoo_format::{OccupancyMap, Waypoint};
 use mapzoo_raceline::{
     check_input_line, check_point_count, reftrack_from_waypoints, OptimizeError,
@@ -63,6 +64,59 @@ pub(crate) fn check_map_extent(yaml: &Path, map: &OccupancyMap) -> Result<(), Pi
             fmt(w),
             fmt(h),
             fmt(limit)
+        ),
+    ))
+}
+
+/// Largest |yaw| of a start pose, radians: ten turns. A yaw is an angle; 1e10 is a unit slip.
+pub const MAX_START_YAW: f64 = 10.0 * std::f64::consts::TAU;
+
+/// Refuses a start pose (`--start`, or one recorded in a set) that lies outside the map read
+/// from `yaml` (its image's rectangle in the world frame) or whose yaw is beyond
+/// ±[`MAX_START_YAW`], naming the plausible range; before extraction, which would otherwise
+/// take waypoint 0 from the nearest point of a track kilometres away.
+pub fn check_start(
+    yaml: &Path,
+    map: &OccupancyMap,
+    start: &StartPose,
+) -> Result<(), PipelineError> {
+    let fmt = mapzoo_raceline::format_number;
+    if !(-MAX_START_YAW..=MAX_START_YAW).contains(&start.yaw) {
+        return Err(PipelineError::input(
+            yaml,
+            format!(
+                "the start yaw {} rad is outside the plausible ±{:.2} rad (ten turns); give the heading in radians (0 = +x, counter-clockwise)",
+                fmt(start.yaw),
+                MAX_START_YAW
+            ),
+        ));
+    }
+    let (col, row) = map.world_to_pixel(start.x, start.y);
+    let (w, h) = (map.width as f64, map.height as f64);
+    let inside = (-0.5..=w - 0.5).contains(&col) && (-0.5..=h - 0.5).contains(&row);
+    if inside {
+        return Ok(());
+    }
+    // the world box of the image's corners (the origin yaw may rotate it)
+    let corners = [
+        (-0.5, -0.5),
+        (w - 0.5, -0.5),
+        (-0.5, h - 0.5),
+        (w - 0.5, h - 0.5),
+    ]
+    .map(|(c, r)| map.pixel_to_world(c, r));
+    let lo = |f: fn(&(f64, f64)) -> f64| corners.iter().map(f).fold(f64::INFINITY, f64::min);
+    let hi = |f: fn(&(f64, f64)) -> f64| corners.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
+    Err(PipelineError::input(
+        yaml,
+        format!(
+            "the start position ({}, {}) m lies outside the map, which spans x {:.2} to {:.2} m and y {:.2} to {:.2} m; give a start on the track, in the map's world frame (metres)",
+            fmt(start.x),
+            fmt(start.y),
+            lo(|p| p.0),
+            hi(|p| p.0),
+            lo(|p| p.1),
+            hi(|p| p.1)
         ),
     ))
 }

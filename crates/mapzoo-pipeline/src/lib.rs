@@ -53,6 +53,7 @@ mod error;
 mod failure;
 mod from_centerline;
 mod input_check;
+pub use input_check::{check_start, MAX_START_YAW};
 mod regen;
 mod settings;
 mod trajectory;
@@ -61,7 +62,7 @@ mod vehicle;
 pub use batch::{run_batch, run_caught, Jobs};
 pub use build::{
     build, build_map, compute_lines, update_set, write_set, write_set_as, BuildRecord,
-    BuildRequest, LoadedMap, TrackSet, UpdatedSet,
+    BuildRequest, LoadedMap, TrackSet, UpdatedSet, MAX_TRACK_NAME_BYTES,
 };
 pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
@@ -69,6 +70,7 @@ pub use check::{
 };
 pub use config::{
     read_config_text, Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults,
+    MAX_SECONDS,
 };
 pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};

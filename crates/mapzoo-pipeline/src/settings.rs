@@ -59,6 +59,8 @@ impl BuildSettings {
             toml::Table::try_from(Config::for_profile(self.config.profile)).unwrap_or_default();
         let mut diff = table_diff(&ours, &base);
         diff.remove("profile");
+        // a run limit changes no output
+        diff.remove("max_seconds");
         if let Some(toml::Value::Table(map)) = diff.get_mut("map") {
             map.remove("free_rule");
             if map.is_empty() {

@@ -104,7 +104,9 @@ impl From<PipelineError> for Failure {
             PipelineError::Config { path, .. } | PipelineError::Input { path, .. } => {
                 Failure::new("InputError", message, Some(path))
             }
-            PipelineError::TrackName { .. } => Failure::new("InputError", message, None),
+            PipelineError::TrackName { .. } | PipelineError::TrackNameTooLong { .. } => {
+                Failure::new("InputError", message, None)
+            }
             PipelineError::Exists(path) | PipelineError::Io { path, .. } => {
                 Failure::new("IoError", message, Some(path))
             }

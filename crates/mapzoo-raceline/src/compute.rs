@@ -13,6 +13,7 @@ use crate::error::OptimizeError;
 use crate::input::check_input_line;
 use crate::params::RacelineParams;
 use crate::prep::RefTrack;
+use crate::progress;
 use crate::result::{RacelineResult, RacingLine};
 use crate::stage::Stage;
 use crate::stages::{self, prep};
@@ -75,6 +76,13 @@ pub fn compute_lines(
     params: &RacelineParams,
     kinds: &[LineKind],
 ) -> Result<RacelineResult, OptimizeError> {
+    let length: f64 = centerline
+        .windows(2)
+        .map(|w| (w[1].x_m - w[0].x_m).hypot(w[1].y_m - w[0].y_m))
+        .sum();
+    progress::report(progress::Event::Estimate(progress::Work::of(
+        length, params,
+    )));
     compute_once(centerline, walls, params, kinds).map_err(|e| {
         suggest::explain(e, params, walls, |p| {
             compute_once(centerline, walls, p, kinds)
@@ -103,6 +111,7 @@ fn compute_once(
     let reference = prep(&track, params)?;
     timings.push((Stage::Prep, t.elapsed().as_secs_f64()));
 
+    progress::report(progress::Event::Stage(Stage::Iqp));
     let ((traj_iqp, t_iqp), (traj_iqp2, t_iqp2)) =
         iqp_lines(&reference, &walls, &walls_used.obstacles, params)?;
     let t = Instant::now();
@@ -111,6 +120,7 @@ fn compute_once(
     timings.push((Stage::IqpSp, t_iqp2));
 
     let t = Instant::now();
+    progress::report(progress::Event::Stage(Stage::Sp));
     let (traj_sp, warnings) = sp_line(&traj_iqp2, &walls, &walls_used.obstacles, params, &vehicle)?;
     timings.push((Stage::Sp, t.elapsed().as_secs_f64()));
 
@@ -127,6 +137,7 @@ fn compute_once(
         racing: LineKind::RACING,
     };
     if kinds.contains(&LineKind::Mintime) {
+        progress::report(progress::Event::Stage(Stage::Mintime));
         result.add_mintime(params)?;
     }
     Ok(result)

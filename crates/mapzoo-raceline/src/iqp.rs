@@ -342,6 +342,12 @@ pub fn iqp(
             other => other?,
         };
         let err = qp.curvature_error(&alpha)?;
+        crate::progress::report(crate::progress::Event::IqpIteration {
+            iteration: iter,
+            max: iters_max,
+            error: err,
+            allowed: curv_error_allowed,
+        });
         if iter < iters_min {
             let f = iter as f64 * 1.0 / iters_min as f64;
             alpha.iter_mut().for_each(|a| *a *= f);

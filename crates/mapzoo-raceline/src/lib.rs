@@ -32,6 +32,7 @@ mod iqp;
 mod mintime;
 mod params;
 mod prep;
+pub mod progress;
 mod qp;
 mod record;
 #[cfg(any(test, feature = "reference"))]

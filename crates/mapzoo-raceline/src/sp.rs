@@ -7,8 +7,9 @@
 
 use crate::error::OptimizeError;
 use crate::prep::RefTrack;
-use crate::qp::{polish_box_tridiagonal, QpProblem};
+use crate::qp::{polish_box_tridiagonal, QpProblem, QpSolution};
 use crate::stage::Stage;
+use crate::status::QpStatus;
 
 /// Solve the shortest-path QP on a reference line with unit normals; α in metres, positive right.
 pub fn shortest_path_qp(
@@ -57,9 +58,90 @@ pub fn shortest_path_qp(
         qp.bound(i, (reftrack.w_right[i] - half).max(0.001));
         qp.bound(n + i, (reftrack.w_left[i] - half).max(0.001));
     }
-    let sol = qp.solve(Stage::Sp, 0)?;
     let (upper, lower) = qp.rhs().split_at(n);
+    let sol = match qp.solve(Stage::Sp, 0) {
+        Ok(sol) => sol,
+        // A stalled interior point (a circle of some radii, issue 25): find the active set by
+        // projected descent and solve it exactly. Only a failed solve gets here, so every line
+        // that built before is unchanged.
+        Err(
+            e @ OptimizeError::Solver {
+                status:
+                    QpStatus::InsufficientProgress | QpStatus::MaxIterations | QpStatus::NumericalError,
+                ..
+            },
+        ) => {
+            return box_active_set(&diag, &off, qp.linear_term(), upper, lower).ok_or(e);
+        }
+        Err(e) => return Err(e),
+    };
     Ok(polish_box_tridiagonal(&diag, &off, qp.linear_term(), upper, lower, &sol).unwrap_or(sol.x))
+}
+
+/// Most sweeps of the projected descent in [`box_active_set`].
+const MAX_SWEEPS: usize = 20_000;
+
+/// The box-constrained QP `min ½xᵀHx + qᵀx, −lower ≤ x ≤ upper` with H cyclic tridiagonal
+/// (`diag`, `off[i]` = H(i, i+1)) and positive definite, without the interior point: projected
+/// Gauss–Seidel sweeps (each coordinate minimised in turn and clamped to its box, which
+/// converges for a positive definite H) until the bounds that hold stop changing, then that
+/// active set solved exactly by the polish, which keeps it only if the KKT conditions hold.
+fn box_active_set(
+    diag: &[f64],
+    off: &[f64],
+    q: &[f64],
+    upper: &[f64],
+    lower: &[f64],
+) -> Option<Vec<f64>> {
+    let n = diag.len();
+    if n < 3 || !diag.iter().all(|d| d.is_finite() && *d > 0.0) {
+        return None;
+    }
+    let mut x = vec![0.0; n];
+    let on_bound = |x: &[f64]| -> Vec<i8> {
+        (0..n)
+            .map(|i| {
+                let tol = 1e-9 * (1.0 + upper[i].abs().max(lower[i].abs()));
+                if x[i] >= upper[i] - tol {
+                    1
+                } else if -x[i] >= lower[i] - tol {
+                    -1
+                } else {
+                    0
+                }
+            })
+            .collect()
+    };
+    let mut last = on_bound(&x);
+    for sweep in 0..MAX_SWEEPS {
+        let mut change: f64 = 0.0;
+        for i in 0..n {
+            let g = q[i] + off[(i + n - 1) % n] * x[(i + n - 1) % n] + off[i] * x[(i + 1) % n];
+            let xi = (-g / diag[i]).clamp(-lower[i], upper[i]);
+            change = change.max((xi - x[i]).abs());
+            x[i] = xi;
+        }
+        // try the polish whenever the active set has settled for a while, and at the end
+        let active = on_bound(&x);
+        let settled = active == last;
+        last = active;
+        if (settled && sweep % 50 == 49) || change < 1e-13 || sweep + 1 == MAX_SWEEPS {
+            let guess = QpSolution {
+                x: x.clone(),
+                s: (0..2 * n)
+                    .map(|r| f64::from(u8::from(last[r % n] != if r < n { 1 } else { -1 })))
+                    .collect(),
+                z: vec![0.5; 2 * n],
+            };
+            if let Some(exact) = polish_box_tridiagonal(diag, off, q, upper, lower, &guess) {
+                return Some(exact);
+            }
+            if change < 1e-13 {
+                return None;
+            }
+        }
+    }
+    None
 }
 
 /// Circular moving average over 2·half + 1 points.

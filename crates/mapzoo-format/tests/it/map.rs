@@ -42,3 +42,26 @@ fn f1tenth_map_yamls_read() {
         assert_eq!(again, meta);
     }
 }
+
+/// Regression (issue 25): an origin yaw of 1e10 rad was accepted silently; a yaw beyond ten
+/// turns is refused naming the field and the plausible range, one within it is read.
+#[test]
+fn an_origin_yaw_beyond_ten_turns_is_refused_with_the_range() {
+    let p = std::path::Path::new("m.yaml");
+    let yaml = |yaw: &str| {
+        format!("image: m.png\nresolution: 0.05\norigin: [0.0, 0.0, {yaw}]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n")
+    };
+    for yaw in ["0", "3.14159", "-62.8", "62.83"] {
+        let m = mapzoo_format::MapMeta::from_yaml_str(&yaml(yaw), p);
+        assert!(m.is_ok(), "{yaw}: {:?}", m.err());
+    }
+    for yaw in ["1e10", "-62.84", "1000"] {
+        let e = mapzoo_format::MapMeta::from_yaml_str(&yaml(yaw), p)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("m.yaml: ") && e.contains("\"origin\"[2]") && e.contains("±62.83 rad"),
+            "{yaw}: {e}"
+        );
+    }
+}

@@ -386,3 +386,112 @@ proptest::proptest! {
         }
     }
 }
+
+/// A palette PNG (colour type 3) of `w` × `h` pixels at bit depth `depth`, its palette the
+/// `palette` colours and its pixels the `indices`, row-major (written by the png crate's
+/// encoder, which writes the indices as they are).
+fn palette_png(
+    w: u32,
+    h: u32,
+    depth: png::BitDepth,
+    palette: &[[u8; 3]],
+    indices: &[u8],
+) -> Vec<u8> {
+    let bits = depth as usize;
+    let line = (w as usize * bits).div_ceil(8);
+    let mut data = vec![0u8; line * h as usize];
+    for (k, &index) in indices.iter().enumerate() {
+        let (x, y) = (k % w as usize, k / w as usize);
+        let bit = x * bits;
+        data[y * line + bit / 8] |= index << (8 - bits - bit % 8);
+    }
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(depth);
+        enc.set_palette(palette.concat());
+        let mut writer = enc.write_header().unwrap();
+        writer.write_image_data(&data).unwrap();
+    }
+    out
+}
+
+/// Regression (issue 25): a palette PNG whose pixels use indices past its palette read as
+/// all black ("no pixel of the map is free"); it is refused naming the palette, the count
+/// and the first pixel. Indices within the palette read as their colours, at every depth.
+#[test]
+fn palette_indices_past_the_palette_are_refused_naming_the_palette() {
+    let p = Path::new("pal.png");
+    for depth in [
+        png::BitDepth::Two,
+        png::BitDepth::Four,
+        png::BitDepth::Eight,
+    ] {
+        let (w, h) = (5u32, 3u32);
+        let palette = [[0, 0, 0], [254, 254, 254]];
+        let mut indices: Vec<u8> = (0..w * h).map(|k| (k % 2) as u8).collect();
+        let good = decode_map_image(&palette_png(w, h, depth, &palette, &indices), p).unwrap();
+        let want: Vec<u8> = indices.iter().map(|&i| palette[i as usize][0]).collect();
+        assert_eq!(good.gray, want, "{depth:?}");
+
+        indices[7] = 3; // pixel (2, 1)
+        indices[11] = 2;
+        let e = decode_map_image(&palette_png(w, h, depth, &palette, &indices), p)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("pal.png: ")
+                && e.contains("palette (PLTE) has 2 colours")
+                && e.contains("2 pixels")
+                && e.contains("pixel (2, 1), index 3"),
+            "{depth:?}: {e}"
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 128, ..Default::default() })]
+
+    /// Issue 25: any palette PNG decodes without panic, and is refused exactly when a pixel
+    /// uses an index past its palette (then naming the palette and the first such pixel, in
+    /// row-major order); otherwise each pixel reads as its palette colour's gray.
+    #[test]
+    fn a_palette_png_is_refused_exactly_when_an_index_is_past_its_palette(
+        depth in proptest::sample::select(vec![1u8, 2, 4, 8]),
+        w in 1u32..9,
+        h in 1u32..6,
+        entries in 1usize..20,
+        seed in proptest::collection::vec(proptest::prelude::any::<u8>(), 54),
+    ) {
+        let bit_depth = match depth {
+            1 => png::BitDepth::One,
+            2 => png::BitDepth::Two,
+            4 => png::BitDepth::Four,
+            _ => png::BitDepth::Eight,
+        };
+        let levels = 1usize << depth;
+        let entries = entries.min(levels);
+        let palette: Vec<[u8; 3]> = (0..entries).map(|i| [(i * 13) as u8; 3]).collect();
+        let n = (w * h) as usize;
+        let indices: Vec<u8> = (0..n).map(|k| (seed[k % seed.len()] as usize % levels) as u8).collect();
+        let bytes = palette_png(w, h, bit_depth, &palette, &indices);
+        let got = decode_map_image(&bytes, Path::new("p.png"));
+        match indices.iter().position(|&i| i as usize >= entries) {
+            None => {
+                let img = got.unwrap();
+                let want: Vec<u8> = indices.iter().map(|&i| palette[i as usize][0]).collect();
+                proptest::prop_assert_eq!(img.gray, want);
+            }
+            Some(k) => {
+                let e = got.unwrap_err().to_string();
+                let (x, y) = (k % w as usize, k / w as usize);
+                proptest::prop_assert!(
+                    e.contains(&format!("has {entries} colours"))
+                        && e.contains(&format!("pixel ({x}, {y}), index {}", indices[k])),
+                    "{}", e
+                );
+            }
+        }
+    }
+}

@@ -48,3 +48,27 @@ fn racestack_sectors_match_their_iqp_lines() {
             .unwrap();
     }
 }
+
+/// Regression (issue 25): a boundary given as a list (`start: [1]`) was shown in block style,
+/// "(found - 1)"; a value is shown on one line as it would be written inline.
+#[test]
+fn a_list_where_a_number_belongs_is_shown_inline() {
+    let p = std::path::Path::new("ot_sectors.yaml");
+    for (value, shown) in [("[1]", "[1]"), ("[1, 2]", "[1,2]"), ("{a: 1}", "{\"a\":1}")] {
+        let text = format!(
+            "n_sectors: 1\nyeet_factor: 1.25\nspline_len: 30\not_sector_begin: 0.5\nOvertaking_sector0:\n  start: {value}\n  end: 9\n  ot_flag: true\n"
+        );
+        let e = OtSectors::from_yaml_str(&text, p).unwrap_err().to_string();
+        assert!(
+            e.contains("\"Overtaking_sector0.start\" must be an integer")
+                && e.contains(&format!("(found {shown})"))
+                && !e.contains('\n'),
+            "{value}: {e}"
+        );
+    }
+    let speed = "global_limit: 0.5\nn_sectors: 1\nSector0:\n  start: 0\n  end: [9]\n  scaling: 0.5\n  only_FTG: false\n  no_FTG: false\n";
+    let e = SpeedScaling::from_yaml_str(speed, p)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("(found [9])"), "{e}");
+}

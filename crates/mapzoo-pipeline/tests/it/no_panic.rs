@@ -25,6 +25,7 @@ fn no_panic<T>(what: &str, f: impl FnOnce() -> Result<T, PipelineError>) -> Resu
 fn toml_line() -> impl Strategy<Value = String> {
     let keys = prop::sample::select(vec![
         "profile",
+        "max_seconds",
         "[map]\nfree_rule",
         "[extract]\nopening_size",
         "[extract]\nopening_iterations",

@@ -100,3 +100,118 @@ fn result_carries_the_walls_used() {
     };
     assert_eq!(compute(&cl, Some(&given), &params).unwrap().walls, given);
 }
+
+/// A circle of radius `r` metres through `n` points, `half_width` metres to each wall.
+fn circle(r: f64, n: usize, half_width: f64) -> Vec<mapzoo_format::Waypoint> {
+    (0..n)
+        .map(|i| {
+            let t = std::f64::consts::TAU * i as f64 / n as f64;
+            mapzoo_format::Waypoint {
+                id: i as i64,
+                s_m: r * t,
+                d_m: 0.0,
+                x_m: r * t.cos(),
+                y_m: r * t.sin(),
+                d_right: half_width,
+                d_left: half_width,
+                psi_rad: 0.0,
+                kappa_radpm: 0.0,
+                vx_mps: 0.0,
+                ax_mps2: 0.0,
+            }
+        })
+        .collect()
+}
+
+/// Regression (issue 25): on a 3 m wide circle of radius 50 or 100 m the SP's interior point
+/// stalled (InsufficientProgress) whatever the spacing of the points (1 cm to 10 cm), and the
+/// error blamed the width. The shortest path round a circle is its inner bound: radius
+/// r − (half width − safety width / 2), whatever the spacing.
+#[test]
+fn shortest_path_round_a_circle_is_its_inner_bound() {
+    let params = RacelineParams::mapzoo();
+    let half = 1.5;
+    for (r, spacing) in [(50.0, 0.01), (50.0, 0.1), (100.0, 0.1)] {
+        let n = (std::f64::consts::TAU * r / spacing).round() as usize;
+        let result = compute(&circle(r, n, half), None, &params)
+            .unwrap_or_else(|e| panic!("r {r} m, spacing {spacing} m: {e}"));
+        let inner = std::f64::consts::TAU * (r - (half - params.safety_width_sp / 2.0));
+        let sp = result[LineKind::Sp].length_m;
+        assert!(
+            (sp - inner).abs() < 1e-3 * inner,
+            "r {r} m, spacing {spacing} m: SP {sp} m, inner bound {inner} m"
+        );
+        // the knots sit on the bound; the spline between them may cut a few cm inside it
+        for w in &result[LineKind::Sp].waypoints {
+            let room = w.d_right.min(w.d_left);
+            assert!(room >= params.safety_width_sp / 2.0 - 0.05, "{w:?}");
+        }
+    }
+}
+
+/// Issue 25: a run tells its observer the estimated work first, then each IQP iteration in
+/// order (1, 2, … up to one whose error is within the allowed), then the SP stage; the work
+/// grows with the lap.
+#[test]
+fn a_run_reports_its_work_and_each_iqp_iteration() {
+    use mapzoo_raceline::progress::{observe, Event, Work};
+    use std::sync::{Arc, Mutex};
+    let params = RacelineParams {
+        safety_width: 0.5,
+        safety_width_sp: 0.5,
+        ..RacelineParams::mapzoo()
+    };
+    let line = crate::support::synthetic_track(6.0, 0.0, 0.0, 0.0, 1.0);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = events.clone();
+    observe(
+        Arc::new(move |e: &Event| sink.lock().unwrap().push(*e)),
+        || compute(&line, None, &params).unwrap(),
+    );
+    let events = events.lock().unwrap().clone();
+    let Some(Event::Estimate(work)) = events.first() else {
+        panic!("no estimate first: {events:?}");
+    };
+    let length: f64 = line
+        .windows(2)
+        .map(|w| (w[1].x_m - w[0].x_m).hypot(w[1].y_m - w[0].y_m))
+        .sum();
+    assert_eq!(*work, Work::of(length, &params));
+    assert!(work.knots as f64 >= length / params.stepsize_reg);
+    assert!(!work.is_long(), "{work:?}");
+    let iterations: Vec<(usize, f64)> = events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::IqpIteration {
+                iteration,
+                max,
+                error,
+                allowed,
+            } => {
+                assert_eq!(
+                    (max, allowed),
+                    (params.iqp_iters_max, params.iqp_curverror_allowed)
+                );
+                Some((iteration, error))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(iterations.len() >= params.iqp_iters_min, "{events:?}");
+    for (k, (i, _)) in iterations.iter().enumerate() {
+        assert_eq!(*i, k + 1, "{events:?}");
+    }
+    assert!(iterations.last().unwrap().1 <= params.iqp_curverror_allowed);
+    let sp_at = events
+        .iter()
+        .position(|e| *e == Event::Stage(mapzoo_raceline::Stage::Sp))
+        .expect("the SP stage is reported");
+    let last_iteration = events
+        .iter()
+        .rposition(|e| matches!(e, Event::IqpIteration { .. }))
+        .unwrap();
+    assert!(sp_at > last_iteration, "{events:?}");
+    // a 100× longer lap is about 100× the work
+    let long = Work::of(100.0 * length, &params);
+    assert!(long.knots >= 99 * work.knots && long.seconds > 99.0 * work.seconds);
+}
