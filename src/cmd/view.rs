@@ -1,0 +1,65 @@
+//! `mapzoo view SET... -o FILE.html`: one self-contained interactive page of the sets
+//! (issue 23): map, walls, centerline and every line, pan / zoom, a hover readout, the
+//! sectors, linked v(s) / a_x(s) / κ(s) plots, and a track picker for several sets.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use mapzoo_render::load_track;
+use mapzoo_view::{check_html_path, page, save_html, ViewOptions};
+
+/// Arguments of `mapzoo view`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Track folders (MapZoo or Race Stack layout); several give a track picker.
+    #[arg(required = true, value_name = "SET")]
+    pub dirs: Vec<PathBuf>,
+    /// The HTML file to write (its name must end in .html).
+    #[arg(short, long, value_name = "FILE.html")]
+    pub output: PathBuf,
+    /// Embed the whole map, not just the track and a margin around it.
+    #[arg(long)]
+    pub whole_map: bool,
+    /// Longest side of each embedded map image, pixels (default 1600; a larger map is reduced).
+    #[arg(long, value_name = "PX")]
+    pub map_px: Option<usize>,
+}
+
+/// Reads the sets and writes the page.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_html_path(&args.output)?;
+    let options = options(args.whole_map, args.map_px)?;
+    // pictures and views classify map pixels by the default configuration's rule
+    let rule = mapzoo_pipeline::Config::default().map.free_rule;
+    let mut tracks = Vec::with_capacity(args.dirs.len());
+    for dir in &args.dirs {
+        tracks.push(load_track(dir, rule).with_context(|| format!("reading {}", dir.display()))?);
+    }
+    let html = page(&tracks, &options)?;
+    save_html(&html, &args.output)?;
+    println!(
+        "{}: {} track{}, {} KiB",
+        args.output.display(),
+        tracks.len(),
+        if tracks.len() == 1 { "" } else { "s" },
+        html.len().div_ceil(1024)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The view options of the flags.
+pub fn options(whole_map: bool, map_px: Option<usize>) -> anyhow::Result<ViewOptions> {
+    let mut options = ViewOptions::default();
+    if whole_map {
+        options.crop_margin_m = None;
+    }
+    if let Some(px) = map_px {
+        if !(64..=8192).contains(&px) {
+            anyhow::bail!("--map-px {px} is outside 64 to 8192 pixels");
+        }
+        options.max_map_px = px;
+    }
+    Ok(options)
+}
