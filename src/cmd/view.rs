@@ -1,6 +1,8 @@
 //! `mapzoo view SET... -o FILE.html`: one self-contained interactive page of the sets
 //! (issue 23): map, walls, centerline and every line, pan / zoom, a hover readout, the
 //! sectors, linked v(s) / a_x(s) / κ(s) plots, and a track picker for several sets.
+//! `mapzoo view --before OLD --after NEW -o FILE.html`: what changed between two builds of a
+//! track (both driven lines, the lateral shift along s, sector times, changed map pixels).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,14 +10,25 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use mapzoo_render::load_track;
-use mapzoo_view::{check_html_path, page, save_html, ViewOptions};
+use mapzoo_view::{check_html_path, compare_page, page, save_html, ViewOptions};
 
 /// Arguments of `mapzoo view`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Track folders (MapZoo or Race Stack layout); several give a track picker.
-    #[arg(required = true, value_name = "SET")]
+    #[arg(required_unless_present = "before", value_name = "SET")]
     pub dirs: Vec<PathBuf>,
+    /// Compare: the set before a change (with --after; no SET then).
+    #[arg(
+        long,
+        value_name = "OLD_SET",
+        requires = "after",
+        conflicts_with = "dirs"
+    )]
+    pub before: Option<PathBuf>,
+    /// Compare: the set after the change (with --before).
+    #[arg(long, value_name = "NEW_SET", requires = "before")]
+    pub after: Option<PathBuf>,
     /// The HTML file to write (its name must end in .html).
     #[arg(short, long, value_name = "FILE.html")]
     pub output: PathBuf,
@@ -33,6 +46,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = options(args.whole_map, args.map_px)?;
     // pictures and views classify map pixels by the default configuration's rule
     let rule = mapzoo_pipeline::Config::default().map.free_rule;
+    if let (Some(old), Some(new)) = (&args.before, &args.after) {
+        let read = |dir: &PathBuf| {
+            load_track(dir, rule).with_context(|| format!("reading {}", dir.display()))
+        };
+        let (html, cmp) = compare_page(&read(old)?, &read(new)?, &options)?;
+        save_html(&html, &args.output)?;
+        let (t0, t1) = cmp
+            .sectors
+            .iter()
+            .fold((0.0, 0.0), |(a, b), q| (a + q.t_old, b + q.t_new));
+        println!(
+            "{}: largest shift {:.3} m, lap {t0:.4} -> {t1:.4} s, {} map pixels changed, {} KiB",
+            args.output.display(),
+            cmp.max_shift(),
+            cmp.changed_count(),
+            html.len().div_ceil(1024)
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut tracks = Vec::with_capacity(args.dirs.len());
     for dir in &args.dirs {
         tracks.push(load_track(dir, rule).with_context(|| format!("reading {}", dir.display()))?);

@@ -39,9 +39,11 @@
 
 #![warn(missing_docs)]
 
+mod compare;
 mod data;
 mod error;
 mod html;
 
+pub use compare::{compare_page, Comparison, SectorDelta, EQUAL_SECTORS};
 pub use error::ViewError;
 pub use html::{check_html_path, page, save_html, ViewOptions};

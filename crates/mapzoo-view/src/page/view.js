@@ -606,7 +606,8 @@
       dispatch(plotO, PL + ((PW - PL - PR) * j) / 60, plotLayout[0].y0 + 5);
       times.push(performance.now() - a);
     }
-    out.hover_ms = { top: times.slice().sort((p, q) => q - p).slice(0, 6), first: times.slice(0, 4), max: Math.max(...times), mean: times.reduce((p, q) => p + q, 0) / times.length, n: times.length };
+    const sorted = times.slice().sort((p, q) => p - q), at = (f) => sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
+    out.hover_ms = { p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1], mean: times.reduce((p, q) => p + q, 0) / times.length, n: times.length };
     out.waypoints = T.series.reduce((n, s) => n + s.n, 0);
     return out;
   }
