@@ -473,3 +473,24 @@ fn change_view_of_an_obstacle_in_f_shifts_the_line_only_near_it() {
         }
     }
 }
+
+#[test]
+fn render_plot_speed_draws_every_line_of_a_built_set() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = crate::support::write_map(tmp.path(), "plotted", 7);
+    let o = run(&["build", s(&yaml), "--out", s(&tmp.path().join("sets"))]);
+    assert!(o.status.success(), "{}", text(&o));
+    let png = tmp.path().join("speed.png");
+    let set = tmp.path().join("sets/plotted");
+    let o = run(&["render", s(&set), "--plot", "speed", "-o", s(&png)]);
+    assert!(o.status.success(), "{}", text(&o));
+    let image = image::open(&png).unwrap().to_rgb8();
+    assert_eq!(image.dimensions(), (1200, 700));
+    // each line's curve is drawn in its colour (IQP, SP)
+    for colour in [[0xe0, 0x11, 0x5f], [0x0f, 0xa3, 0xb1]] {
+        let n = image.pixels().filter(|p| p.0 == colour).count();
+        assert!(n > 500, "only {n} pixels of {colour:?}");
+    }
+    let o = run(&["render", s(&set), "--plot", "torque", "-o", s(&png)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}

@@ -248,6 +248,50 @@ fn changed_png(
     ))
 }
 
+/// Largest number of rings the page draws round changed places.
+const MAX_SPOTS: usize = 200;
+
+/// Where pixels changed, as rings `[x, y, radius]` (metres): the changed pixels grouped on a
+/// 1 m grid, each group's centre and the radius that covers it; at most [`MAX_SPOTS`] groups
+/// (the largest), in grid order.
+fn changed_spots(map: &mapzoo_format::OccupancyMap, changed: &[bool]) -> Vec<[f64; 3]> {
+    let cell = (1.0 / map.resolution).round().max(1.0) as usize;
+    let mut groups: std::collections::BTreeMap<(usize, usize), (f64, f64, f64, Vec<(f64, f64)>)> =
+        Default::default();
+    for (i, _) in changed.iter().enumerate().filter(|(_, &c)| c) {
+        let (r, c) = (i / map.width, i % map.width);
+        let (x, y) = map.pixel_to_world(c as f64, r as f64);
+        let g = groups.entry((r / cell, c / cell)).or_default();
+        g.0 += x;
+        g.1 += y;
+        g.2 += 1.0;
+        g.3.push((x, y));
+    }
+    let mut spots: Vec<(usize, [f64; 3])> = groups
+        .into_values()
+        .map(|(sx, sy, n, pts)| {
+            let (cx, cy) = (sx / n, sy / n);
+            let r = pts
+                .iter()
+                .fold(0.0f64, |m, (x, y)| m.max((x - cx).hypot(y - cy)));
+            (pts.len(), [cx, cy, r + map.resolution])
+        })
+        .collect();
+    if spots.len() > MAX_SPOTS {
+        let mut by_size: Vec<usize> = (0..spots.len()).collect();
+        by_size.sort_by_key(|&i| std::cmp::Reverse(spots[i].0));
+        let keep: std::collections::BTreeSet<usize> =
+            by_size[..MAX_SPOTS].iter().copied().collect();
+        spots = spots
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, s)| s)
+            .collect();
+    }
+    spots.into_iter().map(|(_, s)| s).collect()
+}
+
 /// The driven line of `t` as a page line named `name`.
 fn driven(t: &TrackPicture, name: &str, when: &str) -> String {
     let kind = t.racing;
@@ -290,12 +334,17 @@ pub fn compare_page(
             )
         })
         .collect();
+    let spots = cmp
+        .changed
+        .as_ref()
+        .map_or(Vec::new(), |c| changed_spots(&new.map, c));
     let compare = format!(
-        "{{\"shift\":{{\"name\":\"shift\",\"label\":\"shift\",\"s\":{},\"d\":{}}},\"sectors\":[{}],\"changed\":{},\"changed_px\":{}}}",
+        "{{\"shift\":{{\"name\":\"shift\",\"label\":\"shift\",\"s\":{},\"d\":{}}},\"sectors\":[{}],\"changed\":{},\"spots\":{},\"changed_px\":{}}}",
         column(cmp.s.iter().copied(), D_LEN),
         column(cmp.shift.iter().copied(), D_LEN),
         sectors.join(","),
         changed,
+        column(spots.iter().flat_map(|p| *p), D_LEN),
         cmp.changed_count()
     );
     let track = format!(

@@ -205,6 +205,14 @@
     };
     if (shown.map !== false && T.img && T.img.complete) image(T.img);
     if (T.cmp && T.cmp.changed && shown.changed !== false && T.cimg && T.cimg.complete) image(T.cimg);
+    if (T.cmp && T.cmp.spots && shown.changed !== false) {
+      // a ring round each place where pixels changed, so a few pixels are seen at any zoom
+      ctx.strokeStyle = "#ff1010"; ctx.lineWidth = 2.5;
+      for (let i = 0; i + 2 < T.cmp.spots.length; i += 3) {
+        const r = Math.max(12, T.cmp.spots[i + 2] * view.sc + 6);
+        ctx.beginPath(); ctx.arc(sx(T.cmp.spots[i]), sy(T.cmp.spots[i + 1]), r, 0, 2 * Math.PI); ctx.stroke();
+      }
+    }
     if (shown.walls !== false) {
       ctx.strokeStyle = WALL; ctx.lineWidth = 1.8;
       flat(ctx, T.walls.r, true); ctx.stroke();
@@ -420,15 +428,17 @@
     }
     sectab.innerHTML = "";
     if (T.cmp && T.cmp.sectors && T.cmp.sectors.length) {
-      const hr = el("tr", {}, sectab);
-      for (const h of ["sector", "s [m]", "before [s]", "after [s]", "Δ [s]"]) el("th", {}, hr, h);
-      T.cmp.sectors.forEach((q) => {
+      // one column per sector: its name and span, the time before and after, the difference
+      const rows = [["sector", (q) => q.name], ["from s [m]", (q) => q.s0.toFixed(1)], ["before [s]", (q) => q.t0.toFixed(3)],
+        ["after [s]", (q) => q.t1.toFixed(3)], ["Δ [s]", (q) => { const d = q.t1 - q.t0; return (d >= 0 ? "+" : "") + d.toFixed(3); }]];
+      for (const [head, f] of rows) {
         const tr = el("tr", {}, sectab);
-        el("td", {}, tr, q.name); el("td", {}, tr, q.s0.toFixed(1) + "–" + q.s1.toFixed(1));
-        el("td", {}, tr, q.t0.toFixed(3)); el("td", {}, tr, q.t1.toFixed(3));
-        const d = q.t1 - q.t0;
-        el("td", { class: d > 0.0005 ? "slower" : d < -0.0005 ? "faster" : "" }, tr, (d >= 0 ? "+" : "") + d.toFixed(3));
-      });
+        el("th", {}, tr, head);
+        for (const q of T.cmp.sectors) {
+          const d = q.t1 - q.t0;
+          el("td", head.startsWith("Δ") ? { class: d > 0.0005 ? "slower" : d < -0.0005 ? "faster" : "" } : {}, tr, f(q));
+        }
+      }
     }
   }
   function buildToggles() {
