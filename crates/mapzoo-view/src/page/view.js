@@ -603,21 +603,28 @@
     }
     setOnly(T.series);
     // hover speed: the handler with its readout and overlay redraw, at waypoints of every line
+    // each hover is timed three times and its fastest counts (the handler's own time; a
+    // busy machine that takes the CPU away in between shows in the raw maximum only)
     const times = [];
+    let rawMax = 0;
+    const timed = (target, x, y) => {
+      let best = Infinity;
+      for (let r = 0; r < 3; r++) {
+        const a = performance.now();
+        dispatch(target, x, y);
+        const t = performance.now() - a;
+        best = Math.min(best, t); rawMax = Math.max(rawMax, t);
+      }
+      times.push(best);
+    };
     const all = T.series.filter(visible);
     for (let j = 0; j < 120; j++) {
       const s = all[j % all.length], i = (j * 7919) % s.n;
-      const a = performance.now();
-      dispatch(mapO, sx(s.x[i]), sy(s.y[i]));
-      times.push(performance.now() - a);
+      timed(mapO, sx(s.x[i]), sy(s.y[i]));
     }
-    for (let j = 0; j < 60; j++) {
-      const a = performance.now();
-      dispatch(plotO, PL + ((PW - PL - PR) * j) / 60, plotLayout[0].y0 + 5);
-      times.push(performance.now() - a);
-    }
+    for (let j = 0; j < 60; j++) timed(plotO, PL + ((PW - PL - PR) * j) / 60, plotLayout[0].y0 + 5);
     const sorted = times.slice().sort((p, q) => p - q), at = (f) => sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
-    out.hover_ms = { p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1], mean: times.reduce((p, q) => p + q, 0) / times.length, n: times.length };
+    out.hover_ms = { p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1], raw_max: rawMax, mean: times.reduce((p, q) => p + q, 0) / times.length, n: times.length };
     out.waypoints = T.series.reduce((n, s) => n + s.n, 0);
     return out;
   }
