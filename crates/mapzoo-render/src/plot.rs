@@ -41,6 +41,9 @@ fn colour(name: &str) -> Rgb {
 }
 
 const INK: Rgb = [30, 30, 30];
+
+/// One column of a waypoint, plotted against s.
+type Column = fn(&mapzoo_format::Waypoint) -> f64;
 const TEXT_SCALE: usize = 2;
 
 /// Tick values covering `lo..=hi` with a 1-2-5 step, about `n` of them, and the step.
@@ -122,8 +125,7 @@ pub fn render_speed_plot(
         width: 1.0,
         ..Stroke::default()
     };
-    let panels: [(&str, fn(&mapzoo_format::Waypoint) -> f64); 2] =
-        [("v [m/s]", |w| w.vx_mps), ("a_x [m/s2]", |w| w.ax_mps2)];
+    let panels: [(&str, Column); 2] = [("v [m/s]", |w| w.vx_mps), ("a_x [m/s2]", |w| w.ax_mps2)];
     for (p, (name, value)) in panels.iter().enumerate() {
         let y0 = top + p as f32 * (panel_h + gap);
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -136,8 +138,10 @@ pub fn render_speed_plot(
                 }
             }
         }
-        if !(lo.is_finite() && hi > lo) {
-            (lo, hi) = (lo.min(0.0).max(-1.0), hi.max(1.0));
+        if !lo.is_finite() {
+            (lo, hi) = (-1.0, 1.0); // no line: an empty panel
+        } else if hi <= lo {
+            (lo, hi) = (lo - 1.0, hi + 1.0); // a constant
         }
         let pad = (hi - lo) * 0.06;
         let (lo, hi) = (lo - pad, hi + pad);

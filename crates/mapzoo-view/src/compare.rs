@@ -256,24 +256,21 @@ const MAX_SPOTS: usize = 200;
 /// (the largest), in grid order.
 fn changed_spots(map: &mapzoo_format::OccupancyMap, changed: &[bool]) -> Vec<[f64; 3]> {
     let cell = (1.0 / map.resolution).round().max(1.0) as usize;
-    let mut groups: std::collections::BTreeMap<(usize, usize), (f64, f64, f64, Vec<(f64, f64)>)> =
-        Default::default();
+    let mut groups: std::collections::BTreeMap<(usize, usize), Vec<[f64; 2]>> = Default::default();
     for (i, _) in changed.iter().enumerate().filter(|(_, &c)| c) {
         let (r, c) = (i / map.width, i % map.width);
         let (x, y) = map.pixel_to_world(c as f64, r as f64);
-        let g = groups.entry((r / cell, c / cell)).or_default();
-        g.0 += x;
-        g.1 += y;
-        g.2 += 1.0;
-        g.3.push((x, y));
+        groups.entry((r / cell, c / cell)).or_default().push([x, y]);
     }
     let mut spots: Vec<(usize, [f64; 3])> = groups
         .into_values()
-        .map(|(sx, sy, n, pts)| {
-            let (cx, cy) = (sx / n, sy / n);
+        .map(|pts| {
+            let n = pts.len() as f64;
+            let cx = pts.iter().map(|p| p[0]).sum::<f64>() / n;
+            let cy = pts.iter().map(|p| p[1]).sum::<f64>() / n;
             let r = pts
                 .iter()
-                .fold(0.0f64, |m, (x, y)| m.max((x - cx).hypot(y - cy)));
+                .fold(0.0f64, |m, p| m.max((p[0] - cx).hypot(p[1] - cy)));
             (pts.len(), [cx, cy, r + map.resolution])
         })
         .collect();
