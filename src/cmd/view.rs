@@ -4,7 +4,7 @@
 //! `mapzoo view --before OLD --after NEW -o FILE.html`: what changed between two builds of a
 //! track (both driven lines, the lateral shift along s, sector times, changed map pixels).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -94,4 +94,51 @@ pub fn options(whole_map: bool, map_px: Option<usize>) -> anyhow::Result<ViewOpt
         options.max_map_px = px;
     }
     Ok(options)
+}
+
+/// A set as it was before a command changes it (`regen --view FILE.html`), to write the change
+/// view once the command is done.
+pub struct ChangeView {
+    dir: PathBuf,
+    output: PathBuf,
+    before: mapzoo_render::TrackPicture,
+}
+
+impl ChangeView {
+    /// Reads the set in `dirs` (exactly one) before the change; `None` without `--view`.
+    pub fn before(output: Option<&Path>, dirs: &[PathBuf]) -> anyhow::Result<Option<Self>> {
+        let Some(output) = output else {
+            return Ok(None);
+        };
+        check_html_path(output)?;
+        let [dir] = dirs else {
+            anyhow::bail!(
+                "--view compares one set before and after; got {} folders",
+                dirs.len()
+            );
+        };
+        let rule = mapzoo_pipeline::Config::default().map.free_rule;
+        let before = load_track(dir, rule).with_context(|| format!("reading {}", dir.display()))?;
+        Ok(Some(ChangeView {
+            dir: dir.clone(),
+            output: output.to_path_buf(),
+            before,
+        }))
+    }
+
+    /// Reads the set again and writes the page comparing it with how it was.
+    pub fn write(self) -> anyhow::Result<()> {
+        let rule = mapzoo_pipeline::Config::default().map.free_rule;
+        let after = load_track(&self.dir, rule)
+            .with_context(|| format!("reading {}", self.dir.display()))?;
+        let (html, cmp) = compare_page(&self.before, &after, &ViewOptions::default())?;
+        save_html(&html, &self.output)?;
+        // stderr: `regen --json` keeps stdout for its records
+        eprintln!(
+            "{}: change view, largest shift {:.3} m",
+            self.output.display(),
+            cmp.max_shift()
+        );
+        Ok(())
+    }
 }

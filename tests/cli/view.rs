@@ -402,7 +402,13 @@ fn change_view_of_an_obstacle_in_f_shifts_the_line_only_near_it() {
         }
     }
     mapzoo_format::write_gray_png(&png, w, h, &gray).unwrap();
+    std::fs::create_dir(tmp.path().join("new2")).unwrap();
+    let new2 = crate::support::copy_folder(&new, &tmp.path().join("new2/f"));
     let o = run(&["regen", s(&new)]);
+    assert!(o.status.success(), "{}", text(&o));
+    // `regen --view` writes the same comparison of the lines (the map it has is the edited one)
+    let regen_html = tmp.path().join("regen.html");
+    let o = run(&["regen", s(&new2), "--view", s(&regen_html)]);
     assert!(o.status.success(), "{}", text(&o));
 
     let html = tmp.path().join("change.html");
@@ -428,6 +434,12 @@ fn change_view_of_an_obstacle_in_f_shifts_the_line_only_near_it() {
     };
     let (ss, shift) = (nums(&cmp["shift"]["s"]), nums(&cmp["shift"]["d"]));
     let lap = *ss.last().unwrap();
+    let regen_cmp = &page_data(&regen_html)["tracks"][0]["cmp"];
+    assert_eq!(
+        regen_cmp["shift"], cmp["shift"],
+        "regen --view and view --before/--after differ"
+    );
+    assert_eq!(regen_cmp["sectors"], cmp["sectors"]);
     // where the new line passes the obstacle
     let after = read_waypoint_csv(&new.join("f_racing_line.csv")).unwrap();
     let near = after
