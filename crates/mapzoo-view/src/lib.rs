@@ -9,7 +9,7 @@
 //! curvature to 1e-4 1/m) and the map one grayscale PNG per track, cut to the
 //! track and reduced to at most [`ViewOptions::max_map_px`] on its long side.
 //! The script and style are ours, written for this page
-//! (`src/page/view.js`, `src/page/view.css`), about 900 lines.
+//! (`src/page/view.js`, `src/page/view.css`), about 700 lines.
 //!
 //! Tracks are the render crate's [`TrackPicture`]s (read from a folder by
 //! [`mapzoo_render::load_track`]): the same reading of a set as the static picture.
