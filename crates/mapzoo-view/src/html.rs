@@ -129,7 +129,11 @@ mod tests {
     #[test]
     fn a_track_name_cannot_end_the_script_or_inject_markup() {
         let html = assemble("a<b>&c", "[{\"name\":\"x</script><b>\"}]", "null");
-        assert_eq!(html.matches("</script>").count(), 2, "only our two scripts end");
+        assert_eq!(
+            html.matches("</script>").count(),
+            2,
+            "only our two scripts end"
+        );
         assert!(html.contains("<title>mapzoo view: a&lt;b&gt;&amp;c</title>"));
         let start = html.find("id=\"mz-data\">").unwrap() + "id=\"mz-data\">".len();
         let end = start + html[start..].find("</script>").unwrap();
@@ -142,6 +146,9 @@ mod tests {
         assert!(check_html_path(Path::new("a/b.HTML")).is_ok());
         assert!(check_html_path(Path::new("b.htm")).is_ok());
         let e = check_html_path(Path::new("b.png")).unwrap_err().to_string();
-        assert!(e.contains("b.png") && e.contains(".html") && e.contains("(found .png)"), "{e}");
+        assert!(
+            e.contains("b.png") && e.contains(".html") && e.contains("(found .png)"),
+            "{e}"
+        );
     }
 }
