@@ -40,6 +40,8 @@ enum Command {
     Centerline(cmd::centerline::Args),
     /// Write sets in another consumer's layout: f1tenth_racetracks / f1tenth_gym, or TUM.
     Export(cmd::export::Args),
+    /// Write one interactive HTML page of track sets: map, lines, speeds, sectors, linked plots.
+    View(cmd::view::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -80,6 +82,7 @@ where
         Command::Raceline(args) => cmd::raceline::run(args),
         Command::Centerline(args) => cmd::centerline::run(args),
         Command::Export(args) => cmd::export::run(args),
+        Command::View(args) => cmd::view::run(args),
     });
     // The hook has said what panicked; a panic outside a batch ends the command as an error.
     let Ok(result) = run else {

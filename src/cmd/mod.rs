@@ -12,3 +12,4 @@ pub mod regen;
 pub mod render;
 pub mod setfiles;
 pub mod validate;
+pub mod view;

@@ -30,6 +30,10 @@ pub struct Args {
     /// Write the Race Stack files in this flavour (ros1, ros2); default: the set's own.
     #[arg(long, value_name = "ros1|ros2")]
     pub flavor: Option<Flavor>,
+    /// Also write FILE.html: the set's old and new lines, the shift and the sector times
+    /// (`mapzoo view --before/--after`); one DIR only.
+    #[arg(long, value_name = "FILE.html")]
+    pub view: Option<PathBuf>,
     #[command(flatten)]
     pub config: ConfigArgs,
 }
@@ -42,6 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("note: {note}");
     }
     super::common::note_jobs(args.jobs);
+    let view = super::view::ChangeView::before(args.view.as_deref(), &args.dirs)?;
     let progress = Progress::new(args.dirs.len(), args.json);
     let results = run_batch(
         &args.dirs,
@@ -66,6 +71,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if failed > 0 {
         eprintln!("{} regenerated, {failed} failed", results.len() - failed);
         return Ok(ExitCode::from(1));
+    }
+    if let Some(view) = view {
+        view.write()?;
     }
     Ok(ExitCode::SUCCESS)
 }

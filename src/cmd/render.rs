@@ -1,5 +1,6 @@
 //! `mapzoo render DIR -o FILE.png [--size PX]`: a picture of one track set;
-//! `mapzoo render --gallery DIR... -o FILE.png`: a grid of many (issue 7).
+//! `mapzoo render --gallery DIR... -o FILE.png`: a grid of many (issue 7);
+//! `mapzoo render DIR --plot speed -o FILE.png`: v(s) and a_x(s) of every line (issue 23).
 //! Each picture shows the track with a margin, not the whole map (issue 11
 //! item 9); `--whole-map` shows all of it.
 
@@ -10,8 +11,8 @@ use anyhow::Context;
 
 use super::common::cli_message;
 use mapzoo_render::{
-    check_png_path, load_track, render_gallery, render_track, save_png, GalleryOptions,
-    RenderOptions, TrackPicture, CROP_MARGIN_M,
+    check_png_path, load_track, render_gallery, render_speed_plot, render_track, save_png,
+    GalleryOptions, PlotOptions, RenderOptions, TrackPicture, CROP_MARGIN_M,
 };
 
 /// Arguments of `mapzoo render`.
@@ -32,6 +33,9 @@ pub struct Args {
     /// Margin around the track, metres (default 1.0; ignored with --whole-map).
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub margin: Option<f64>,
+    /// Draw a plot instead of the map: `speed`, v(s) and a_x(s) of every line.
+    #[arg(long, value_name = "KIND", value_parser = ["speed"], conflicts_with = "gallery")]
+    pub plot: Option<String>,
     /// Long side of the map in pixels (default 1000); with --gallery, the side of each cell (default 320).
     #[arg(long, value_name = "PX")]
     pub size: Option<u32>,
@@ -64,6 +68,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         };
         let track = load_track(dir, rule).with_context(|| format!("reading {}", dir.display()))?;
+        if args.plot.is_some() {
+            let width = args.size.unwrap_or(PlotOptions::default().width);
+            let options = PlotOptions {
+                width,
+                height: width * 7 / 12,
+            };
+            let image = render_speed_plot(&track, &options)?;
+            save_png(&image, &args.output)?;
+            println!(
+                "{}: {} x {} px",
+                args.output.display(),
+                image.width(),
+                image.height()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
         let track = framed(track);
         let options = RenderOptions {
             size: args.size.unwrap_or(RenderOptions::default().size),

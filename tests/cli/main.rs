@@ -16,3 +16,4 @@ mod sets;
 mod slam;
 mod support;
 mod validate;
+mod view;

@@ -56,6 +56,7 @@ mod font;
 mod gallery;
 mod load;
 mod picture;
+mod plot;
 mod track;
 mod view;
 
@@ -68,6 +69,7 @@ pub use load::load_track;
 pub use picture::{
     check_size, render_track, RenderOptions, Rendered, MAX_PIXELS, MAX_SIZE, MIN_SIZE,
 };
+pub use plot::{render_speed_plot, PlotOptions};
 pub use track::{walls_from_widths, PictureLine, SectorSpan, TrackPicture};
 pub use view::MapView;
 

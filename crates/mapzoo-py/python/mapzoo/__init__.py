@@ -73,6 +73,7 @@ __all__ = [
     "SolverError",
     "TrackError",
     "TrackSet",
+    "ViewPage",
     "Walls",
     "build",
     "build_many",
@@ -254,6 +255,31 @@ def _rebuilt_walls(c: pd.DataFrame) -> Walls:
 # --- TrackSet ----------------------------------------------------------------------------
 
 
+class ViewPage:
+    """The page :meth:`TrackSet.view` wrote: ``path`` and ``html``; in Jupyter it shows inline
+    (``_repr_html_``: the page in an isolated ``<iframe srcdoc>``)."""
+
+    def __init__(self, path: Path, height: int = 900):
+        self.path = Path(path)
+        self.height = height
+
+    @property
+    def html(self) -> str:
+        """The page's text."""
+        return self.path.read_text(encoding="utf-8")
+
+    def __repr__(self) -> str:
+        return f"<mapzoo.ViewPage {str(self.path)!r}>"
+
+    def _repr_html_(self) -> str:
+        import html as _html
+
+        return (
+            f'<iframe srcdoc="{_html.escape(self.html, quote=True)}" '
+            f'style="width:100%;height:{self.height}px;border:1px solid #ddd"></iframe>'
+        )
+
+
 class TrackSet:
     """A complete track set: built from a map (:func:`build`), computed from a centerline
     (:func:`raceline`) or read from a folder (:func:`read_set`).
@@ -411,6 +437,30 @@ class TrackSet:
         folder = self._raw.write(os.fspath(out), force)
         self._folder = folder
         return Path(folder)
+
+    def view(self, path: Optional[PathLike] = None) -> "ViewPage":
+        """Writes the interactive page of ``mapzoo view`` (map, walls, every line coloured by
+        speed, sectors, hover readout, linked v(s) / a_x(s) / kappa(s) plots; one
+        self-contained HTML file) at ``path`` (default: ``<name>.html`` in a new temporary
+        folder) and returns it as a :class:`ViewPage`, which Jupyter displays inline.
+
+        A set without a folder (built in memory) is written to a temporary folder first; the
+        page needs the set's map (a set from :func:`raceline` has none: :class:`InputError`)."""
+        import tempfile
+
+        out = (
+            Path(path)
+            if path is not None
+            else Path(tempfile.mkdtemp(prefix="mapzoo-view-")) / f"{self.name}.html"
+        )
+        with tempfile.TemporaryDirectory(prefix="mapzoo-set-") as tmp:
+            folder = self._folder if self._folder is not None else self._raw.write(tmp, False)
+            code = _mapzoo.run_cli(["mapzoo", "view", os.fspath(folder), "-o", os.fspath(out)])
+        if code != 0:
+            raise InputError(
+                f"{folder}: mapzoo view could not write {out} (exit {code}; its message is above)"
+            )
+        return ViewPage(out)
 
     def plot(
         self,
