@@ -499,6 +499,131 @@ fn the_race_stack_car_folder_gives_the_racestack_profile() {
     assert!(stderr(&o).contains("racecar_f110.ini"), "{}", stderr(&o));
 }
 
+/// Before: `--vehicle stack_master/config/gb_optimizer` (the Race Stack's ROS 1 layout) used the
+/// default 1.2 m safety widths, the planner parameters being one folder up, and
+/// `--vehicle stack_master/config` ignored the INI one folder down, both without a word. Every
+/// layout (ROS 1 either folder, ROS 2 `config/global_planner/`, flat) now gives the flat
+/// folder's lap times, names the file of each value and records them in mapzoo.toml.
+#[test]
+fn vehicle_folders_of_the_race_stack_layouts_give_the_cars_safety_widths() {
+    let Some(data) = reference_data_or_skip("vehicle_folders_of_the_race_stack_layouts") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "loop", 11);
+    let car = data.join("racestack");
+    let copy = |from: &str, to: &Path| {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(car.join(from), to).unwrap();
+    };
+    let ros1 = tmp.path().join("ros1/stack_master/config");
+    copy(
+        "global_planner_params.yaml",
+        &ros1.join("global_planner_params.yaml"),
+    );
+    copy(
+        "racecar_f110.ini",
+        &ros1.join("gb_optimizer/racecar_f110.ini"),
+    );
+    let gp = tmp.path().join("ros2/stack_master/config/global_planner");
+    copy("racecar_f110.ini", &gp.join("racecar_f110.ini"));
+    for f in ["ggv.csv", "ax_max_machines.csv"] {
+        copy(f, &ros1.join("gb_optimizer/veh_dyn_info").join(f));
+        copy(f, &gp.join("veh_dyn_info").join(f));
+    }
+    std::fs::write(
+        gp.join("global_planner_params.yaml"),
+        "global_planner:\n  ros__parameters:\n    safety_width: 0.7\n    safety_width_sp: 0.7\n",
+    )
+    .unwrap();
+    let flat = laps(&build_json(
+        &yaml,
+        &tmp.path().join("flat"),
+        &["--vehicle", s(&car)],
+    ));
+    let default = laps(&build_json(&yaml, &tmp.path().join("default"), &[]));
+    assert!((flat.0 - default.0).abs() > 1e-3, "{flat:?} {default:?}");
+    let planner_ros1 = ros1
+        .canonicalize()
+        .unwrap()
+        .join("global_planner_params.yaml");
+    for (k, (dir, planner)) in [
+        (ros1.join("gb_optimizer"), planner_ros1.clone()),
+        (ros1.clone(), planner_ros1.clone()),
+        (
+            gp.clone(),
+            gp.canonicalize()
+                .unwrap()
+                .join("global_planner_params.yaml"),
+        ),
+        (
+            gp.parent().unwrap().to_path_buf(),
+            gp.canonicalize()
+                .unwrap()
+                .join("global_planner_params.yaml"),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = tmp.path().join(format!("out{k}"));
+        let o = build_json(&yaml, &out, &["--vehicle", s(&dir)]);
+        assert_eq!(laps(&o), flat, "{}", dir.display());
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "{}: safety_width = 0.7, safety_width_sp = 0.7",
+                planner.display()
+            )) && err.contains("ggv = 18 rows")
+                && !err.contains("no global_planner_params.yaml"),
+            "{}: {err}",
+            dir.display()
+        );
+        let record: toml::Table = std::fs::read_to_string(out.join("loop/mapzoo.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        let v = &record["vehicle"];
+        assert_eq!(v["values"]["safety_width"].as_float(), Some(0.7));
+        assert_eq!(
+            v["sources"]["safety_width"].as_str(),
+            Some(planner.to_str().unwrap())
+        );
+        assert_eq!(v["values"]["ggv"].as_array().map(Vec::len), Some(18));
+    }
+    // the planner file missing: a note, and the configured widths stay
+    std::fs::remove_file(&planner_ros1).unwrap();
+    let o = build_json(
+        &yaml,
+        &tmp.path().join("nowidth"),
+        &["--vehicle", s(&ros1.join("gb_optimizer"))],
+    );
+    assert_eq!(laps(&o).0, default.0);
+    assert!(
+        stderr(&o).contains("no global_planner_params.yaml in")
+            && stderr(&o).contains("safety widths keep"),
+        "{}",
+        stderr(&o)
+    );
+    // two planner files that disagree: refused, naming both
+    std::fs::write(&planner_ros1, "safety_width: 0.7\nsafety_width_sp: 0.7\n").unwrap();
+    std::fs::write(
+        ros1.join("gb_optimizer/global_planner_params.yaml"),
+        "safety_width: 0.9\n",
+    )
+    .unwrap();
+    let o = build_json(&yaml, &tmp.path().join("clash"), &["--vehicle", s(&ros1)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&planner_ros1.display().to_string())
+            && err.contains("gb_optimizer/global_planner_params.yaml")
+            && err.contains("0.9"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("clash").exists());
+}
+
 /// Before: `regen --vehicle DIR` of a set with a `mapzoo.toml` used the recorded settings and
 /// dropped the car's files without a word.
 #[test]

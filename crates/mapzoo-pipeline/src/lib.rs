@@ -67,11 +67,13 @@ pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
     LineDistance, PublishedRow,
 };
-pub use config::{Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults};
+pub use config::{
+    Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults, VehicleOrigin,
+};
 pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
 pub use regen::{regen, regen_as, start_pose_of, RegenReport, SectorsKept};
-pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource};
+pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource, EXPLICIT};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
 pub use vehicle::{apply_vehicle, apply_vehicle_dir};
