@@ -52,6 +52,7 @@ mod config;
 mod error;
 mod failure;
 mod from_centerline;
+mod infer;
 mod input_check;
 mod regen;
 mod settings;
@@ -73,6 +74,7 @@ pub use config::{
 pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
+pub use infer::{Inference, StartChoice, Trial, TrialSettings, EXACT_S};
 pub use regen::{regen, regen_as, start_pose_of, RegenReport, SectorsKept};
 pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource, EXPLICIT};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
