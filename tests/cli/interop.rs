@@ -179,15 +179,107 @@ fn validate_check_and_regen_work_on_the_ros2_sets() {
     let o = check("glc_ot_ez");
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("pass"), "{}", text(&o));
+    // a set that matches needs no search
+    assert!(!text(&o).contains("settings tried"), "{}", text(&o));
     assert!(
         stderr(&o).contains("(ros2)"),
         "check says the flavour: {}",
         text(&o)
     );
-    // made with a 0.6 m safety width: at the profile's 0.7 m the check explains the width
+    // made with a 0.6 m safety width: at the profile's 0.7 m the rebuild fails, and the
+    // check names the width that reproduces the published lap times exactly
     let o = check("GLC_smile_small");
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("safety"), "{}", text(&o));
+    assert!(stdout(&o).contains("the rebuild failed"), "{}", text(&o));
+    assert!(
+        stdout(&o).contains(
+            "reproduced exactly with --free-rule nonzero --safety-width 0.6 --safety-width-sp 0.6"
+        ),
+        "{}",
+        text(&o)
+    );
+}
+
+/// `regen --infer` of a published set without a mapzoo.toml (GLC_smile_small, made at a 0.6 m
+/// safety width the set does not record) rebuilds it with the settings that reproduce its
+/// lap times, from the defaults (map-server rule, 1.2 m), and records them.
+#[test]
+fn regen_infer_rebuilds_a_published_set_as_it_was_made() {
+    let Some(data) = reference_data_or_skip("regen_infer_rebuilds_a_published_set") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = data.join("racestack-ros2").join("GLC_smile_small");
+    let published = GlobalWaypoints::read(&dir.join("global_waypoints.json")).unwrap();
+    let copy = copy_folder(&dir, &tmp.path().join("GLC_smile_small"));
+    let o = run(&["regen", s(&copy), "--infer"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("inferred: --free-rule nonzero --safety-width 0.6 --safety-width-sp 0.6 (reproduce them exactly)"),
+        "{}",
+        text(&o)
+    );
+    let g = GlobalWaypoints::read(&copy.join("global_waypoints.json")).unwrap();
+    let close = |a: Option<f64>, b: Option<f64>| (a.unwrap() - b.unwrap()).abs() <= 1e-4;
+    assert!(
+        close(g.map_info.iqp_lap_time_s, published.map_info.iqp_lap_time_s)
+            && close(g.map_info.sp_lap_time_s, published.map_info.sp_lap_time_s),
+        "{:?} vs {:?}",
+        g.map_info,
+        published.map_info
+    );
+    let record = std::fs::read_to_string(copy.join("mapzoo.toml")).unwrap();
+    assert!(
+        record.contains("free_rule = \"nonzero\"") && record.contains("safety_width = 0.6"),
+        "{record}"
+    );
+}
+
+/// A set whose published lap time no plausible setting gives: `check` says so and names the
+/// closest, `regen --infer` refuses it and writes nothing.
+#[test]
+fn a_set_no_setting_reproduces_is_said_so() {
+    let Some(data) = reference_data_or_skip("a_set_no_setting_reproduces") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = data.join("racestack-ros2").join("glc_ot_ez");
+    let copy = copy_folder(&dir, &tmp.path().join("glc_ot_ez"));
+    let json = copy.join("global_waypoints.json");
+    let text_before = std::fs::read_to_string(&json).unwrap();
+    // a quarter faster than published: no safety width, rule, start or direction gives it
+    let edited = text_before.replace(
+        "IQP estimated lap time: 4.0894s",
+        "IQP estimated lap time: 3.0000s",
+    );
+    assert_ne!(edited, text_before);
+    std::fs::write(&json, &edited).unwrap();
+    let o = run(&[
+        "check",
+        s(&copy),
+        "--free-rule",
+        "nonzero",
+        "--profile",
+        "racestack",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        stdout(&o).contains("no plausible setting reproduces the published lap times")
+            && stdout(&o).contains("the closest, --free-rule"),
+        "{}",
+        text(&o)
+    );
+    assert!(!stdout(&o).contains("reproduced exactly"), "{}", text(&o));
+    let before = std::fs::read(&json).unwrap();
+    let o = run(&["regen", s(&copy), "--infer"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("no plausible settings reproduce"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(std::fs::read(&json).unwrap(), before, "nothing written");
+    assert!(!copy.join("mapzoo.toml").exists());
 }
 
 /// Lines of a text file: (comment lines, data rows split on `sep` and trimmed).

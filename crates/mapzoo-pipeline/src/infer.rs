@@ -320,6 +320,9 @@ where
                 if better(&t, &found.as_ref().map(|f| f.1.clone())) {
                     found = t.map(|t| (k, t));
                 }
+                if found.as_ref().is_some_and(|f| f.1.exact) {
+                    break;
+                }
             }
             let Some((k, t)) = found else { break };
             if !better(&Some(t.clone()), &best) {

@@ -75,7 +75,7 @@ pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
 pub use infer::{Inference, StartChoice, Trial, TrialSettings, EXACT_S};
-pub use regen::{regen, regen_as, start_pose_of, RegenReport, SectorsKept};
+pub use regen::{regen, regen_as, regen_inferred, start_pose_of, RegenReport, SectorsKept};
 pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource, EXPLICIT};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
 pub use vehicle::{apply_vehicle, apply_vehicle_dir};

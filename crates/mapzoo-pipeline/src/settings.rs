@@ -281,6 +281,9 @@ pub enum SettingsSource {
     Defaults,
     /// The caller's configuration; a recorded one was not used.
     Given,
+    /// The set has no `mapzoo.toml`: the settings `check` found to reproduce its published
+    /// lap times (`regen_inferred`).
+    Inferred,
 }
 
 /// The recorded settings of the set in `dir`, if it has a `mapzoo.toml`; an unreadable one
