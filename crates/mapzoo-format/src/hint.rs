@@ -190,7 +190,7 @@ mod tests {
                 extracted_start: false,
             },
         ];
-        for h in all {
+        for h in &all {
             assert!(!h.to_string().contains("--"), "{h}");
             assert!(h.flag().contains("--"), "{}", h.flag());
         }
