@@ -438,7 +438,9 @@ pub fn check(
                 text: format!("the rebuild failed: {e}"),
                 hint: e.hint(),
             });
-            infer_settings(&p, config, opts, &mut report);
+            let (inference, words) = infer_settings(&p, config, opts, [iqp_clear, sp_clear]);
+            report.inference = Some(inference);
+            report.explanations.extend(words);
             return Ok(report);
         }
         Err(e) => return Err(e),
@@ -486,16 +488,29 @@ pub fn check(
             hint: Some(Hint::Reverse),
         });
     }
-    if !pass && opts.infer {
-        infer_settings(&p, config, opts, &mut report);
-    } else if !pass {
-        explain_safety_width(&p, &centerline, config, iqp_clear, sp_clear, explanations);
+    if pass {
+        return Ok(report);
     }
-    if !pass && report.explanations.is_empty() {
+    explain_safety_width(&p, &centerline, config, iqp_clear, sp_clear, explanations);
+    let explained = !explanations.is_empty();
+    let found = if opts.infer {
+        let (inference, words) = infer_settings(&p, config, opts, [iqp_clear, sp_clear]);
+        report.inference = Some(inference);
+        words
+    } else {
+        Vec::new()
+    };
+    let exact = report
+        .inference
+        .as_ref()
+        .is_some_and(|i| !i.exact.is_empty());
+    // what the data says first, then what the search found
+    if !explained && !exact {
         report.explanations.push(Explanation::plain(no_cause_found(
             &p, opts, iqp_pct, sp_pct,
         )));
     }
+    report.explanations.extend(found);
     Ok(report)
 }
 
@@ -506,7 +521,12 @@ fn implied_width(c: f64) -> f64 {
 
 /// Searches the settings that reproduce the published lap times ([`crate::infer`]) and
 /// says which do, or that none does and which came closest.
-fn infer_settings(p: &Published, config: &Config, opts: &CheckOptions, report: &mut CheckReport) {
+fn infer_settings(
+    p: &Published,
+    config: &Config,
+    opts: &CheckOptions,
+    clearances: [Option<f64>; 2],
+) -> (Inference, Vec<Explanation>) {
     let start = start_pose_of(&p.centerline);
     let eval = |s: &TrialSettings| -> Result<(f64, f64), String> {
         let mut c = config.clone();
@@ -536,15 +556,12 @@ fn infer_settings(p: &Published, config: &Config, opts: &CheckOptions, report: &
             lines[LineKind::Sp].lap_time_s,
         ))
     };
-    let hints: Vec<f64> = [
-        report.published_iqp_min_clearance_m,
-        report.published_sp_min_clearance_m,
-    ]
-    .into_iter()
-    .flatten()
-    .map(implied_width)
-    .filter(|w| *w > 0.0 && *w <= 2.0)
-    .collect();
+    let hints: Vec<f64> = clearances
+        .into_iter()
+        .flatten()
+        .map(implied_width)
+        .filter(|w| *w > 0.0 && *w <= 2.0)
+        .collect();
     let target = Target {
         iqp_lap_s: p.figures.iqp_lap_s,
         sp_lap_s: p.figures.sp_lap_s,
@@ -558,10 +575,8 @@ fn infer_settings(p: &Published, config: &Config, opts: &CheckOptions, report: &
         safety_width_sp: config.raceline.safety_width_sp,
     };
     let inference = Search::new(eval, target, !opts.from_centerline, &hints).infer(base);
-    report
-        .explanations
-        .extend(inference_explanations(&inference, opts.lap_tol));
-    report.inference = Some(inference);
+    let words = inference_explanations(&inference, opts.lap_tol);
+    (inference, words)
 }
 
 /// At most this many settings that reproduce a set exactly are named.
