@@ -32,6 +32,10 @@ pub struct Args {
     /// Also write a Markdown report.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Do not search the settings that reproduce a set that differs (the free rule, safety
+    /// widths, start and direction); by default `check` does.
+    #[arg(long)]
+    pub no_infer: bool,
     /// Parallel folders (0 = one per core).
     #[arg(long, default_value_t = 0)]
     pub jobs: usize,
@@ -56,6 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         from_centerline: args.from_centerline,
         lap_tol: args.lap_tol,
         published,
+        infer: !args.no_infer,
     };
     super::common::note_jobs(args.jobs);
     let progress = Progress::new(args.dirs.len(), args.json);

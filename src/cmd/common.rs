@@ -62,13 +62,31 @@ impl RacelineArgs {
         };
         let mut config = Config::resolve(config, &overrides)?;
         if let Some(dir) = &self.vehicle {
-            apply_vehicle_dir(&mut config, dir)?;
-            // explicit widths on the command line win over the car's files
-            if let Some(w) = self.safety_width {
-                config.raceline.safety_width = w;
+            let car = apply_vehicle_dir(&mut config, dir)?;
+            // which file gave which value, and the files not found
+            for line in car.describe() {
+                eprintln!("note: --vehicle: {line}");
             }
-            if let Some(w) = self.safety_width_sp {
-                config.raceline.safety_width_sp = w;
+            for note in &car.notes {
+                eprintln!("note: --vehicle: {note}");
+            }
+            // explicit widths on the command line win over the car's files
+            for (flag, given, key) in [
+                ("--safety-width", self.safety_width, "safety_width"),
+                ("--safety-width-sp", self.safety_width_sp, "safety_width_sp"),
+            ] {
+                let Some(w) = given else { continue };
+                if key == "safety_width" {
+                    config.raceline.safety_width = w;
+                } else {
+                    config.raceline.safety_width_sp = w;
+                }
+                if let Some(v) = &mut config.vehicle {
+                    if v.sources.contains_key(key) {
+                        eprintln!("note: --vehicle: {flag} {w} wins over the folder's {key}");
+                    }
+                    v.set_by(key, mapzoo_pipeline::EXPLICIT);
+                }
             }
         }
         if let Some(s) = self.max_seconds {

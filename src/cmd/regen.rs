@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use mapzoo_format::set::Written;
 use mapzoo_format::Flavor;
-use mapzoo_pipeline::{regen_as, run_batch, RegenReport, SettingsSource};
+use mapzoo_pipeline::{regen_inferred, run_batch, RegenReport, SettingsSource};
 
 use super::common::{cli_message, failure_json, ok_record, ConfigArgs, Progress};
 use super::setfiles::{config_choice, move_lines, written_lines};
@@ -34,6 +34,12 @@ pub struct Args {
     /// (`mapzoo view --before/--after`); one DIR only.
     #[arg(long, value_name = "FILE.html")]
     pub view: Option<PathBuf>,
+
+    /// For a set without a mapzoo.toml (a published Race Stack set): rebuild with the
+    /// settings `check` finds to reproduce its published lap times (free rule, safety widths,
+    /// start, direction); refused when none does. A set with a mapzoo.toml uses its record.
+    #[arg(long)]
+    pub infer: bool,
     #[command(flatten)]
     pub config: ConfigArgs,
 }
@@ -51,7 +57,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let results = run_batch(
         &args.dirs,
         args.jobs,
-        |dir| regen_as(dir, choice.clone(), args.force_sectors, args.flavor),
+        |dir| {
+            if args.infer {
+                // the lap-time tolerance of `check`'s default (an exact match is preferred)
+                regen_inferred(dir, choice.clone(), args.force_sectors, args.flavor, 0.01)
+            } else {
+                mapzoo_pipeline::regen_as(dir, choice.clone(), args.force_sectors, args.flavor)
+            }
+        },
         |_, r| match r {
             Ok(rep) => progress.done(&describe(rep)),
             Err(e) => progress.done(&format!("FAIL  {}", cli_message(e))),
@@ -88,8 +101,20 @@ fn describe(r: &RegenReport) -> String {
         SettingsSource::Recorded => "the settings recorded in mapzoo.toml",
         SettingsSource::Defaults => "the default settings (the set has no mapzoo.toml)",
         SettingsSource::Given => "the settings given on the command line",
+        SettingsSource::Inferred => "the settings inferred from the published lap times",
     };
     lines.push(format!("      built with {settings}"));
+    if let Some(t) = &r.inferred {
+        let how = if t.exact {
+            "reproduce them exactly"
+        } else {
+            "reproduce them within the tolerance"
+        };
+        lines.push(format!(
+            "      inferred: {} ({how})",
+            t.settings.hint().flag()
+        ));
+    }
     lines.extend(move_lines(&r.sector_moves));
     lines.extend(written_lines(&Written {
         dir: Default::default(),

@@ -179,15 +179,107 @@ fn validate_check_and_regen_work_on_the_ros2_sets() {
     let o = check("glc_ot_ez");
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("pass"), "{}", text(&o));
+    // a set that matches needs no search
+    assert!(!text(&o).contains("settings tried"), "{}", text(&o));
     assert!(
         stderr(&o).contains("(ros2)"),
         "check says the flavour: {}",
         text(&o)
     );
-    // made with a 0.6 m safety width: at the profile's 0.7 m the check explains the width
+    // made with a 0.6 m safety width: at the profile's 0.7 m the rebuild fails, and the
+    // check names the width that reproduces the published lap times exactly
     let o = check("GLC_smile_small");
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("safety"), "{}", text(&o));
+    assert!(stdout(&o).contains("the rebuild failed"), "{}", text(&o));
+    assert!(
+        stdout(&o).contains(
+            "reproduced exactly with --free-rule nonzero --safety-width 0.6 --safety-width-sp 0.6"
+        ),
+        "{}",
+        text(&o)
+    );
+}
+
+/// `regen --infer` of a published set without a mapzoo.toml (GLC_smile_small, made at a 0.6 m
+/// safety width the set does not record) rebuilds it with the settings that reproduce its
+/// lap times, from the defaults (map-server rule, 1.2 m), and records them.
+#[test]
+fn regen_infer_rebuilds_a_published_set_as_it_was_made() {
+    let Some(data) = reference_data_or_skip("regen_infer_rebuilds_a_published_set") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = data.join("racestack-ros2").join("GLC_smile_small");
+    let published = GlobalWaypoints::read(&dir.join("global_waypoints.json")).unwrap();
+    let copy = copy_folder(&dir, &tmp.path().join("GLC_smile_small"));
+    let o = run(&["regen", s(&copy), "--infer"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("inferred: --free-rule nonzero --safety-width 0.6 --safety-width-sp 0.6 (reproduce them exactly)"),
+        "{}",
+        text(&o)
+    );
+    let g = GlobalWaypoints::read(&copy.join("global_waypoints.json")).unwrap();
+    let close = |a: Option<f64>, b: Option<f64>| (a.unwrap() - b.unwrap()).abs() <= 1e-4;
+    assert!(
+        close(g.map_info.iqp_lap_time_s, published.map_info.iqp_lap_time_s)
+            && close(g.map_info.sp_lap_time_s, published.map_info.sp_lap_time_s),
+        "{:?} vs {:?}",
+        g.map_info,
+        published.map_info
+    );
+    let record = std::fs::read_to_string(copy.join("mapzoo.toml")).unwrap();
+    assert!(
+        record.contains("free_rule = \"nonzero\"") && record.contains("safety_width = 0.6"),
+        "{record}"
+    );
+}
+
+/// A set whose published lap time no plausible setting gives: `check` says so and names the
+/// closest, `regen --infer` refuses it and writes nothing.
+#[test]
+fn a_set_no_setting_reproduces_is_said_so() {
+    let Some(data) = reference_data_or_skip("a_set_no_setting_reproduces") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = data.join("racestack-ros2").join("glc_ot_ez");
+    let copy = copy_folder(&dir, &tmp.path().join("glc_ot_ez"));
+    let json = copy.join("global_waypoints.json");
+    let text_before = std::fs::read_to_string(&json).unwrap();
+    // a quarter faster than published: no safety width, rule, start or direction gives it
+    let edited = text_before.replace(
+        "IQP estimated lap time: 4.0894s",
+        "IQP estimated lap time: 3.0000s",
+    );
+    assert_ne!(edited, text_before);
+    std::fs::write(&json, &edited).unwrap();
+    let o = run(&[
+        "check",
+        s(&copy),
+        "--free-rule",
+        "nonzero",
+        "--profile",
+        "racestack",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        stdout(&o).contains("no plausible setting reproduces the published lap times")
+            && stdout(&o).contains("the closest, --free-rule"),
+        "{}",
+        text(&o)
+    );
+    assert!(!stdout(&o).contains("reproduced exactly"), "{}", text(&o));
+    let before = std::fs::read(&json).unwrap();
+    let o = run(&["regen", s(&copy), "--infer"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("no plausible settings reproduce"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(std::fs::read(&json).unwrap(), before, "nothing written");
+    assert!(!copy.join("mapzoo.toml").exists());
 }
 
 /// Lines of a text file: (comment lines, data rows split on `sep` and trimmed).
@@ -497,6 +589,131 @@ fn the_race_stack_car_folder_gives_the_racestack_profile() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("racecar_f110.ini"), "{}", stderr(&o));
+}
+
+/// Before: `--vehicle stack_master/config/gb_optimizer` (the Race Stack's ROS 1 layout) used the
+/// default 1.2 m safety widths, the planner parameters being one folder up, and
+/// `--vehicle stack_master/config` ignored the INI one folder down, both without a word. Every
+/// layout (ROS 1 either folder, ROS 2 `config/global_planner/`, flat) now gives the flat
+/// folder's lap times, names the file of each value and records them in mapzoo.toml.
+#[test]
+fn vehicle_folders_of_the_race_stack_layouts_give_the_cars_safety_widths() {
+    let Some(data) = reference_data_or_skip("vehicle_folders_of_the_race_stack_layouts") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = write_map(tmp.path(), "loop", 11);
+    let car = data.join("racestack");
+    let copy = |from: &str, to: &Path| {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(car.join(from), to).unwrap();
+    };
+    let ros1 = tmp.path().join("ros1/stack_master/config");
+    copy(
+        "global_planner_params.yaml",
+        &ros1.join("global_planner_params.yaml"),
+    );
+    copy(
+        "racecar_f110.ini",
+        &ros1.join("gb_optimizer/racecar_f110.ini"),
+    );
+    let gp = tmp.path().join("ros2/stack_master/config/global_planner");
+    copy("racecar_f110.ini", &gp.join("racecar_f110.ini"));
+    for f in ["ggv.csv", "ax_max_machines.csv"] {
+        copy(f, &ros1.join("gb_optimizer/veh_dyn_info").join(f));
+        copy(f, &gp.join("veh_dyn_info").join(f));
+    }
+    std::fs::write(
+        gp.join("global_planner_params.yaml"),
+        "global_planner:\n  ros__parameters:\n    safety_width: 0.7\n    safety_width_sp: 0.7\n",
+    )
+    .unwrap();
+    let flat = laps(&build_json(
+        &yaml,
+        &tmp.path().join("flat"),
+        &["--vehicle", s(&car)],
+    ));
+    let default = laps(&build_json(&yaml, &tmp.path().join("default"), &[]));
+    assert!((flat.0 - default.0).abs() > 1e-3, "{flat:?} {default:?}");
+    let planner_ros1 = ros1
+        .canonicalize()
+        .unwrap()
+        .join("global_planner_params.yaml");
+    for (k, (dir, planner)) in [
+        (ros1.join("gb_optimizer"), planner_ros1.clone()),
+        (ros1.clone(), planner_ros1.clone()),
+        (
+            gp.clone(),
+            gp.canonicalize()
+                .unwrap()
+                .join("global_planner_params.yaml"),
+        ),
+        (
+            gp.parent().unwrap().to_path_buf(),
+            gp.canonicalize()
+                .unwrap()
+                .join("global_planner_params.yaml"),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = tmp.path().join(format!("out{k}"));
+        let o = build_json(&yaml, &out, &["--vehicle", s(&dir)]);
+        assert_eq!(laps(&o), flat, "{}", dir.display());
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "{}: safety_width = 0.7, safety_width_sp = 0.7",
+                planner.display()
+            )) && err.contains("ggv = 18 rows")
+                && !err.contains("no global_planner_params.yaml"),
+            "{}: {err}",
+            dir.display()
+        );
+        let record: toml::Table = std::fs::read_to_string(out.join("loop/mapzoo.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        let v = &record["vehicle"];
+        assert_eq!(v["values"]["safety_width"].as_float(), Some(0.7));
+        assert_eq!(
+            v["sources"]["safety_width"].as_str(),
+            Some(planner.to_str().unwrap())
+        );
+        assert_eq!(v["values"]["ggv"].as_array().map(Vec::len), Some(18));
+    }
+    // the planner file missing: a note, and the configured widths stay
+    std::fs::remove_file(&planner_ros1).unwrap();
+    let o = build_json(
+        &yaml,
+        &tmp.path().join("nowidth"),
+        &["--vehicle", s(&ros1.join("gb_optimizer"))],
+    );
+    assert_eq!(laps(&o).0, default.0);
+    assert!(
+        stderr(&o).contains("no global_planner_params.yaml in")
+            && stderr(&o).contains("safety widths keep"),
+        "{}",
+        stderr(&o)
+    );
+    // two planner files that disagree: refused, naming both
+    std::fs::write(&planner_ros1, "safety_width: 0.7\nsafety_width_sp: 0.7\n").unwrap();
+    std::fs::write(
+        ros1.join("gb_optimizer/global_planner_params.yaml"),
+        "safety_width: 0.9\n",
+    )
+    .unwrap();
+    let o = build_json(&yaml, &tmp.path().join("clash"), &["--vehicle", s(&ros1)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&planner_ros1.display().to_string())
+            && err.contains("gb_optimizer/global_planner_params.yaml")
+            && err.contains("0.9"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("clash").exists());
 }
 
 /// Before: `regen --vehicle DIR` of a set with a `mapzoo.toml` used the recorded settings and

@@ -36,6 +36,25 @@ pub enum Hint {
     FreeRule(FreeRule),
     /// Give the start pose to pick the loop nearest to it (`BuildRequest::start`).
     StartPose,
+    /// Rebuild with these settings (what `check` found reproduces a published set).
+    Settings {
+        /// The free-space rule.
+        free_rule: FreeRule,
+        /// Safety width of the IQP line, metres.
+        safety_width: f64,
+        /// Safety width of the SP line, metres.
+        safety_width_sp: f64,
+        /// Driven against the published direction.
+        reverse: bool,
+        /// Started where the extraction puts waypoint 0, not at the published first waypoint.
+        extracted_start: bool,
+    },
+}
+
+/// A width as short as it reads: `0.6`, `0.65`.
+fn width(w: f64) -> String {
+    let s = format!("{w:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl Hint {
@@ -62,6 +81,27 @@ impl Hint {
                 free_rule_name(*rule)
             ),
             Hint::StartPose => "pass --start X,Y,YAW to take the loop nearest to that pose".into(),
+            Hint::Settings {
+                free_rule,
+                safety_width,
+                safety_width_sp,
+                reverse,
+                extracted_start,
+            } => {
+                let mut s = format!(
+                    "--free-rule {} --safety-width {} --safety-width-sp {}",
+                    free_rule_name(*free_rule),
+                    width(*safety_width),
+                    width(*safety_width_sp)
+                );
+                if *reverse {
+                    s.push_str(" --reverse");
+                }
+                if *extracted_start {
+                    s.push_str(" (start where the extraction puts it, not at the published first waypoint)");
+                }
+                s
+            }
         }
     }
 }
@@ -100,6 +140,28 @@ impl fmt::Display for Hint {
             Hint::StartPose => f.write_str(
                 "give the start pose (BuildRequest::start) to take the loop nearest to it",
             ),
+            Hint::Settings {
+                free_rule,
+                safety_width,
+                safety_width_sp,
+                reverse,
+                extracted_start,
+            } => {
+                write!(
+                    f,
+                    "free_rule = \"{}\", safety_width = {}, safety_width_sp = {}",
+                    free_rule_name(*free_rule),
+                    width(*safety_width),
+                    width(*safety_width_sp)
+                )?;
+                if *reverse {
+                    f.write_str(", BuildRequest::reverse = true")?;
+                }
+                if *extracted_start {
+                    f.write_str(" (start where the extraction puts it, not at the published first waypoint)")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -120,11 +182,22 @@ mod tests {
             Hint::SmallerPicture,
             Hint::FreeRule(FreeRule::Nonzero),
             Hint::StartPose,
+            Hint::Settings {
+                free_rule: FreeRule::Nonzero,
+                safety_width: 0.6,
+                safety_width_sp: 0.65,
+                reverse: true,
+                extracted_start: false,
+            },
         ];
-        for h in all {
+        for h in &all {
             assert!(!h.to_string().contains("--"), "{h}");
             assert!(h.flag().contains("--"), "{}", h.flag());
         }
+        assert_eq!(
+            all[9].flag(),
+            "--free-rule nonzero --safety-width 0.6 --safety-width-sp 0.65 --reverse"
+        );
         assert_eq!(
             Hint::FreeRule(FreeRule::Nonzero).flag(),
             "try --free-rule nonzero for anti-aliased maps"

@@ -23,8 +23,12 @@ pub const PLANNER_PARAMS: &str = "global_planner_params.yaml";
 pub struct VehicleFiles {
     /// The folder.
     pub dir: PathBuf,
-    /// The files read, by name relative to `dir`.
+    /// The files read, by name relative to `dir` (`../x` in its parent), in reading order.
     pub files: Vec<String>,
+    /// Which file gave which value: (field name, e.g. `safety_width`, file), in reading order.
+    pub sources: Vec<(String, PathBuf)>,
+    /// The files looked for and not found, each a sentence (the values keep the configured ones).
+    pub notes: Vec<String>,
     /// `safety_width` of global_planner_params.yaml, metres.
     pub safety_width: Option<f64>,
     /// `safety_width_sp` of global_planner_params.yaml, metres.
@@ -65,62 +69,373 @@ pub struct VehicleFiles {
     pub ax_max_machines: Option<Vec<[f64; 2]>>,
 }
 
+/// The sub-folders of a Race Stack `stack_master/config/` that hold the car's files: ROS 1
+/// keeps the INI and `veh_dyn_info/` in `gb_optimizer/` (and the planner parameters one
+/// folder up), ROS 2 keeps all of them in `global_planner/`.
+pub const KNOWN_CHILDREN: [&str; 2] = ["gb_optimizer", "global_planner"];
+
+/// How a value is shown in notes and errors.
+trait Shown {
+    fn shown(&self) -> String;
+}
+
+impl Shown for f64 {
+    fn shown(&self) -> String {
+        format!("{self}")
+    }
+}
+
+impl Shown for u32 {
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Shown for usize {
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl<const N: usize> Shown for Vec<[f64; N]> {
+    fn shown(&self) -> String {
+        format!("{} rows", self.len())
+    }
+}
+
+/// Moves each value `part` gives into `acc`, recording `file` as its source; a value both
+/// give differently is an error naming both files.
+macro_rules! merge_values {
+    ($acc:expr, $part:expr, $file:expr, $($field:ident),+ $(,)?) => {$(
+        if let Some(b) = $part.$field.take() {
+            match &$acc.$field {
+                Some(a) if *a != b => {
+                    return Err(conflict(&$acc, stringify!($field), &a.shown(), $file, &b.shown()));
+                }
+                Some(_) => {}
+                None => {
+                    $acc.$field = Some(b);
+                    $acc.sources.push((stringify!($field).to_string(), $file.to_path_buf()));
+                }
+            }
+        }
+    )+};
+}
+
+/// The error for `key` given as `a` by the file `acc` took it from and as `b` by `file`.
+fn conflict(acc: &VehicleFiles, key: &str, a: &str, file: &Path, b: &str) -> FormatError {
+    let first = acc
+        .source_of(key)
+        .map_or_else(|| "another file".to_string(), |p| p.display().to_string());
+    FormatError::inconsistent(
+        file,
+        format!(
+            "gives {key} = {b}, but {first} gives {key} = {a}; the car's files contradict each other: make them agree or give the folder that holds only one of them"
+        ),
+    )
+}
+
+/// The files named `names` in `folders` (each folder, then its `veh_dyn_info/` when
+/// `dyn_info`), each once, in that order.
+fn existing(folders: &[PathBuf], names: &[String], dyn_info: bool) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for f in folders {
+        for name in names {
+            let mut here = vec![f.join(name)];
+            if dyn_info {
+                here.push(f.join("veh_dyn_info").join(name));
+            }
+            for p in here {
+                if !p.is_file() {
+                    continue;
+                }
+                // the real folder (the file's own name kept): the notes and the set's record
+                // name it wherever the run was
+                let p = match (p.parent().map(Path::canonicalize), p.file_name()) {
+                    (Some(Ok(d)), Some(n)) => d.join(n),
+                    _ => p,
+                };
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `folders` as a list for a note: `a, b or c`.
+fn listed(folders: &[PathBuf]) -> String {
+    let names: Vec<String> = folders.iter().map(|p| p.display().to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
 impl VehicleFiles {
-    /// Reads the folder `dir`; it must hold at least one of the files.
+    /// Reads the car's files for the folder `dir`, as the Race Stack keeps them: in `dir`
+    /// itself (a flat folder, or ROS 2's `config/global_planner/`), in its known sub-folders
+    /// ([`KNOWN_CHILDREN`]: `dir` is `stack_master/config/`), and, for a file found in
+    /// neither, in its parent (ROS 1's `config/gb_optimizer/`, whose
+    /// `global_planner_params.yaml` is one folder up). Every value records the file it came
+    /// from ([`VehicleFiles::sources`]); a file not found is a note ([`VehicleFiles::notes`]);
+    /// two files giving different values for one parameter are an error naming both. At
+    /// least one of the files must be found.
     pub fn read(dir: &Path) -> Result<Self> {
         if !dir.is_dir() {
             return Err(FormatError::bad_path(
                 dir,
-                "not a folder; give the folder holding racecar_f110.ini (or racecar.ini), ggv.csv, ax_max_machines.csv and global_planner_params.yaml",
+                "not a folder; give the folder holding racecar_f110.ini (or racecar.ini), ggv.csv, ax_max_machines.csv and global_planner_params.yaml (a Race Stack stack_master/config/, its gb_optimizer/ or global_planner/, or a folder of all four)",
             ));
         }
         let mut v = VehicleFiles {
             dir: dir.to_path_buf(),
             ..VehicleFiles::default()
         };
-        let mut ggv_name = "ggv.csv".to_string();
-        let mut ax_name = "ax_max_machines.csv".to_string();
-        if let Some(name) = INI_NAMES.iter().find(|n| dir.join(n).is_file()) {
-            let path = dir.join(name);
+        let mut near = vec![dir.to_path_buf()];
+        near.extend(
+            KNOWN_CHILDREN
+                .iter()
+                .map(|c| dir.join(c))
+                .filter(|p| p.is_dir()),
+        );
+        let parent: Vec<PathBuf> = dir
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .into_iter()
+            .collect();
+        // Near first; the parent only for a file not found near.
+        let find = |names: &[String], folders: &[PathBuf], dyn_info: bool| {
+            let found = existing(folders, names, dyn_info);
+            if found.is_empty() {
+                existing(&parent, names, dyn_info)
+            } else {
+                found
+            }
+        };
+        let searched = |folders: &[PathBuf]| {
+            let mut all = folders.to_vec();
+            all.extend(parent.iter().cloned());
+            listed(&all)
+        };
+
+        let ini_names: Vec<String> = INI_NAMES.iter().map(|n| n.to_string()).collect();
+        let inis = find(&ini_names, &near, false);
+        let mut ggv_names: Vec<String> = Vec::new();
+        let mut ax_names: Vec<String> = Vec::new();
+        let mut ini_dirs: Vec<PathBuf> = Vec::new();
+        for path in &inis {
             let text =
-                crate::raster::read_text_file(&path, crate::raster::MAX_YAML_BYTES, "ini file")?;
-            let ini = parse_ini(&text, &path)?;
-            v.files.push(name.to_string());
-            v.read_ini(&ini, &path)?;
-            if let Some(s) = ini_string(&ini, "ggv_file") {
-                ggv_name = s;
+                crate::raster::read_text_file(path, crate::raster::MAX_YAML_BYTES, "ini file")?;
+            let ini = parse_ini(&text, path)?;
+            let mut part = VehicleFiles::default();
+            part.read_ini(&ini, path)?;
+            v.merge(part, path)?;
+            v.files.push(v.relative(path));
+            let name = ini_string(&ini, "ggv_file").unwrap_or_else(|| "ggv.csv".into());
+            if !ggv_names.contains(&name) {
+                ggv_names.push(name);
             }
-            if let Some(s) = ini_string(&ini, "ax_max_machines_file") {
-                ax_name = s;
+            let name = ini_string(&ini, "ax_max_machines_file")
+                .unwrap_or_else(|| "ax_max_machines.csv".into());
+            if !ax_names.contains(&name) {
+                ax_names.push(name);
+            }
+            if let Some(d) = path.parent() {
+                ini_dirs.push(d.to_path_buf());
             }
         }
-        if let Some((rel, path)) = find(dir, &ggv_name) {
-            let rows = read_table::<3>(&path, ["v_mps", "ax_max_mps2", "ay_max_mps2"])?;
-            v.ggv = Some(rows);
-            v.files.push(rel);
+        if inis.is_empty() {
+            v.notes.push(format!(
+                "no {} in {}: the vehicle parameters keep the configured values",
+                INI_NAMES.join(" or "),
+                searched(&near)
+            ));
+            ggv_names.push("ggv.csv".into());
+            ax_names.push("ax_max_machines.csv".into());
         }
-        if let Some((rel, path)) = find(dir, &ax_name) {
-            let rows = read_table::<2>(&path, ["v_mps", "ax_max_machines_mps2"])?;
-            v.ax_max_machines = Some(rows);
-            v.files.push(rel);
+        // The tables beside the INI that names them (or in its veh_dyn_info/); without an
+        // INI, wherever the INI would be.
+        let table_dirs = if ini_dirs.is_empty() {
+            &near
+        } else {
+            &ini_dirs
+        };
+        let ggvs = find(&ggv_names, table_dirs, true);
+        for path in &ggvs {
+            let mut part = VehicleFiles {
+                ggv: Some(read_table::<3>(
+                    path,
+                    ["v_mps", "ax_max_mps2", "ay_max_mps2"],
+                )?),
+                ..VehicleFiles::default()
+            };
+            v.merge_tables(&mut part, path)?;
         }
-        let planner = dir.join(PLANNER_PARAMS);
-        if planner.is_file() {
-            let (w, w_sp) = read_planner_params(&planner)?;
-            v.safety_width = w;
-            v.safety_width_sp = w_sp;
-            v.files.push(PLANNER_PARAMS.to_string());
+        if ggvs.is_empty() {
+            v.notes.push(format!(
+                "no {} in {} (or their veh_dyn_info/): the ggv diagram keeps the configured one",
+                ggv_names.join(" or "),
+                searched(table_dirs)
+            ));
+        }
+        let axs = find(&ax_names, table_dirs, true);
+        for path in &axs {
+            let mut part = VehicleFiles {
+                ax_max_machines: Some(read_table::<2>(path, ["v_mps", "ax_max_machines_mps2"])?),
+                ..VehicleFiles::default()
+            };
+            v.merge_tables(&mut part, path)?;
+        }
+        if axs.is_empty() {
+            v.notes.push(format!(
+                "no {} in {} (or their veh_dyn_info/): the machine limit keeps the configured one",
+                ax_names.join(" or "),
+                searched(table_dirs)
+            ));
+        }
+        let planners = find(&[PLANNER_PARAMS.to_string()], &near, false);
+        for path in &planners {
+            let (w, w_sp) = read_planner_params(path)?;
+            let part = VehicleFiles {
+                safety_width: w,
+                safety_width_sp: w_sp,
+                ..VehicleFiles::default()
+            };
+            v.merge(part, path)?;
+            v.files.push(v.relative(path));
+        }
+        if planners.is_empty() {
+            v.notes.push(format!(
+                "no {PLANNER_PARAMS} in {}: the safety widths keep the configured values",
+                searched(&near)
+            ));
         }
         if v.files.is_empty() {
             return Err(FormatError::bad_path(
                 dir,
                 format!(
-                    "holds none of {}, ggv.csv, ax_max_machines.csv, {PLANNER_PARAMS}; give the car's config folder",
+                    "holds none of {}, ggv.csv, ax_max_machines.csv, {PLANNER_PARAMS} (nor do its gb_optimizer/, global_planner/ or its parent); give the car's config folder",
                     INI_NAMES.join(", ")
                 ),
             ));
         }
         Ok(v)
+    }
+
+    /// The file `key` (a field name, e.g. `safety_width`) came from.
+    pub fn source_of(&self, key: &str) -> Option<&Path> {
+        self.sources
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, p)| p.as_path())
+    }
+
+    /// One line per file read: the file and the values it gave (`key = value`, a table as
+    /// its row count), in reading order.
+    pub fn describe(&self) -> Vec<String> {
+        let mut files: Vec<&Path> = Vec::new();
+        for (_, p) in &self.sources {
+            if !files.contains(&p.as_path()) {
+                files.push(p);
+            }
+        }
+        files
+            .into_iter()
+            .map(|file| {
+                let values: Vec<String> = self
+                    .sources
+                    .iter()
+                    .filter(|(_, p)| p == file)
+                    .map(|(k, _)| format!("{k} = {}", self.shown(k)))
+                    .collect();
+                format!("{}: {}", file.display(), values.join(", "))
+            })
+            .collect()
+    }
+
+    /// The value of field `key`, as notes show it.
+    fn shown(&self, key: &str) -> String {
+        macro_rules! pick {
+            ($($field:ident),+) => {
+                match key {
+                    $(stringify!($field) => self.$field.as_ref().map(Shown::shown),)+
+                    _ => None,
+                }
+            };
+        }
+        pick!(
+            safety_width,
+            safety_width_sp,
+            v_max,
+            length,
+            width,
+            mass,
+            dragcoeff,
+            curvlim,
+            g,
+            dyn_model_exp,
+            stepsize_prep,
+            stepsize_reg,
+            stepsize_interp_after_opt,
+            k_reg,
+            s_reg,
+            iqp_iters_min,
+            iqp_curverror_allowed,
+            ggv,
+            ax_max_machines
+        )
+        .unwrap_or_default()
+    }
+
+    /// `path` relative to the folder read (`../x` for its parent), else as it is.
+    fn relative(&self, path: &Path) -> String {
+        let base = self.dir.canonicalize().unwrap_or_else(|_| self.dir.clone());
+        if let Ok(rel) = path.strip_prefix(&base) {
+            return rel.to_string_lossy().replace('\\', "/");
+        }
+        match (Ok::<_, ()>(base), path.file_name()) {
+            (Ok(d), Some(name)) if d.parent() == path.parent() => {
+                format!("../{}", name.to_string_lossy())
+            }
+            _ => path.display().to_string(),
+        }
+    }
+
+    /// Merges a table file's values and names it among the files read.
+    fn merge_tables(&mut self, part: &mut VehicleFiles, path: &Path) -> Result<()> {
+        merge_values!(self, part, path, ggv, ax_max_machines);
+        self.files.push(self.relative(path));
+        Ok(())
+    }
+
+    /// Merges the scalar values `part` read from `path` (see [`merge_values`]).
+    fn merge(&mut self, mut part: VehicleFiles, path: &Path) -> Result<()> {
+        merge_values!(
+            self,
+            part,
+            path,
+            safety_width,
+            safety_width_sp,
+            v_max,
+            length,
+            width,
+            mass,
+            dragcoeff,
+            curvlim,
+            g,
+            dyn_model_exp,
+            stepsize_prep,
+            stepsize_reg,
+            stepsize_interp_after_opt,
+            k_reg,
+            s_reg,
+            iqp_iters_min,
+            iqp_curverror_allowed,
+        );
+        Ok(())
     }
 
     fn read_ini(&mut self, ini: &[(String, String, Value)], path: &Path) -> Result<()> {
@@ -173,14 +488,6 @@ impl VehicleFiles {
         self.iqp_iters_min = count("optim_opts_mincurv", "iqp_iters_min")?.map(|k| k as usize);
         Ok(())
     }
-}
-
-/// `name` in `dir`, else in `dir/veh_dyn_info/` (the Race Stack's layout): (relative name, path).
-fn find(dir: &Path, name: &str) -> Option<(String, PathBuf)> {
-    [name.to_string(), format!("veh_dyn_info/{name}")]
-        .into_iter()
-        .map(|rel| (rel.clone(), dir.join(&rel)))
-        .find(|(_, p)| p.is_file())
 }
 
 /// A string option of the INI (`ggv_file="ggv.csv"`).

@@ -208,6 +208,24 @@ pub fn build_map(
     loaded: LoadedMap,
     config: &Config,
 ) -> Result<TrackSet, PipelineError> {
+    build_map_with(req, loaded, config, Remedy::Search)
+}
+
+/// Whether a failed racing-line stage searches for the settings that would build
+/// (`OptimizeError::hint`); a caller trying many settings does not need it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Remedy {
+    Search,
+    Skip,
+}
+
+/// [`build_map`], searching for a remedy on failure or not.
+pub(crate) fn build_map_with(
+    req: &BuildRequest,
+    loaded: LoadedMap,
+    config: &Config,
+    remedy: Remedy,
+) -> Result<TrackSet, PipelineError> {
     let LoadedMap { meta, png, map } = loaded;
     let image = meta.image_path(&req.yaml);
     crate::input_check::check_map_extent(&req.yaml, &map)?;
@@ -237,12 +255,12 @@ pub fn build_map(
         obstacles: extraction.obstacles.clone(),
     };
     let t = Instant::now();
-    let lines = compute_lines(&extraction.centerline, Some(&walls), config).map_err(|source| {
-        PipelineError::Optimize {
+    let lines = compute_lines_with(&extraction.centerline, Some(&walls), config, remedy).map_err(
+        |source| PipelineError::Optimize {
             path: req.yaml.clone(),
             source,
-        }
-    })?;
+        },
+    )?;
     let t_raceline = t.elapsed().as_secs_f64();
     let (speed_scaling, ot_sectors) =
         default_sectors(lines.racing_line().waypoints.len(), &config.sectors);
@@ -285,19 +303,41 @@ pub fn compute_lines(
     walls: Option<&Walls>,
     config: &Config,
 ) -> Result<RacelineResult, mapzoo_raceline::OptimizeError> {
-    let mut lines =
-        mapzoo_raceline::compute_lines(centerline, walls, &config.raceline, &config.lines.compute)?;
+    compute_lines_with(centerline, walls, config, Remedy::Search)
+}
+
+/// [`compute_lines`], searching for a remedy on failure or not.
+pub(crate) fn compute_lines_with(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    config: &Config,
+    remedy: Remedy,
+) -> Result<RacelineResult, mapzoo_raceline::OptimizeError> {
+    let (params, kinds) = (&config.raceline, &config.lines.compute);
+    let mut lines = match remedy {
+        Remedy::Search => mapzoo_raceline::compute_lines(centerline, walls, params, kinds)?,
+        Remedy::Skip => mapzoo_raceline::compute_lines_once(centerline, walls, params, kinds)?,
+    };
     lines.drive(config.lines.racing_line)?;
     Ok(lines)
 }
 
 /// Loads the map of `req` with the configured free-space rule and builds it.
 pub fn build(req: &BuildRequest, config: &Config) -> Result<TrackSet, PipelineError> {
+    build_with(req, config, Remedy::Search)
+}
+
+/// [`build`], searching for a remedy on failure or not.
+pub(crate) fn build_with(
+    req: &BuildRequest,
+    config: &Config,
+    remedy: Remedy,
+) -> Result<TrackSet, PipelineError> {
     check_track_name(&req.track_name())?;
     let t = Instant::now();
     let loaded = LoadedMap::read(&req.yaml, config.map.free_rule)?;
     let t_load = t.elapsed().as_secs_f64();
-    let mut set = build_map(req, loaded, config)?;
+    let mut set = build_map_with(req, loaded, config, remedy)?;
     set.timings.insert(0, ("load".into(), t_load));
     Ok(set)
 }

@@ -11,9 +11,10 @@ use mapzoo_geom::{Norm, PointIndex, SegmentIndex};
 use mapzoo_raceline::{LineKind, RacelineParams, RacelineResult, Walls};
 use serde::Serialize;
 
-use crate::build::{build, BuildRequest};
+use crate::build::{build, build_with, compute_lines_with, BuildRequest, Remedy};
 use crate::config::Config;
 use crate::error::PipelineError;
+use crate::infer::{Inference, Search, StartChoice, Target, TrialSettings};
 use crate::regen::start_pose_of;
 use crate::settings::{read_settings, ConfigChoice, SettingsSource};
 
@@ -63,6 +64,9 @@ pub struct CheckOptions {
     pub lap_tol: f64,
     /// Published figures for folders without a global_waypoints.json.
     pub published: Vec<PublishedRow>,
+    /// When the rebuild does not reproduce the published lap times (or fails), search the
+    /// plausible settings for those that do ([`CheckReport::inference`]).
+    pub infer: bool,
 }
 
 /// Distances between a regenerated and a published line, metres.
@@ -107,6 +111,12 @@ pub struct CheckReport {
     pub safety_widths: (f64, f64),
     /// Where the rebuild's configuration came from (the set's mapzoo.toml, the defaults, the caller).
     pub settings: SettingsSource,
+    /// Why the rebuild with the configuration failed, if it did (the report then holds no
+    /// regenerated figures; the inference may still find settings that build).
+    pub rebuild_error: Option<String>,
+    /// The settings search, when the rebuild did not reproduce the set and
+    /// [`CheckOptions::infer`] asked for it.
+    pub inference: Option<Inference>,
     /// Likely causes of mismatches, in words.
     pub explanations: Vec<Explanation>,
     /// Every published lap time within the tolerance.
@@ -392,11 +402,53 @@ pub fn check(
     };
     let (config, settings) = choice.resolve(recorded.as_ref())?;
     let config = &config;
-    let (centerline, lines) = regenerate(&p, dir, config, opts)?;
+    let iqp_clear = min_clearance(&p.iqp);
+    let sp_clear = min_clearance(&p.sp);
+    let widths = (
+        config.raceline.safety_width,
+        config.raceline.safety_width_sp,
+    );
+    let mut report = CheckReport {
+        track: p.name.clone(),
+        dir: dir.to_path_buf(),
+        published: p.figures,
+        regenerated: Figures::default(),
+        iqp_lap_diff_pct: None,
+        sp_lap_diff_pct: None,
+        centerline_distance: None,
+        iqp_distance: None,
+        sp_distance: None,
+        mean_abs_d_right_diff_m: None,
+        mean_abs_d_left_diff_m: None,
+        published_iqp_min_clearance_m: iqp_clear,
+        published_sp_min_clearance_m: sp_clear,
+        safety_widths: widths,
+        settings,
+        rebuild_error: None,
+        inference: None,
+        explanations: Vec::new(),
+        pass: false,
+    };
+    let (centerline, lines) = match regenerate(&p, dir, config, opts) {
+        Ok(r) => r,
+        // A rebuild that fails at these settings may build at others: search them.
+        Err(e @ (PipelineError::Extract { .. } | PipelineError::Optimize { .. })) if opts.infer => {
+            report.rebuild_error = Some(e.to_string());
+            report.explanations.push(Explanation {
+                text: format!("the rebuild failed: {e}"),
+                hint: e.hint(),
+            });
+            let (inference, words) = infer_settings(&p, config, opts, [iqp_clear, sp_clear]);
+            report.inference = Some(inference);
+            report.explanations.extend(words);
+            return Ok(report);
+        }
+        Err(e) => return Err(e),
+    };
     // The published IQP slot holds the driven line (the IQP line unless the set's
     // `[lines] racing_line` chose another): compare like with like.
     let driven = lines.racing_line();
-    let regenerated = Figures {
+    report.regenerated = Figures {
         iqp_lap_s: Some(driven.lap_time_s),
         iqp_vmax: Some(driven.v_max),
         sp_lap_s: Some(lines[LineKind::Sp].lap_time_s),
@@ -415,14 +467,16 @@ pub fn check(
     } else {
         width_differences(&centerline, &p.centerline)
     };
-    let iqp_clear = min_clearance(&p.iqp);
-    let sp_clear = min_clearance(&p.sp);
-    let widths = (
-        config.raceline.safety_width,
-        config.raceline.safety_width_sp,
-    );
+    report.iqp_lap_diff_pct = iqp_pct;
+    report.sp_lap_diff_pct = sp_pct;
+    report.centerline_distance = distance(&centerline, &p.centerline);
+    report.iqp_distance = distance(&driven.waypoints, &p.iqp);
+    report.sp_distance = distance(&lines[LineKind::Sp].waypoints, &p.sp);
+    report.mean_abs_d_right_diff_m = d_right;
+    report.mean_abs_d_left_diff_m = d_left;
+    report.pass = pass;
 
-    let mut explanations = Vec::new();
+    let explanations = &mut report.explanations;
     let opposite = opposite_fraction(&centerline, &p.centerline);
     if opposite > 0.5 {
         explanations.push(Explanation {
@@ -434,40 +488,165 @@ pub fn check(
             hint: Some(Hint::Reverse),
         });
     }
-    if !pass {
-        explain_safety_width(
-            &p,
-            &centerline,
-            config,
-            iqp_clear,
-            sp_clear,
-            &mut explanations,
-        );
+    if pass {
+        return Ok(report);
     }
-    if !pass && explanations.is_empty() {
-        explanations.push(Explanation::plain(no_cause_found(
+    explain_safety_width(&p, &centerline, config, iqp_clear, sp_clear, explanations);
+    let explained = !explanations.is_empty();
+    let found = if opts.infer {
+        let (inference, words) = infer_settings(&p, config, opts, [iqp_clear, sp_clear]);
+        report.inference = Some(inference);
+        words
+    } else {
+        Vec::new()
+    };
+    let exact = report
+        .inference
+        .as_ref()
+        .is_some_and(|i| !i.exact.is_empty());
+    // what the data says first, then what the search found
+    if !explained && !exact {
+        report.explanations.push(Explanation::plain(no_cause_found(
             &p, opts, iqp_pct, sp_pct,
         )));
     }
-    Ok(CheckReport {
-        track: p.name.clone(),
-        dir: dir.to_path_buf(),
-        published: p.figures,
-        regenerated,
-        iqp_lap_diff_pct: iqp_pct,
-        sp_lap_diff_pct: sp_pct,
-        centerline_distance: distance(&centerline, &p.centerline),
-        iqp_distance: distance(&driven.waypoints, &p.iqp),
-        sp_distance: distance(&lines[LineKind::Sp].waypoints, &p.sp),
-        mean_abs_d_right_diff_m: d_right,
-        mean_abs_d_left_diff_m: d_left,
-        published_iqp_min_clearance_m: iqp_clear,
-        published_sp_min_clearance_m: sp_clear,
-        safety_widths: widths,
-        settings,
-        explanations,
-        pass,
-    })
+    report.explanations.extend(found);
+    Ok(report)
+}
+
+/// The safety width the clearance `c` of a published line implies (2c, to 0.05 m).
+fn implied_width(c: f64) -> f64 {
+    (2.0 * c / 0.05).round() * 0.05
+}
+
+/// Searches the settings that reproduce the published lap times ([`crate::infer`]) and
+/// says which do, or that none does and which came closest.
+fn infer_settings(
+    p: &Published,
+    config: &Config,
+    opts: &CheckOptions,
+    clearances: [Option<f64>; 2],
+) -> (Inference, Vec<Explanation>) {
+    let start = start_pose_of(&p.centerline);
+    let eval = |s: &TrialSettings| -> Result<(f64, f64), String> {
+        let mut c = config.clone();
+        c.map.free_rule = s.free_rule;
+        c.raceline.safety_width = s.safety_width;
+        c.raceline.safety_width_sp = s.safety_width_sp;
+        let lines = if opts.from_centerline {
+            compute_lines_with(&p.centerline, p.walls.as_ref(), &c, Remedy::Skip)
+                .map_err(|e| e.to_string())?
+        } else {
+            let yaml = p.yaml.clone().ok_or("no map YAML")?;
+            let req = BuildRequest {
+                yaml,
+                name: Some(p.name.clone()),
+                start: match s.start {
+                    StartChoice::Published => start,
+                    StartChoice::Extracted => None,
+                },
+                reverse: s.reverse,
+            };
+            build_with(&req, &c, Remedy::Skip)
+                .map_err(|e| e.to_string())?
+                .lines
+        };
+        Ok((
+            lines.racing_line().lap_time_s,
+            lines[LineKind::Sp].lap_time_s,
+        ))
+    };
+    let hints: Vec<f64> = clearances
+        .into_iter()
+        .flatten()
+        .map(implied_width)
+        .filter(|w| *w > 0.0 && *w <= 2.0)
+        .collect();
+    let target = Target {
+        iqp_lap_s: p.figures.iqp_lap_s,
+        sp_lap_s: p.figures.sp_lap_s,
+        lap_tol: opts.lap_tol,
+    };
+    let base = TrialSettings {
+        free_rule: config.map.free_rule,
+        start: StartChoice::Published,
+        reverse: false,
+        safety_width: config.raceline.safety_width,
+        safety_width_sp: config.raceline.safety_width_sp,
+    };
+    let inference = Search::new(eval, target, !opts.from_centerline, &hints).infer(base);
+    let words = inference_explanations(&inference, opts.lap_tol);
+    (inference, words)
+}
+
+/// At most this many settings that reproduce a set exactly are named.
+const EXACT_NAMED: usize = 4;
+
+/// What an inference found, in words: the settings that reproduce the set exactly, else the
+/// closest and whether it is within the tolerance.
+fn inference_explanations(inf: &Inference, lap_tol: f64) -> Vec<Explanation> {
+    let laps = |t: &crate::infer::Trial| {
+        format!(
+            "IQP {} s ({}), SP {} s ({})",
+            t.iqp_lap_s.map_or("–".into(), |v| format!("{v:.4}")),
+            fmt_pct(t.iqp_lap_diff_pct),
+            t.sp_lap_s.map_or("–".into(), |v| format!("{v:.4}")),
+            fmt_pct(t.sp_lap_diff_pct),
+        )
+    };
+    if !inf.exact.is_empty() {
+        return inf
+            .exact
+            .iter()
+            .take(EXACT_NAMED)
+            .enumerate()
+            .map(|(i, t)| {
+                let hint = t.settings.hint();
+                let text = if i == 0 {
+                    format!(
+                        "reproduced exactly with {hint}: {} ({} settings tried)",
+                        laps(t),
+                        inf.tried
+                    )
+                } else {
+                    format!("also reproduced exactly with {hint}")
+                };
+                Explanation {
+                    text,
+                    hint: Some(hint),
+                }
+            })
+            .collect();
+    }
+    match &inf.best {
+        Some(t) => {
+            let hint = t.settings.hint();
+            let text = if inf.within_tolerance {
+                format!(
+                    "not reproduced exactly by any of {} settings tried; the closest, {hint}, is within the tolerance of {:.2} %: {}",
+                    inf.tried,
+                    lap_tol * 100.0,
+                    laps(t)
+                )
+            } else {
+                format!(
+                    "no plausible setting reproduces the published lap times ({} tried: safety widths {:.1}–{:.1} m, free rule, start, direction); the closest, {hint}, gives {}: the set was made with other parameters (vehicle, ggv) or another version",
+                    inf.tried,
+                    crate::infer::WIDTH_GRID[0],
+                    crate::infer::WIDTH_GRID[crate::infer::WIDTH_GRID.len() - 1],
+                    laps(t)
+                )
+            };
+            vec![Explanation {
+                text,
+                hint: Some(hint),
+            }]
+        }
+        None => vec![Explanation::plain(format!(
+            "no plausible setting builds this set ({} tried: safety widths, free rule, start, direction)",
+            inf.tried
+        ))],
+    }
 }
 
 /// The explanation of a failed check that no specific cause explains: which lap time is out

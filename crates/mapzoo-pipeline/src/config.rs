@@ -188,6 +188,29 @@ pub struct Config {
     pub sectors: SectorDefaults,
     /// The racing lines computed and the one driven.
     pub lines: LineConfig,
+    /// Where the car's values came from, when a vehicle folder gave them (recorded in a
+    /// set's `mapzoo.toml` as `[vehicle]`; not a key of pipeline.toml).
+    #[serde(skip)]
+    pub vehicle: Option<VehicleOrigin>,
+}
+
+/// The vehicle folder a configuration read and which file gave which value.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VehicleOrigin {
+    /// The folder as given.
+    pub folder: std::path::PathBuf,
+    /// Key of `[raceline]` → where its value came from: a file's path, or a note such as
+    /// "set explicitly".
+    pub sources: std::collections::BTreeMap<String, String>,
+}
+
+impl VehicleOrigin {
+    /// Says that `key` was set by `by` instead of the folder's file (an explicit value wins).
+    pub fn set_by(&mut self, key: &str, by: &str) {
+        if let Some(s) = self.sources.get_mut(key) {
+            *s = by.to_string();
+        }
+    }
 }
 
 impl Default for Config {
@@ -223,6 +246,7 @@ impl Config {
             },
             sectors: SectorDefaults::default(),
             lines: LineConfig::default(),
+            vehicle: None,
         }
     }
 

@@ -52,6 +52,7 @@ mod config;
 mod error;
 mod failure;
 mod from_centerline;
+mod infer;
 mod input_check;
 pub use input_check::{check_start, MAX_START_YAW};
 mod regen;
@@ -70,12 +71,13 @@ pub use check::{
 };
 pub use config::{
     read_config_text, Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults,
-    MAX_SECONDS,
+    VehicleOrigin, MAX_SECONDS,
 };
 pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
-pub use regen::{regen, regen_as, start_pose_of, RegenReport, SectorsKept};
-pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource};
+pub use infer::{Inference, StartChoice, Trial, TrialSettings, EXACT_S};
+pub use regen::{regen, regen_as, regen_inferred, start_pose_of, RegenReport, SectorsKept};
+pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource, EXPLICIT};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
 pub use vehicle::{apply_vehicle, apply_vehicle_dir};

@@ -11,8 +11,10 @@ use mapzoo_raceline::LineKind;
 use serde::Serialize;
 
 use crate::build::{build, default_sectors, write_error, BuildRequest, TrackSet};
-use crate::config::SectorDefaults;
+use crate::check::{check, CheckOptions};
+use crate::config::{Config, SectorDefaults};
 use crate::error::PipelineError;
+use crate::infer::{StartChoice, Trial};
 use crate::settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource};
 
 /// What a regeneration changed.
@@ -34,8 +36,11 @@ pub struct RegenReport {
     pub sectors_reset: bool,
     /// Sector boundaries that moved more than a waypoint spacing, per file.
     pub sector_moves: Vec<(String, BoundaryMove)>,
-    /// Where the configuration came from: the set's mapzoo.toml, the defaults, or the caller.
+    /// Where the configuration came from: the set's mapzoo.toml, the defaults, the caller, or
+    /// the settings search.
     pub settings: SettingsSource,
+    /// The settings the search found, when they were used ([`regen_inferred`]).
+    pub inferred: Option<Trial>,
     /// Files of the folder that are not part of the set, left in place unchanged.
     pub kept_files: Vec<String>,
     /// The flavour the set was found in and written in (`ros1`, `ros2`; DESIGN §2.3).
@@ -141,6 +146,78 @@ pub fn regen_as(
     force_sectors: bool,
     flavor: Option<Flavor>,
 ) -> Result<RegenReport, PipelineError> {
+    regen_with(dir, config.into(), force_sectors, flavor, None)
+}
+
+/// [`regen_as`] of a set that may have no `mapzoo.toml`: without one, the settings are those
+/// [`check`]'s search finds to reproduce the set's published lap times (exactly, else within
+/// `lap_tol`; [`SettingsSource::Inferred`]), and the set is refused, nothing written, when
+/// none does. A set with a record, or whose rebuild with `config` already reproduces it, is
+/// rebuilt as [`regen_as`] does.
+pub fn regen_inferred(
+    dir: &Path,
+    config: impl Into<ConfigChoice>,
+    force_sectors: bool,
+    flavor: Option<Flavor>,
+    lap_tol: f64,
+) -> Result<RegenReport, PipelineError> {
+    let choice = config.into();
+    // a set with a record (or a broken one, which the rebuild reports) rebuilds as it says
+    if !dir.is_dir() || !matches!(read_settings(dir), Ok(None)) {
+        return regen_with(dir, choice, force_sectors, flavor, None);
+    }
+    let opts = CheckOptions {
+        from_centerline: false,
+        lap_tol,
+        published: Vec::new(),
+        infer: true,
+    };
+    let report = check(dir, choice.clone(), &opts)?;
+    let Some(inference) = report.inference.filter(|_| !report.pass) else {
+        return regen_with(dir, choice, force_sectors, flavor, None);
+    };
+    let chosen = match inference.exact.first() {
+        Some(t) => t.clone(),
+        None => match inference.best {
+            Some(t) if inference.within_tolerance => t,
+            _ => {
+                let why = report
+                    .explanations
+                    .last()
+                    .map_or_else(String::new, |e| format!(": {e}"));
+                return Err(PipelineError::input(
+                    dir,
+                    format!(
+                        "no plausible settings reproduce the published lap times{why}; give the settings it was built with (free rule, safety widths) instead of inferring them"
+                    ),
+                ));
+            }
+        },
+    };
+    let (mut config, _) = choice.resolve(None)?;
+    let s = chosen.settings;
+    config.map.free_rule = s.free_rule;
+    config.raceline.safety_width = s.safety_width;
+    config.raceline.safety_width_sp = s.safety_width_sp;
+    config.validate(dir)?;
+    regen_with(
+        dir,
+        ConfigChoice::from(config),
+        force_sectors,
+        flavor,
+        Some(chosen),
+    )
+}
+
+/// The rebuild of [`regen_as`]; `inferred`: the settings search's choice (its start and
+/// direction; the configuration given carries its free rule and widths).
+fn regen_with(
+    dir: &Path,
+    choice: ConfigChoice,
+    force_sectors: bool,
+    flavor: Option<Flavor>,
+    inferred: Option<Trial>,
+) -> Result<RegenReport, PipelineError> {
     if !dir.is_dir() {
         let what = if dir.exists() {
             "not a folder; give a set folder (DIR holding DIR.yaml and its map)"
@@ -151,12 +228,11 @@ pub fn regen_as(
     }
     // "." or "sets/f/.." name a folder too: work on its real path.
     let dir = &dir.canonicalize().map_err(|e| PipelineError::io(dir, e))?;
-    let choice = config.into();
     let old = read_existing(dir, matches!(choice, ConfigChoice::Given(_)))?;
-    let (config, source) = choice.resolve(old.settings.as_ref())?;
+    let (config, mut source): (Config, SettingsSource) = choice.resolve(old.settings.as_ref())?;
     // The start pose the set was built with, if it recorded one (the same input gives the
     // same files), else the one of its centerline (driving direction included).
-    let (start, reverse) = match old
+    let (mut start, mut reverse) = match old
         .settings
         .as_ref()
         .and_then(|s| s.start.map(|p| (p, s.reverse)))
@@ -164,6 +240,13 @@ pub fn regen_as(
         Some((pose, reverse)) => (Some(pose), reverse),
         None => (old.start, false),
     };
+    if let Some(t) = &inferred {
+        source = SettingsSource::Inferred;
+        reverse = t.settings.reverse;
+        if t.settings.start == StartChoice::Extracted {
+            start = None;
+        }
+    }
     let req = BuildRequest {
         yaml: old.yaml.clone(),
         name: Some(old.folder.track().to_string()),
@@ -178,6 +261,7 @@ pub fn regen_as(
         set.settings.flavor = s.flavor;
     } else {
         set.settings.start = None;
+        set.settings.reverse = reverse;
     }
     let sectors = carry_sectors(
         &mut set,
@@ -207,6 +291,7 @@ pub fn regen_as(
         sectors_reset: sectors.reset,
         sector_moves: sectors.moves,
         settings: source,
+        inferred,
         kept_files: written.kept,
         flavor: flavor.name().to_string(),
         replaced_files: written.replaced,

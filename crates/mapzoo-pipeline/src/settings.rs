@@ -10,7 +10,7 @@ use mapzoo_format::set::{SetRecord, SETTINGS_FILE};
 use mapzoo_format::{Flavor, FreeRule};
 
 use crate::build::BuildRequest;
-use crate::config::{Config, Overrides, Profile};
+use crate::config::{Config, Overrides, Profile, VehicleOrigin};
 use crate::error::PipelineError;
 
 /// How a set was built: what shapes its files besides the map.
@@ -69,6 +69,9 @@ impl BuildSettings {
         }
         if !diff.is_empty() {
             t.insert("config".into(), toml::Value::Table(diff));
+        }
+        if let Some(v) = &self.config.vehicle {
+            t.insert("vehicle".into(), vehicle_table(v, &ours));
         }
         t
     }
@@ -143,6 +146,11 @@ impl BuildSettings {
             toml::to_string(&overlay).map_err(|e| PipelineError::config(path, e.to_string()))?;
         let mut config = Config::from_toml_str(&text, Some(profile), path)?;
         config.map.free_rule = free_rule;
+        config.vehicle = match t.get("vehicle") {
+            None => None,
+            Some(toml::Value::Table(v)) => Some(vehicle_origin(v, path)?),
+            Some(v) => return Err(bad("vehicle", "a table", v)),
+        };
         config.validate(path)?;
         Ok(BuildSettings {
             config,
@@ -151,6 +159,66 @@ impl BuildSettings {
             flavor: record.flavor,
         })
     }
+}
+
+/// The `[vehicle]` table of a record: the folder, the resolved value of every key the car's
+/// files gave (`values`, from the configuration `config`) and where each came from (`sources`).
+fn vehicle_table(v: &VehicleOrigin, config: &toml::Table) -> toml::Value {
+    let raceline = match config.get("raceline") {
+        Some(toml::Value::Table(r)) => r.clone(),
+        _ => toml::Table::new(),
+    };
+    let mut values = toml::Table::new();
+    let mut sources = toml::Table::new();
+    for (key, from) in &v.sources {
+        if let Some(value) = raceline.get(key) {
+            values.insert(key.clone(), value.clone());
+        }
+        sources.insert(key.clone(), from.clone().into());
+    }
+    let mut t = toml::Table::new();
+    t.insert(
+        "folder".into(),
+        v.folder.to_string_lossy().into_owned().into(),
+    );
+    t.insert("sources".into(), toml::Value::Table(sources));
+    t.insert("values".into(), toml::Value::Table(values));
+    toml::Value::Table(t)
+}
+
+/// The [`VehicleOrigin`] a record's `[vehicle]` table names (its `values` repeat the
+/// configuration and are not read back).
+fn vehicle_origin(t: &toml::Table, path: &Path) -> Result<VehicleOrigin, PipelineError> {
+    let bad = |field: &str, v: &toml::Value| {
+        PipelineError::config(
+            path,
+            format!("field \"vehicle.{field}\" must be a string (found {v})"),
+        )
+    };
+    let folder = match t.get("folder") {
+        None => PathBuf::new(),
+        Some(toml::Value::String(s)) => PathBuf::from(s),
+        Some(v) => return Err(bad("folder", v)),
+    };
+    let mut sources = std::collections::BTreeMap::new();
+    match t.get("sources") {
+        None => {}
+        Some(toml::Value::Table(s)) => {
+            for (k, v) in s {
+                let toml::Value::String(from) = v else {
+                    return Err(bad(&format!("sources.{k}"), v));
+                };
+                sources.insert(k.clone(), from.clone());
+            }
+        }
+        Some(v) => {
+            return Err(PipelineError::config(
+                path,
+                format!("field \"vehicle.sources\" must be a table (found {v})"),
+            ))
+        }
+    }
+    Ok(VehicleOrigin { folder, sources })
 }
 
 /// The leaves of `ours` that differ from (or are absent in) `base`, nested as in `ours`.
@@ -172,6 +240,9 @@ fn table_diff(ours: &toml::Table, base: &toml::Table) -> toml::Table {
     }
     out
 }
+
+/// The source recorded for a car's value that a caller set explicitly instead.
+pub const EXPLICIT: &str = "set explicitly (over the vehicle folder's file)";
 
 /// Where a rebuild of an existing set (`regen`, `check`) takes its configuration from.
 #[derive(Debug, Clone)]
@@ -212,6 +283,9 @@ pub enum SettingsSource {
     Defaults,
     /// The caller's configuration; a recorded one was not used.
     Given,
+    /// The set has no `mapzoo.toml`: the settings `check` found to reproduce its published
+    /// lap times (`regen_inferred`).
+    Inferred,
 }
 
 /// The recorded settings of the set in `dir`, if it has a `mapzoo.toml`; an unreadable one
@@ -256,9 +330,15 @@ impl ConfigChoice {
                 }
                 if let Some(w) = o.safety_width {
                     config.raceline.safety_width = w;
+                    if let Some(v) = &mut config.vehicle {
+                        v.set_by("safety_width", EXPLICIT);
+                    }
                 }
                 if let Some(w) = o.safety_width_sp {
                     config.raceline.safety_width_sp = w;
+                    if let Some(v) = &mut config.vehicle {
+                        v.set_by("safety_width_sp", EXPLICIT);
+                    }
                 }
                 config.validate(Path::new("<command line>"))?;
                 Ok((config, source))
@@ -306,6 +386,45 @@ mod tests {
             text.contains("safety_width = 0.55") && !text.contains("safety_width_sp"),
             "{text}"
         );
+    }
+
+    /// A vehicle folder's values are recorded with the file each came from, and read back.
+    #[test]
+    fn the_vehicle_origin_round_trips_with_its_resolved_values() {
+        let mut config = Config::for_profile(Profile::Racestack);
+        config.raceline.safety_width = 0.65;
+        config.vehicle = Some(VehicleOrigin {
+            folder: PathBuf::from("/car/config"),
+            sources: [
+                ("v_max", "/car/config/gb_optimizer/racecar_f110.ini"),
+                ("safety_width", EXPLICIT),
+                ("safety_width_sp", "/car/config/global_planner_params.yaml"),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        });
+        let s = BuildSettings::of(&req(None), &config);
+        let text = s.record("f").to_toml_string();
+        let back = SetRecord::from_toml_str(&text, Path::new("mapzoo.toml")).unwrap();
+        let again = BuildSettings::from_record(&back, Path::new("mapzoo.toml")).unwrap();
+        assert_eq!(again, s, "{text}");
+        let t: toml::Table = text.parse().unwrap();
+        let values = t["vehicle"]["values"].as_table().unwrap();
+        // the values as used: the profile's v_max, the explicit width
+        assert_eq!(values["v_max"].as_float(), Some(config.raceline.v_max));
+        assert_eq!(values["safety_width"].as_float(), Some(0.65));
+        assert_eq!(values["safety_width_sp"].as_float(), Some(0.7));
+        assert_eq!(
+            t["vehicle"]["sources"]["safety_width_sp"].as_str(),
+            Some("/car/config/global_planner_params.yaml")
+        );
+        let bad =
+            SetRecord::from_toml_str("[vehicle]\nfolder = 3\n", Path::new("mapzoo.toml")).unwrap();
+        let e = BuildSettings::from_record(&bad, Path::new("mapzoo.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("vehicle.folder"), "{e}");
     }
 
     #[test]

@@ -6,13 +6,24 @@ use std::path::Path;
 use mapzoo_format::VehicleFiles;
 use mapzoo_raceline::RacelineParams;
 
-use crate::config::Config;
+use crate::config::{Config, VehicleOrigin};
 use crate::error::PipelineError;
 
-/// Reads the vehicle folder `dir` and lays it over `config`, then validates the result.
+/// Reads the vehicle folder `dir` ([`VehicleFiles::read`]: the folder, its known
+/// sub-folders, its parent) and lays it over `config`, noting in `config.vehicle` which file
+/// gave which value, then validates the result. The returned files carry the sources and the
+/// notes of files not found, for the caller to show.
 pub fn apply_vehicle_dir(config: &mut Config, dir: &Path) -> Result<VehicleFiles, PipelineError> {
     let v = VehicleFiles::read(dir)?;
     apply_vehicle(&mut config.raceline, &v);
+    config.vehicle = Some(VehicleOrigin {
+        folder: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
+        sources: v
+            .sources
+            .iter()
+            .map(|(k, p)| (k.clone(), p.display().to_string()))
+            .collect(),
+    });
     config.validate(dir)?;
     Ok(v)
 }

@@ -401,6 +401,7 @@ fn check(
             from_centerline,
             lap_tol,
             published,
+            infer: true,
         };
         let report = check_set(&folder, &config, &options)?;
         serde_json::to_string(&report).map_err(|e| input_error(e.to_string()))

@@ -90,6 +90,17 @@ pub fn compute_lines(
     })
 }
 
+/// [`compute_lines`] without the search for a remedy on failure: for a caller that tries
+/// many settings and only needs to know which build (`mapzoo_pipeline`'s settings search).
+pub fn compute_lines_once(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+    kinds: &[LineKind],
+) -> Result<RacelineResult, OptimizeError> {
+    compute_once(centerline, walls, params, kinds)
+}
+
 /// [`compute_lines`] without the search for a remedy.
 fn compute_once(
     centerline: &[Waypoint],

@@ -48,7 +48,7 @@ mod trajectory;
 mod velocity;
 mod walls;
 
-pub use compute::{compute, compute_lines, reftrack_from_waypoints};
+pub use compute::{compute, compute_lines, compute_lines_once, reftrack_from_waypoints};
 pub use error::{
     LineInputError, ObstacleNote, OptimizeError, Remedy, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES,
 };

@@ -177,7 +177,7 @@ proptest! {
         let config = Config::default();
         let r = no_panic("regen", || regen(&dir, &config, false));
         prop_assert!(r.is_ok(), "{:?}", r);
-        let opts = CheckOptions { from_centerline: false, lap_tol: 0.01, published: Vec::new() };
+        let opts = CheckOptions { from_centerline: false, lap_tol: 0.01, published: Vec::new(), infer: false };
         let r = no_panic("check", || check(&dir, &config, &opts));
         prop_assert!(r.is_ok(), "{:?}", r);
     }

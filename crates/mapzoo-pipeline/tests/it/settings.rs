@@ -76,12 +76,33 @@ fn check_reads_the_record() {
         from_centerline: false,
         lap_tol: 1e-4, // the published lap times are rounded to 4 decimals
         published: Vec::new(),
+        infer: true,
     };
     let r = check(&dir, ConfigChoice::default(), &opts).unwrap();
     assert!(r.pass, "{r:?}");
     assert_eq!(r.settings, SettingsSource::Recorded);
+    // a set that matches needs no search
+    assert!(r.inference.is_none(), "{r:?}");
     let r = check(&dir, Config::default(), &opts).unwrap();
     assert!(!r.pass && !r.explanations.is_empty(), "{r:?}");
+    // at the default 1.2 / 1.2 m it differs: the search finds the widths it was built with
+    let inf = r.inference.as_ref().expect("searched");
+    let best = inf.best.as_ref().unwrap();
+    assert!(best.exact, "{inf:?}");
+    let built = racestack_config().raceline;
+    assert_eq!(
+        (best.settings.safety_width, best.settings.safety_width_sp),
+        (built.safety_width, built.safety_width_sp),
+        "{inf:?}"
+    );
+    assert!(
+        r.explanations
+            .iter()
+            .any(|e| e.text.starts_with("reproduced exactly with")
+                && e.text.contains("safety_width = 0.9, safety_width_sp = 0.7")),
+        "{:?}",
+        r.explanations
+    );
 }
 
 /// `update_set` (build --force) keeps the folder's sector files and other files.
