@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use mapzoo_extract::{Extraction, StartPose};
+use mapzoo_extract::Extraction;
 use mapzoo_format::set::layout::{IQP_LINE, MINTIME_LINE, RACING_LINE};
 use mapzoo_format::set::{CentMap, MapFile, TrackFiles, WritePolicy};
 use mapzoo_format::{
@@ -15,48 +15,8 @@ use mapzoo_raceline::{LineKind, RacelineRecord, RacelineResult, Stage, Walls};
 
 use crate::config::{Config, SectorDefaults};
 use crate::error::PipelineError;
+use crate::request::BuildRequest;
 use crate::settings::BuildSettings;
-
-/// One map to build.
-#[derive(Debug, Clone)]
-pub struct BuildRequest {
-    /// The map-server YAML.
-    pub yaml: PathBuf,
-    /// Track name (folder and file prefix); default: the YAML's file stem, less a `_map`
-    /// suffix (`Austin_map.yaml` is track `Austin`, as f1tenth_racetracks names it) unless
-    /// the YAML's folder is named after the whole stem (`overtake_map/overtake_map.yaml`).
-    pub name: Option<String>,
-    /// Where waypoint 0 lies and which way the car drives (DESIGN §3.5).
-    pub start: Option<StartPose>,
-    /// Drive the other way round.
-    pub reverse: bool,
-}
-
-impl BuildRequest {
-    /// The track name: `name`, else the YAML's file stem.
-    pub fn track_name(&self) -> String {
-        self.name.clone().unwrap_or_else(|| {
-            let stem = self
-                .yaml
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "track".into());
-            // f1tenth_racetracks / f1tenth_gym name a track's map `<T>_map.yaml`: the track is
-            // T, unless the map's own folder carries the whole stem (MapZoo's `overtake_map/`).
-            let folder = self.yaml.canonicalize().ok().and_then(|p| {
-                p.parent()
-                    .and_then(|d| d.file_name())
-                    .map(|n| n.to_string_lossy().into_owned())
-            });
-            match stem.strip_suffix("_map") {
-                Some(t) if !t.is_empty() && folder.as_deref() != Some(stem.as_str()) => {
-                    t.to_string()
-                }
-                _ => stem,
-            }
-        })
-    }
-}
 
 /// Checks that `name` can name a track folder and its files: not empty, no
 /// path separator, not `.` or `..`, no leading dot (hidden, and our staging prefix).
@@ -425,57 +385,6 @@ pub fn write_set_as(
         .map_err(write_error)?;
     Ok(written.dir)
 }
-
-/// Writes `set` as `out/<name>/`, updating an existing folder in place (what `build --force`
-/// does): the set's files replace those of the same names (a file the user edited since
-/// mapzoo wrote it is moved aside to `<name>.bak`), every other file stays, and the folder's
-/// own sector files are kept, their boundaries moved to the same places on the new line,
-/// unless `reset_sectors`. A missing folder is created. Reports what was replaced and kept.
-pub fn update_set(
-    set: &mut TrackSet,
-    out: &Path,
-    reset_sectors: bool,
-) -> Result<UpdatedSet, PipelineError> {
-    check_track_name(&set.name)?;
-    let dir = out.join(&set.name);
-    let mut sectors = SectorsKept::default();
-    if dir.is_dir() {
-        let folder = mapzoo_format::set::SetFolder::open_as(&dir, &set.name)?;
-        let old = folder.read_lines().ok();
-        let old_iqp = old
-            .as_ref()
-            .and_then(|f| f.racing_line().map(<[_]>::to_vec));
-        let defaults = set_sector_defaults(set);
-        sectors = crate::regen::carry_sectors(
-            set,
-            &folder,
-            old_iqp.as_deref(),
-            &defaults,
-            reset_sectors,
-        )?;
-    }
-    let written = set
-        .files()
-        .write(&dir, WritePolicy::Merge)
-        .map_err(write_error)?;
-    Ok(UpdatedSet { written, sectors })
-}
-
-/// The sector defaults a set was built with.
-fn set_sector_defaults(set: &TrackSet) -> SectorDefaults {
-    set.settings.config.sectors.clone()
-}
-
-/// What [`update_set`] did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct UpdatedSet {
-    /// The files replaced, moved aside and kept, and stale staging folders removed.
-    pub written: mapzoo_format::set::Written,
-    /// What became of the folder's sector files.
-    pub sectors: SectorsKept,
-}
-
-use crate::regen::SectorsKept;
 
 /// A set writer's error as the pipeline reports it: an existing folder says how to replace it.
 pub(crate) fn write_error(e: FormatError) -> PipelineError {

@@ -11,11 +11,11 @@ use mapzoo_geom::{Norm, PointIndex, SegmentIndex};
 use mapzoo_raceline::{LineKind, RacelineParams, RacelineResult, Walls};
 use serde::Serialize;
 
-use crate::build::{build, build_with, compute_lines_with, BuildRequest, Remedy};
+use crate::build::{build, build_with, compute_lines_with, Remedy};
 use crate::config::Config;
 use crate::error::PipelineError;
 use crate::infer::{Inference, Search, StartChoice, Target, TrialSettings};
-use crate::regen::start_pose_of;
+use crate::request::{start_pose_of, BuildRequest};
 use crate::settings::{read_settings, ConfigChoice, SettingsSource};
 
 /// Lap times and speeds of one set (the names of the build record).

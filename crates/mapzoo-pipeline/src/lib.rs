@@ -56,14 +56,16 @@ mod infer;
 mod input_check;
 pub use input_check::{check_start, MAX_START_YAW};
 mod regen;
+mod request;
 mod settings;
 mod trajectory;
+mod update;
 mod vehicle;
 
 pub use batch::{run_batch, run_caught, Jobs};
 pub use build::{
-    build, build_map, compute_lines, update_set, write_set, write_set_as, BuildRecord,
-    BuildRequest, LoadedMap, TrackSet, UpdatedSet, MAX_TRACK_NAME_BYTES,
+    build, build_map, compute_lines, write_set, write_set_as, BuildRecord, LoadedMap, TrackSet,
+    MAX_TRACK_NAME_BYTES,
 };
 pub use check::{
     check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
@@ -77,7 +79,9 @@ pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};
 pub use from_centerline::{line_files, read_centerline_track, CenterlineTrack};
 pub use infer::{Inference, StartChoice, Trial, TrialSettings, EXACT_S};
-pub use regen::{regen, regen_as, regen_inferred, start_pose_of, RegenReport, SectorsKept};
+pub use regen::{regen, regen_as, regen_inferred, RegenReport};
+pub use request::{start_pose_of, BuildRequest};
 pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource, EXPLICIT};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
+pub use update::{update_set, SectorsKept, UpdatedSet};
 pub use vehicle::{apply_vehicle, apply_vehicle_dir};

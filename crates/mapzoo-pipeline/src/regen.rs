@@ -4,18 +4,19 @@
 use std::path::{Path, PathBuf};
 
 use mapzoo_extract::StartPose;
-use mapzoo_format::set::layout::{OT_SECTORS, SPEED_SCALING};
 use mapzoo_format::set::{SetFolder, WritePolicy};
-use mapzoo_format::{BoundaryMove, Flavor, Hint, Waypoint};
+use mapzoo_format::{BoundaryMove, Flavor, Waypoint};
 use mapzoo_raceline::LineKind;
 use serde::Serialize;
 
-use crate::build::{build, default_sectors, write_error, BuildRequest, TrackSet};
+use crate::build::{build, write_error};
 use crate::check::{check, CheckOptions};
-use crate::config::{Config, SectorDefaults};
+use crate::config::Config;
 use crate::error::PipelineError;
 use crate::infer::{StartChoice, Trial};
+use crate::request::{start_pose_of, BuildRequest};
 use crate::settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource};
+use crate::update::carry_sectors;
 
 /// What a regeneration changed.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -51,17 +52,6 @@ pub struct RegenReport {
     pub backed_up_files: Vec<(String, String)>,
     /// Stale staging folders of interrupted runs that were removed.
     pub cleaned: Vec<PathBuf>,
-}
-
-/// What became of a folder's sector files when its set was rebuilt.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct SectorsKept {
-    /// Some boundary moved to another index.
-    pub remapped: bool,
-    /// The files were reset to the defaults (missing, or asked for).
-    pub reset: bool,
-    /// Boundaries that moved more than a waypoint spacing, per file.
-    pub moves: Vec<(String, BoundaryMove)>,
 }
 
 /// The pieces of an existing set that a regeneration keeps.
@@ -107,17 +97,6 @@ fn read_existing(dir: &Path, given: bool) -> Result<Existing, PipelineError> {
         flavor: old.flavor(),
         settings,
         folder,
-    })
-}
-
-/// The start pose of a centerline: its first point, heading towards the second.
-pub fn start_pose_of(centerline: &[Waypoint]) -> Option<StartPose> {
-    let (a, b) = (centerline.first()?, centerline.get(1)?);
-    let yaw = (b.y_m - a.y_m).atan2(b.x_m - a.x_m);
-    yaw.is_finite().then_some(StartPose {
-        x: a.x_m,
-        y: a.y_m,
-        yaw,
     })
 }
 
@@ -297,79 +276,5 @@ fn regen_with(
         replaced_files: written.replaced,
         backed_up_files: written.backed_up,
         cleaned: written.cleaned,
-    })
-}
-
-fn xy(line: &[Waypoint]) -> Vec<[f64; 2]> {
-    line.iter().map(|w| [w.x_m, w.y_m]).collect()
-}
-
-/// Puts the folder's own sector files into `set`, each boundary moved to the same place on
-/// the new racing line ([`mapzoo_format::remap_ranges_by_position`]); the defaults when the
-/// folder has none or `reset`. Boundaries that moved more than the new line's waypoint
-/// spacing are reported.
-pub(crate) fn carry_sectors(
-    set: &mut TrackSet,
-    folder: &SetFolder,
-    old_iqp: Option<&[Waypoint]>,
-    defaults: &SectorDefaults,
-    reset: bool,
-) -> Result<SectorsKept, PipelineError> {
-    let speed_path = folder.path(SPEED_SCALING);
-    let ot_path = folder.path(OT_SECTORS);
-    let new_line = &set.lines.racing_line().waypoints;
-    let n_new = new_line.len();
-    let (speed, ot) = if reset || !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
-        (None, None)
-    } else {
-        (folder.read_speed_scaling()?, folder.read_ot_sectors()?)
-    };
-    let (Some(mut speed), Some(mut ot)) = (speed, ot) else {
-        let (speed, ot) = default_sectors(n_new, defaults);
-        set.speed_scaling = speed;
-        set.ot_sectors = ot;
-        return Ok(SectorsKept {
-            reset: true,
-            ..SectorsKept::default()
-        });
-    };
-    let Some(old) = old_iqp else {
-        return Err(PipelineError::input_with_hint(
-            folder.dir(),
-            "the sector files cannot be remapped: the folder has no racing line (global_waypoints.json or racing-line CSV)",
-            Hint::ResetSectors,
-        ));
-    };
-    // Hand-tuned files that were already wrong are reported, not silently repaired by the remap.
-    speed.validate(old.len(), &speed_path)?;
-    ot.validate(old.len(), &ot_path)?;
-    let (old_xy, new_xy) = (xy(old), xy(new_line));
-    let remap_error =
-        |path: &Path, what: String| PipelineError::input_with_hint(path, what, Hint::ResetSectors);
-    let before = (speed.ranges(), ot.ranges());
-    let speed_moves = speed
-        .remap_by_position(&old_xy, &new_xy)
-        .map_err(|e| remap_error(&speed_path, e))?;
-    let ot_moves = ot
-        .remap_by_position(&old_xy, &new_xy)
-        .map_err(|e| remap_error(&ot_path, e))?;
-    speed.validate(n_new, &speed_path)?;
-    ot.validate(n_new, &ot_path)?;
-    let spacing = new_line.last().map_or(0.0, |w| w.s_m) / (n_new.max(2) - 1) as f64;
-    let moves = [(SPEED_SCALING, speed_moves), (OT_SECTORS, ot_moves)]
-        .into_iter()
-        .flat_map(|(file, m)| {
-            m.into_iter()
-                .filter(|b| b.moved_m > spacing)
-                .map(move |b| (file.to_string(), b))
-        })
-        .collect();
-    let remapped = (speed.ranges(), ot.ranges()) != before;
-    set.speed_scaling = speed;
-    set.ot_sectors = ot;
-    Ok(SectorsKept {
-        remapped,
-        reset: false,
-        moves,
     })
 }

@@ -9,9 +9,9 @@ use mapzoo_extract::StartPose;
 use mapzoo_format::set::{SetRecord, SETTINGS_FILE};
 use mapzoo_format::{Flavor, FreeRule};
 
-use crate::build::BuildRequest;
 use crate::config::{Config, Overrides, Profile, VehicleOrigin};
 use crate::error::PipelineError;
+use crate::request::BuildRequest;
 
 /// How a set was built: what shapes its files besides the map.
 #[derive(Debug, Clone, PartialEq)]
