@@ -11,7 +11,8 @@ use mapzoo_pipeline::{
 use mapzoo_raceline::LineKind;
 
 use super::common::{
-    cli_message, note_jobs, ok_record, parse_start, ConfigArgs, LineArgs, LineProgress, Progress,
+    cli_message, note_jobs, ok_record, parse_start, table_row, ConfigArgs, LineArgs, LineProgress,
+    Progress,
 };
 use super::setfiles::{move_lines, written_lines};
 
@@ -186,23 +187,33 @@ fn print_summary(ok: &[&BuildRecord], failed: usize, verbose: bool) {
         println!("0 built, {failed} failed");
         return;
     }
-    println!(
-        "{:<20} {:>6} {:>6} {:>6} {:>10} {:>9} {:>10} {:>9} {:>8}",
-        "track", "cent", "iqp", "sp", "IQP lap s", "IQP vmax", "SP lap s", "SP vmax", "seconds"
-    );
+    const WIDTHS: [usize; 9] = [20, 6, 6, 6, 10, 9, 10, 9, 8];
+    let header = [
+        "track",
+        "cent",
+        "iqp",
+        "sp",
+        "IQP lap s",
+        "IQP vmax",
+        "SP lap s",
+        "SP vmax",
+        "seconds",
+    ];
+    println!("{}", table_row(&WIDTHS, &header.map(String::from), None));
     for r in ok {
-        println!(
-            "{:<20} {:>6} {:>6} {:>6} {:>10.4} {:>9.4} {:>10.4} {:>9.4} {:>8.3}",
-            r.track,
-            r.centerline_points,
-            r[LineKind::Iqp].points,
-            r[LineKind::Sp].points,
-            r[LineKind::Iqp].lap_s,
-            r[LineKind::Iqp].vmax,
-            r[LineKind::Sp].lap_s,
-            r[LineKind::Sp].vmax,
-            r.seconds
-        );
+        let (iqp, sp) = (&r[LineKind::Iqp], &r[LineKind::Sp]);
+        let cells = [
+            r.track.clone(),
+            r.centerline_points.to_string(),
+            iqp.points.to_string(),
+            sp.points.to_string(),
+            format!("{:.4}", iqp.lap_s),
+            format!("{:.4}", iqp.vmax),
+            format!("{:.4}", sp.lap_s),
+            format!("{:.4}", sp.vmax),
+            format!("{:.3}", r.seconds),
+        ];
+        println!("{}", table_row(&WIDTHS, &cells, None));
         if verbose {
             for (stage, s) in &r.stages {
                 println!("    {stage:<18} {s:>8.4} s");

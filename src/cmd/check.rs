@@ -8,7 +8,7 @@ use mapzoo_pipeline::{
     check, fmt_pct, markdown, read_published_csv, run_batch, CheckOptions, CheckReport,
 };
 
-use super::common::{cli_message, failure_json, ConfigArgs, Progress};
+use super::common::{cli_message, failure_json, table_row, ConfigArgs, Progress};
 use super::setfiles::config_choice;
 
 /// Arguments of `mapzoo check`.
@@ -122,26 +122,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn print_table(reports: &[CheckReport]) {
     let f = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.4}"));
+    const WIDTHS: [usize; 9] = [16, 9, 9, 9, 9, 9, 9, 8, 8];
+    let header = [
+        "track", "IQP pub", "IQP ours", "Δ", "SP pub", "SP ours", "Δ", "cent m", "IQP m",
+    ];
     println!(
-        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}  result",
-        "track", "IQP pub", "IQP ours", "Δ", "SP pub", "SP ours", "Δ", "cent m", "IQP m"
+        "{}",
+        table_row(&WIDTHS, &header.map(String::from), Some("result"))
     );
+    let metres = |d: Option<f64>| d.map_or("–".into(), |d| format!("{d:.3}"));
     for r in reports {
-        println!(
-            "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}  {}",
-            r.track,
+        let cells = [
+            r.track.clone(),
             f(r.published.iqp_lap_s),
             f(r.regenerated.iqp_lap_s),
             fmt_pct(r.iqp_lap_diff_pct),
             f(r.published.sp_lap_s),
             f(r.regenerated.sp_lap_s),
             fmt_pct(r.sp_lap_diff_pct),
-            r.centerline_distance
-                .map_or("–".into(), |d| format!("{:.3}", d.mean_m)),
-            r.iqp_distance
-                .map_or("–".into(), |d| format!("{:.3}", d.mean_m)),
-            if r.pass { "pass" } else { "FAIL" }
-        );
+            metres(r.centerline_distance.map(|d| d.mean_m)),
+            metres(r.iqp_distance.map(|d| d.mean_m)),
+        ];
+        let result = if r.pass { "pass" } else { "FAIL" };
+        println!("{}", table_row(&WIDTHS, &cells, Some(result)));
         for e in &r.explanations {
             println!("    {e}");
         }

@@ -33,13 +33,7 @@ pub fn update_set(
             .as_ref()
             .and_then(|f| f.racing_line().map(<[_]>::to_vec));
         let defaults = set_sector_defaults(set);
-        sectors = carry_sectors(
-            set,
-            &folder,
-            old_iqp.as_deref(),
-            &defaults,
-            reset_sectors,
-        )?;
+        sectors = carry_sectors(set, &folder, old_iqp.as_deref(), &defaults, reset_sectors)?;
     }
     let written = set
         .files()
