@@ -1,12 +1,12 @@
 //! Clutter away from the track: unknown blobs, lidar rays, free specks and
 //! gray noise, each from its own random stream and kept off the track.
 
+use crate::constants::{FREE, KEEP_OFF_PX, OCCUPIED, UNKNOWN};
 use crate::frame::Frame;
 use crate::options::{Side, SynthOptions};
 use crate::raster::Field;
 use crate::rng::{tag, SplitMix64};
 use crate::track::{point_at, resolve_side, side_normal, Track};
-use crate::{FREE, KEEP_OFF_PX, OCCUPIED, UNKNOWN};
 
 /// Unknown (205) discs on occupied pixels away from the track.
 pub(crate) fn add_unknown_blobs(

@@ -1,6 +1,6 @@
 //! Typed errors of the generator and the checks that produce them.
 
-use crate::{MAX_FEATURE_M, MAX_PIXELS, MAX_SIDE};
+use crate::constants::{MAX_FEATURE_M, MAX_PIXELS, MAX_SIDE};
 
 /// Typed errors of the generator: a bad option, or a map that cannot be built.
 #[derive(Debug, thiserror::Error)]

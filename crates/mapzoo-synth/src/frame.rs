@@ -1,9 +1,9 @@
 //! The image frame: its size and origin from the bounding box of the free
 //! space (or an exact size, the track centred), and world ↔ pixel transforms.
 
+use crate::constants::{MAX_PIXELS, MAX_SIDE};
 use crate::error::SynthError;
 use crate::options::SynthOptions;
-use crate::{MAX_PIXELS, MAX_SIDE};
 
 /// Image size and origin.
 pub(crate) struct Frame {

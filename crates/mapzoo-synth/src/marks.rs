@@ -3,9 +3,9 @@
 //! 20). Each mark pixel keeps two pixels clear of everything that was not free before it was
 //! drawn (walls, obstacles) and of other marks, so every mark stays a speck of its own.
 
+use crate::constants::FREE;
 use crate::output::SynthMap;
 use crate::rng::SplitMix64;
-use crate::FREE;
 
 /// Whether every pixel within Chebyshev distance 2 of (col, row) is free in `gray`, except
 /// those `own` allows (the trace's own earlier pixels).

@@ -3,8 +3,8 @@
 
 use std::f64::consts::PI;
 
+use crate::constants::{MAX_LAP_M, MAX_PIXELS, MAX_SIDE};
 use crate::error::{finite, opt_err, positive, size, SynthError};
-use crate::{MAX_LAP_M, MAX_PIXELS, MAX_SIDE};
 
 /// Where the centerline comes from.
 #[derive(Debug, Clone, PartialEq)]

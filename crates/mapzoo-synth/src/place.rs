@@ -14,7 +14,7 @@ use crate::track::{arc_gap, band_distance, point_at, resolve_side, side_normal, 
 use crate::truth::{PlacedGap, PlacedObstacle, PlacedPocket, PlacedSpur};
 use mapzoo_geom::offset_point;
 
-use crate::KEEP_OFF_PX;
+use crate::constants::KEEP_OFF_PX;
 
 /// Whether the straight corridor root + dir·u, u ∈ [from, to], radius `r`, keeps
 /// `clear` metres from every part of the track (the part it leaves lies before `from`).

@@ -4,10 +4,10 @@
 
 use mapzoo_geom::{offset_point, Norm};
 
+use crate::constants::{FREE, OCCUPIED, UNKNOWN};
 use crate::frame::Frame;
 use crate::options::ObstacleShape;
 use crate::truth::PlacedObstacle;
-use crate::{FREE, OCCUPIED, UNKNOWN};
 
 /// Signed distance to the free region's edge per pixel, pixel units; exact
 /// where it is at most `reach`, larger than `reach` (or +∞) elsewhere.

@@ -8,11 +8,11 @@ use mapzoo_geom::{Norm, PointIndex};
 
 use super::width::WidthProfile;
 use super::Track;
+use crate::constants::POINT_SPACING;
 use crate::error::{opt_err, SynthError};
 use crate::options::WidthSpec;
 use crate::rng::{tag, SplitMix64};
 use crate::truth::TruthPoint;
-use crate::POINT_SPACING;
 
 /// Radial Fourier loop r(θ) = 1 + Σ a_k cos(kθ + φ_k), k = 2..=7, Σ|a_k| < 1.
 struct Radial {
