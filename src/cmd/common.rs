@@ -555,6 +555,24 @@ pub fn cli_message(err: &(dyn std::error::Error + 'static)) -> String {
     flag_words(err.to_string(), err)
 }
 
+/// One row of a plain-text table: the first cell left-aligned in its width, the others
+/// right-aligned in theirs, one space apart; then `tail`, two spaces on, if given.
+pub fn table_row(widths: &[usize], cells: &[String], tail: Option<&str>) -> String {
+    let mut row = String::new();
+    for (k, (cell, &w)) in cells.iter().zip(widths).enumerate() {
+        if k == 0 {
+            row.push_str(&format!("{cell:<w$}"));
+        } else {
+            row.push_str(&format!(" {cell:>w$}"));
+        }
+    }
+    if let Some(tail) = tail {
+        row.push_str("  ");
+        row.push_str(tail);
+    }
+    row
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,22 +596,4 @@ mod tests {
             "out/t: the output folder exists; pass --force to update it (files mapzoo did not write are kept)"
         );
     }
-}
-
-/// One row of a plain-text table: the first cell left-aligned in its width, the others
-/// right-aligned in theirs, one space apart; then `tail`, two spaces on, if given.
-pub fn table_row(widths: &[usize], cells: &[String], tail: Option<&str>) -> String {
-    let mut row = String::new();
-    for (k, (cell, &w)) in cells.iter().zip(widths).enumerate() {
-        if k == 0 {
-            row.push_str(&format!("{cell:<w$}"));
-        } else {
-            row.push_str(&format!(" {cell:>w$}"));
-        }
-    }
-    if let Some(tail) = tail {
-        row.push_str("  ");
-        row.push_str(tail);
-    }
-    row
 }
