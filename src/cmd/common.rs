@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use mapzoo_extract::{ExtractError, StartPose};
 use mapzoo_format::{FreeRule, Hint, LineKind};
 use mapzoo_pipeline::{apply_vehicle_dir, Config, Overrides, PipelineError, Profile};
-use mapzoo_raceline::OptimizeError;
+use mapzoo_raceline::{OptimizeError, QpSolver};
 use mapzoo_render::RenderError;
 
 /// The racing-line options of every command that computes racing lines: a profile, the
@@ -27,6 +27,10 @@ pub struct RacelineArgs {
     /// profile's and the TOML file's; --safety-width / --safety-width-sp still win.
     #[arg(long, value_name = "DIR")]
     pub vehicle: Option<PathBuf>,
+    /// Solver of the racing-line QPs: banded (the structure-exploiting interior point) or
+    /// clarabel (the general conic solver, the reference); overrides `[raceline] qp_solver`.
+    #[arg(long, value_name = "banded|clarabel")]
+    pub qp: Option<QpSolver>,
 }
 
 impl RacelineArgs {
@@ -44,6 +48,9 @@ impl RacelineArgs {
             safety_width_sp: self.safety_width_sp,
         };
         let mut config = Config::resolve(config, &overrides)?;
+        if let Some(solver) = self.qp {
+            config.raceline.qp_solver = solver;
+        }
         if let Some(dir) = &self.vehicle {
             apply_vehicle_dir(&mut config, dir)?;
             // explicit widths on the command line win over the car's files

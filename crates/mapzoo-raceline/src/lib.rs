@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+mod banded;
 mod clearance;
 mod error;
 mod fitpack;
@@ -55,7 +56,7 @@ pub use mapzoo_format::LineKind;
 pub use mintime::{mintime, MintimeSolution};
 pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
-pub use qp::{QpProblem, QpSettings, QpStatus};
+pub use qp::{QpProblem, QpSettings, QpSolver, QpStatus};
 pub use record::{LineFigures, RacelineRecord};
 pub use spline::{distance_scaling, ClosedSpline, Sampled};
 pub use stage::Stage;
@@ -186,6 +187,7 @@ pub fn iqp(
         params.iqp_iters_min,
         params.iqp_iters_max,
         params.iqp_curverror_allowed,
+        params.qp_solver,
     )
 }
 
@@ -197,7 +199,7 @@ pub fn sp(
 ) -> Result<(Vec<[f64; 2]>, Vec<f64>), OptimizeError> {
     iqp::check_width(reference, safety_width, Stage::Sp)?;
     let normals = ClosedSpline::through_scaled(&reference.xy)?.normals();
-    let alpha = sp::shortest_path_qp(reference, &normals, safety_width)?;
+    let alpha = sp::shortest_path_qp(reference, &normals, safety_width, params.qp_solver)?;
     let alpha = sp::smooth_circular(&alpha, params.sp_alpha_smoothing_half_window);
     Ok((normals, alpha))
 }

@@ -36,7 +36,7 @@ use mapzoo_geom::numpy::interp1;
 
 use crate::error::OptimizeError;
 use crate::params::RacelineParams;
-use crate::qp::QpProblem;
+use crate::qp::{QpProblem, QpSolver};
 use crate::spline::{c2_rhs, c2_system, ClosedSpline};
 use crate::stage::Stage;
 use crate::velocity::Vehicle;
@@ -122,6 +122,8 @@ struct Problem<'a> {
     vehicle: &'a Vehicle,
     /// Smallest clearance a sample may have.
     min_clearance: f64,
+    /// The QP solver.
+    solver: QpSolver,
 }
 
 /// Smallest clearance over a trajectory's points.
@@ -235,6 +237,8 @@ impl Problem<'_> {
         let (ia, izx, izy, ib) = (0, n, 2 * n, 3 * n);
         let rows_per = 11;
         let mut qp = QpProblem::new(4 * n, 2 * n, rows_per * n, 8 * n, 50 * n);
+        qp.set_knots(n);
+        qp.set_solver(self.solver);
         let mut lin = vec![0.0; 4 * n];
         let dot = |a: [f64; 2], b: [f64; 2]| a[0] * b[0] + a[1] * b[1];
         for i in 0..n {
@@ -409,6 +413,7 @@ pub fn mintime(
         curvlim: params.curvlim,
         vehicle,
         min_clearance: 0.0,
+        solver: params.qp_solver,
     };
     let n = prob.base.len();
     let mut cur = prob.candidate(vec![0.0; n])?;
