@@ -36,7 +36,7 @@ use crate::qp::QpSolution;
 /// Primal and dual regularisation of the Newton system.
 const DELTA: f64 = 1e-9;
 /// Iterative-refinement steps at most per solve.
-const REFINE_STEPS: usize = 6;
+const REFINE_STEPS: usize = 3;
 /// Interior-point iterations at most.
 const MAX_ITER: usize = 80;
 /// Feasibility tolerance (relative, as Clarabel's `tol_feas`).
@@ -342,7 +342,7 @@ impl Kkt {
                 r[i] -= delta * rhs[i];
             }
             let res = r.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            if res.is_nan() || res <= 1e-15 * scale {
+            if res.is_nan() || res <= 1e-14 * scale {
                 break;
             }
             factor.solve(r);
@@ -472,6 +472,7 @@ impl Newton<'_> {
         );
         let mut ax = vec![0.0; m];
         let mut yz = vec![0.0; m];
+        let scale = inf_norm(&r1).max(inf_norm(&r2)).max(1e-300);
         let mut prev = f64::INFINITY;
         for _ in 0..NEWTON_REFINE {
             pb.px(dx, &mut e1);
@@ -492,7 +493,7 @@ impl Newton<'_> {
                 e3[k] = r3[k] - ax[n_eq + k] - ds[k];
                 e4[k] = r4[k] - self.z[k] * ds[k] - self.s[k] * dz[k];
             }
-            if worst.is_nan() || worst >= prev || worst == 0.0 {
+            if worst.is_nan() || worst >= prev || worst <= 1e-14 * scale {
                 break;
             }
             prev = worst;
