@@ -58,7 +58,7 @@ pub struct RacelineParams {
     /// Spacing at which walls are resampled before nearest-distance queries, metres, in [0.001, 10]; default 0.1.
     pub wall_resample_step: f64,
     /// Solver of the racing-line QPs: "banded" (the structure-exploiting interior point) or
-    /// "clarabel" (the general conic solver, the reference); default "banded".
+    /// "clarabel" (the general conic solver, the reference); default "clarabel".
     pub qp_solver: QpSolver,
 }
 

@@ -4,10 +4,9 @@
 //! exact minimiser TUM's quadprog (an exact active-set method) returns.
 //!
 //! Two solvers share the builder ([`QpSolver`]): the banded interior point of
-//! [`crate::banded`] (the default), O(N) per iteration on the knot structure every
-//! racing-line QP has, and Clarabel, the general conic solver kept as the reference the tests
-//! compare against and as the fallback of a banded solve that does not converge. Both end in
-//! the same active-set polish.
+//! [`crate::banded`], O(N) per iteration on the knot structure every racing-line QP has, and
+//! Clarabel (the default), the general conic solver the tests compare against and the
+//! fallback of a banded solve that does not converge. Both end in the same active-set polish.
 //!
 //! A problem is `min ½xᵀPx + qᵀx  s.t.  Ax + s = b`, the first `n_eq` rows of A
 //! equalities (s = 0), the others inequalities (s ≥ 0). P is given by its upper
@@ -86,9 +85,9 @@ impl std::fmt::Display for QpStatus {
 #[serde(rename_all = "lowercase")]
 pub enum QpSolver {
     /// The banded interior point (O(N) per iteration on the knots' structure).
-    #[default]
     Banded,
     /// Clarabel, the general sparse conic interior point (the reference).
+    #[default]
     Clarabel,
 }
 
@@ -225,7 +224,7 @@ impl QpProblem {
         self.knots = knots;
     }
 
-    /// Chooses the solver (default [`QpSolver::Banded`]).
+    /// Chooses the solver (default [`QpSolver::Clarabel`]).
     pub fn set_solver(&mut self, solver: QpSolver) {
         self.solver = solver;
     }
