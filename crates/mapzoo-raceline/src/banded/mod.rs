@@ -35,8 +35,9 @@ use crate::qp::QpSolution;
 
 /// Primal and dual regularisation of the Newton system.
 const DELTA: f64 = 1e-9;
-/// Iterative-refinement steps at most per solve.
-const REFINE_STEPS: usize = 3;
+/// Iterative-refinement steps at most of the polish's solve (the interior point's Newton
+/// solves are refined on the full system instead, [`Newton::direction`]).
+const REFINE_STEPS: usize = 8;
 /// Interior-point iterations at most.
 const MAX_ITER: usize = 80;
 /// Feasibility tolerance (relative, as Clarabel's `tol_feas`).
@@ -318,7 +319,7 @@ impl Kkt {
 
     /// Solves the unregularised system (the assembled one less its ±δ) for `rhs` by the
     /// regularised factor and iterative refinement; the solution replaces `rhs`.
-    fn solve(&self, factor: &Factor, delta: f64, rhs: &mut [f64], work: &mut Work) {
+    fn solve(&self, factor: &Factor, delta: f64, rhs: &mut [f64], work: &mut Work, steps: usize) {
         let n = rhs.len();
         work.b.clear();
         work.b.extend_from_slice(rhs);
@@ -328,7 +329,7 @@ impl Kkt {
             .iter()
             .fold(0.0f64, |a, v| a.max(v.abs()))
             .max(1e-300);
-        for _ in 0..REFINE_STEPS {
+        for _ in 0..steps {
             // r = b − (K_reg − Δ) x
             self.mat.mul(rhs, &mut work.r);
             let r = &mut work.r;
@@ -387,10 +388,15 @@ struct Newton<'a> {
     factor: &'a Factor,
     s: &'a [f64],
     z: &'a [f64],
+    /// Refinement passes on the full system.
+    refine: usize,
 }
 
-/// Refinement passes on the full Newton system.
+/// Refinement passes on the full Newton system at most, once the iterate is close (before,
+/// the direction's accuracy does not limit the progress).
 const NEWTON_REFINE: usize = 4;
+/// The residual below which the Newton directions are refined.
+const REFINE_BELOW: f64 = 1e-3;
 
 impl Newton<'_> {
     /// Solves P dx + A_Eᵀ dy + A_Iᵀ dz = r1, A_E dx = r2, A_I dx + ds = r3, Z ds + S dz = r4
@@ -421,7 +427,7 @@ impl Newton<'_> {
         for row in 0..n_eq {
             rhs[lay.row[row]] = r[1][row];
         }
-        self.kkt.solve(self.factor, DELTA, &mut rhs, work);
+        self.kkt.solve(self.factor, DELTA, &mut rhs, work, 1);
         for v in 0..nvar {
             dx[v] = rhs[lay.var[v]];
         }
@@ -474,7 +480,7 @@ impl Newton<'_> {
         let mut yz = vec![0.0; m];
         let scale = inf_norm(&r1).max(inf_norm(&r2)).max(1e-300);
         let mut prev = f64::INFINITY;
-        for _ in 0..NEWTON_REFINE {
+        for _ in 0..self.refine {
             pb.px(dx, &mut e1);
             yz[..n_eq].copy_from_slice(dy);
             yz[n_eq..].copy_from_slice(dz);
@@ -685,7 +691,7 @@ fn solve_scaled(pb: &Problem) -> Result<QpSolution, Failure> {
     for r in 0..n_eq {
         rhs[lay.row[r]] = pb.b[r];
     }
-    kkt.solve(&factor, DELTA, &mut rhs, &mut work);
+    kkt.solve(&factor, DELTA, &mut rhs, &mut work, 0);
     let mut x: Vec<f64> = (0..nvar).map(|v| rhs[lay.var[v]]).collect();
     let mut y: Vec<f64> = vec![0.0; n_eq];
     let mut ax = vec![0.0; m];
@@ -769,6 +775,11 @@ fn solve_scaled(pb: &Problem) -> Result<QpSolution, Failure> {
         };
 
         let ctx = Newton {
+            refine: if err <= REFINE_BELOW {
+                NEWTON_REFINE
+            } else {
+                0
+            },
             pb,
             lay: &lay,
             kkt: &kkt,
@@ -839,7 +850,7 @@ pub(crate) fn polish(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
             rhs[lay.row[r]] = pb.b[r];
         }
     }
-    kkt.solve(&factor, DELTA, &mut rhs, &mut work);
+    kkt.solve(&factor, DELTA, &mut rhs, &mut work, REFINE_STEPS);
     let x: Vec<f64> = (0..nvar).map(|v| rhs[lay.var[v]]).collect();
     let mut ax = vec![0.0; m];
     pb.ax(&x, &mut ax);
