@@ -427,7 +427,7 @@ impl Newton<'_> {
         for row in 0..n_eq {
             rhs[lay.row[row]] = r[1][row];
         }
-        self.kkt.solve(self.factor, DELTA, &mut rhs, work, 1);
+        self.kkt.solve(self.factor, DELTA, &mut rhs, work, 0);
         for v in 0..nvar {
             dx[v] = rhs[lay.var[v]];
         }
@@ -499,7 +499,7 @@ impl Newton<'_> {
                 e3[k] = r3[k] - ax[n_eq + k] - ds[k];
                 e4[k] = r4[k] - self.z[k] * ds[k] - self.s[k] * dz[k];
             }
-            if worst.is_nan() || worst >= prev || worst <= 1e-14 * scale {
+            if worst.is_nan() || worst >= prev || worst <= 1e-13 * scale {
                 break;
             }
             prev = worst;
