@@ -109,6 +109,9 @@ pub struct MapConfigArgs {
     /// Refused: no racing line is computed.
     #[arg(long, hide = true, value_name = "DIR")]
     pub vehicle: Option<PathBuf>,
+    /// Refused: no racing line is computed.
+    #[arg(long, hide = true, value_name = "SOLVER")]
+    pub qp: Option<String>,
 }
 
 impl MapConfigArgs {
@@ -119,6 +122,7 @@ impl MapConfigArgs {
             ("--safety-width", self.safety_width.is_some()),
             ("--safety-width-sp", self.safety_width_sp.is_some()),
             ("--vehicle", self.vehicle.is_some()),
+            ("--qp", self.qp.is_some()),
         ] {
             if given {
                 anyhow::bail!(
