@@ -2,12 +2,14 @@
 //! Race Stack's f, < 300 ms for MapZoo Austin; the Python reference takes 12 s
 //! and 42 s): one sparse IQP solve on the prepped reference line, and the whole
 //! stage (prep, IQP, second IQP, SP, sampling, velocity profiles), and the stage with the
-//! minimum-time line too (issue 14: that step under 1 s).
+//! minimum-time line too (issue 14: that step under 1 s); and each QP with both solvers at
+//! N = 500 … 5,000 knots (issue 21).
 //! Needs ../shared/data (or $MAPZOO_DATA); prints a notice and measures nothing without it.
 
 pub(crate) mod compute;
 pub(crate) mod iqp;
 pub(crate) mod mintime;
+pub(crate) mod qp;
 
 use criterion::{criterion_group, Criterion};
 use mapzoo_format::testdata::reference_data_or_skip;
@@ -42,5 +44,5 @@ pub(crate) fn tracks() -> Vec<(&'static str, Vec<Waypoint>, Option<Walls>, Racel
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = iqp::bench, compute::bench, mintime::bench
+    targets = iqp::bench, compute::bench, mintime::bench, qp::bench
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use mapzoo_extract::{ExtractError, StartPose};
 use mapzoo_format::{FreeRule, Hint, LineKind};
 use mapzoo_pipeline::{apply_vehicle_dir, Config, Overrides, PipelineError, Profile};
-use mapzoo_raceline::OptimizeError;
+use mapzoo_raceline::{OptimizeError, QpSolver};
 use mapzoo_render::RenderError;
 
 /// The racing-line options of every command that computes racing lines: a profile, the
@@ -32,6 +32,10 @@ pub struct RacelineArgs {
     /// max_seconds (0).
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub max_seconds: Option<f64>,
+    /// Solver of the racing-line QPs: banded (the structure-exploiting interior point) or
+    /// clarabel (the general conic solver, the reference); overrides `[raceline] qp_solver`.
+    #[arg(long, value_name = "banded|clarabel")]
+    pub qp: Option<QpSolver>,
 }
 
 /// Parses `--max-seconds`: a finite number of seconds in [0, a week].
@@ -61,6 +65,9 @@ impl RacelineArgs {
             safety_width_sp: self.safety_width_sp,
         };
         let mut config = Config::resolve(config, &overrides)?;
+        if let Some(solver) = self.qp {
+            config.raceline.qp_solver = solver;
+        }
         if let Some(dir) = &self.vehicle {
             let car = apply_vehicle_dir(&mut config, dir)?;
             // which file gave which value, and the files not found
@@ -148,6 +155,9 @@ pub struct MapConfigArgs {
     /// Refused: no racing line is computed.
     #[arg(long, hide = true, value_name = "DIR")]
     pub vehicle: Option<PathBuf>,
+    /// Refused: no racing line is computed.
+    #[arg(long, hide = true, value_name = "SOLVER")]
+    pub qp: Option<String>,
 }
 
 impl MapConfigArgs {
@@ -158,6 +168,7 @@ impl MapConfigArgs {
             ("--safety-width", self.safety_width.is_some()),
             ("--safety-width-sp", self.safety_width_sp.is_some()),
             ("--vehicle", self.vehicle.is_some()),
+            ("--qp", self.qp.is_some()),
         ] {
             if given {
                 anyhow::bail!(

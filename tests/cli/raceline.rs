@@ -389,3 +389,54 @@ fn racing_line_sp_drives_the_shortest_path_line() {
     assert_eq!(gw.iqp.wpnts, before.sp.wpnts);
     assert_eq!(gw.sp.wpnts, before.sp.wpnts);
 }
+
+/// `--qp banded` reproduces the Race Stack's f exactly as the default solver does (the same
+/// published map_info figures and point counts); an unknown solver is refused before any work,
+/// naming the flag and both choices, with nothing written.
+#[test]
+fn qp_flag_chooses_the_solver_with_the_same_lines() {
+    let Some(data) = reference_data_or_skip("qp_flag_chooses_the_solver_with_the_same_lines")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let input = data.join("racestack/f/global_waypoints.json");
+    let mut records = Vec::new();
+    for solver in ["clarabel", "banded"] {
+        let out = tmp.path().join(solver);
+        let o = run(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--profile",
+            "racestack",
+            "--qp",
+            solver,
+            "--json",
+        ]);
+        let v = record(&o);
+        let gw = GlobalWaypoints::read(&out.join("global_waypoints.json")).unwrap();
+        records.push((v, gw.map_info_str));
+    }
+    let published = GlobalWaypoints::read(&input).unwrap();
+    for (v, info) in &records {
+        assert_eq!(info, &published.map_info_str);
+        assert_eq!(v["iqp_points"], 766);
+        assert_eq!(v["sp_points"], 717);
+    }
+    let out = tmp.path().join("bad");
+    let o = run(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--qp",
+        "fast",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("--qp") && e.contains("banded") && e.contains("clarabel"),
+        "{e}"
+    );
+    assert!(!out.exists());
+}

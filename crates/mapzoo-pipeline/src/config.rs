@@ -579,6 +579,28 @@ mod tests {
         assert!(e.contains("fastest") && e.contains("l.toml"), "{e}");
     }
 
+    /// `[raceline] qp_solver`: "clarabel" (the default) or "banded"; another name is an error
+    /// naming the file and both choices.
+    #[test]
+    fn qp_solver_is_banded_or_clarabel() {
+        let p = Path::new("q.toml");
+        assert_eq!(
+            Config::default().raceline.qp_solver,
+            mapzoo_raceline::QpSolver::Clarabel
+        );
+        let c = Config::from_toml_str("[raceline]\nqp_solver = \"banded\"\n", None, p).unwrap();
+        assert_eq!(c.raceline.qp_solver, mapzoo_raceline::QpSolver::Banded);
+        let e = Config::from_toml_str("[raceline]\nqp_solver = \"osqp\"\n", None, p)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            ["q.toml", "osqp", "banded", "clarabel"]
+                .iter()
+                .all(|w| e.contains(w)),
+            "{e}"
+        );
+    }
+
     /// A caller's choice over the configured lines: the driven line is computed even when only
     /// it is named; naming lines without it is refused in the caller's words.
     #[test]

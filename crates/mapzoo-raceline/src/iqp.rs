@@ -15,7 +15,7 @@
 
 use crate::error::OptimizeError;
 use crate::prep::RefTrack;
-use crate::qp::QpProblem;
+use crate::qp::{QpProblem, QpSolver};
 use crate::spline::{
     c2_rhs, c2_system, coefficients, distance_scaling, second_derivatives, ClosedSpline,
 };
@@ -118,8 +118,18 @@ impl CurvatureQp<'_> {
         Ok(lin)
     }
 
-    /// Solve the sparse QP; returns α (metres, positive to the right).
+    /// Solve the sparse QP with the default solver; returns α (metres, positive to the right).
+    #[cfg(any(test, feature = "reference"))]
     pub fn solve(&self, iteration: usize) -> Result<Vec<f64>, OptimizeError> {
+        self.solve_with(iteration, QpSolver::default())
+    }
+
+    /// Solve the sparse QP with `solver`; returns α (metres, positive to the right).
+    pub fn solve_with(
+        &self,
+        iteration: usize,
+        solver: QpSolver,
+    ) -> Result<Vec<f64>, OptimizeError> {
         self.check(Stage::Iqp)?;
         let lin = self.linearisation()?;
         let rt = self.reftrack;
@@ -128,6 +138,8 @@ impl CurvatureQp<'_> {
         let nvar = 3 * n;
         // rows: C2 equalities for x and y, then α bounds, then curvature bounds
         let mut qp = QpProblem::new(nvar, 2 * n, 4 * n, 3 * n, 20 * n);
+        qp.set_knots(n);
+        qp.set_solver(solver);
 
         // objective: per knot ½ (g·z)² + κ_ref (g·z), g = c (−y′, x′) on (zx, zy)
         for i in 0..n {
@@ -313,6 +325,7 @@ pub fn iqp(
     iters_min: usize,
     iters_max: usize,
     curv_error_allowed: f64,
+    solver: QpSolver,
 ) -> Result<IqpSolution, OptimizeError> {
     reference.check("iqp reference line")?;
     let mut rt = reference.clone();
@@ -328,7 +341,7 @@ pub fn iqp(
             kappa_bound,
             safety_width,
         };
-        let mut alpha = match qp.solve(iter) {
+        let mut alpha = match qp.solve_with(iter, solver) {
             Err(OptimizeError::Solver {
                 status: QpStatus::PrimalInfeasible,
                 ..

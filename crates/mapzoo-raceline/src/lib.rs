@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+mod banded;
 mod clearance;
 mod compute;
 mod error;
@@ -59,7 +60,7 @@ pub use mapzoo_format::LineKind;
 pub use mintime::{mintime, MintimeSolution};
 pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
-pub use qp::{QpProblem, QpSettings};
+pub use qp::{QpProblem, QpSettings, QpSolver};
 pub use record::{LineFigures, RacelineRecord};
 pub use result::{RacelineResult, RacingLine};
 pub use spline::{distance_scaling, ClosedSpline, Sampled};

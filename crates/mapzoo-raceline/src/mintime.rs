@@ -36,7 +36,7 @@ use mapzoo_geom::numpy::interp1;
 
 use crate::error::OptimizeError;
 use crate::params::RacelineParams;
-use crate::qp::QpProblem;
+use crate::qp::{QpProblem, QpSolver};
 use crate::spline::{c2_rhs, c2_system, ClosedSpline};
 use crate::stage::Stage;
 use crate::trajectory::Trajectory;
@@ -122,6 +122,8 @@ struct Problem<'a> {
     vehicle: &'a Vehicle,
     /// Smallest clearance a sample may have.
     min_clearance: f64,
+    /// The QP solver.
+    solver: QpSolver,
 }
 
 /// Smallest clearance over a trajectory's points.
@@ -132,7 +134,37 @@ fn line_clearance(walls: &ResampledWalls, traj: &Trajectory) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-impl Problem<'_> {
+impl<'a> Problem<'a> {
+    /// The problem on the knots `base` of the IQP line `iqp`, and the candidate of the
+    /// unshifted knots the iteration starts from.
+    fn start(
+        base: Vec<[f64; 2]>,
+        iqp: &Trajectory,
+        walls: &'a ResampledWalls,
+        params: &RacelineParams,
+        vehicle: &'a Vehicle,
+    ) -> Result<(Problem<'a>, Candidate), OptimizeError> {
+        let normals = ClosedSpline::through(&base, None)?.normals();
+        let half = params.safety_width / 2.0;
+        let mut prob = Problem {
+            base,
+            normals,
+            walls,
+            half,
+            step: params.stepsize_interp_after_opt,
+            curvlim: params.curvlim,
+            vehicle,
+            min_clearance: 0.0,
+            solver: params.qp_solver,
+        };
+        let n = prob.base.len();
+        let cur = prob.candidate(vec![0.0; n])?;
+        prob.min_clearance = (half - SAMPLE_SLACK_M)
+            .min(line_clearance(walls, iqp))
+            .min(line_clearance(walls, &cur.traj));
+        Ok((prob, cur))
+    }
+
     fn points(&self, alpha: &[f64]) -> Vec<[f64; 2]> {
         crate::iqp::shift_along_normals(&self.base, &self.normals, alpha)
     }
@@ -235,6 +267,8 @@ impl Problem<'_> {
         let (ia, izx, izy, ib) = (0, n, 2 * n, 3 * n);
         let rows_per = 11;
         let mut qp = QpProblem::new(4 * n, 2 * n, rows_per * n, 8 * n, 50 * n);
+        qp.set_knots(n);
+        qp.set_solver(self.solver);
         let mut lin = vec![0.0; 4 * n];
         let dot = |a: [f64; 2], b: [f64; 2]| a[0] * b[0] + a[1] * b[1];
         for i in 0..n {
@@ -398,23 +432,7 @@ pub fn mintime(
     if base.len() < 8 {
         return Ok(fallback(0, 0));
     }
-    let normals = ClosedSpline::through(&base, None)?.normals();
-    let half = params.safety_width / 2.0;
-    let mut prob = Problem {
-        base,
-        normals,
-        walls,
-        half,
-        step: params.stepsize_interp_after_opt,
-        curvlim: params.curvlim,
-        vehicle,
-        min_clearance: 0.0,
-    };
-    let n = prob.base.len();
-    let mut cur = prob.candidate(vec![0.0; n])?;
-    prob.min_clearance = (half - SAMPLE_SLACK_M)
-        .min(line_clearance(walls, iqp))
-        .min(line_clearance(walls, &cur.traj));
+    let (prob, mut cur) = Problem::start(base, iqp, walls, params, vehicle)?;
     let mut rho = TRUST_START_M;
     let (mut iterations, mut accepted) = (0, 0);
     while iterations < MAX_ITERATIONS && rho >= MIN_TRUST_M {
@@ -456,6 +474,40 @@ pub fn mintime(
         })
     } else {
         Ok(fallback(iterations, accepted))
+    }
+}
+
+/// The first step of the min-time iteration, ready to solve (benches): the problem on knots
+/// every `every` samples of the IQP line, and its unshifted candidate.
+#[cfg(any(test, feature = "reference"))]
+pub struct MintimeStep<'a> {
+    prob: Problem<'a>,
+    cur: Candidate,
+}
+
+#[cfg(any(test, feature = "reference"))]
+impl<'a> MintimeStep<'a> {
+    /// The first step from the IQP line `iqp` with knots every `every` of its samples.
+    pub fn new(
+        iqp: &Trajectory,
+        walls: &'a ResampledWalls,
+        params: &RacelineParams,
+        vehicle: &'a Vehicle,
+        every: usize,
+    ) -> Result<Self, OptimizeError> {
+        let base = spread_knots(&iqp.xy, every.max(1));
+        let (prob, cur) = Problem::start(base, iqp, walls, params, vehicle)?;
+        Ok(MintimeStep { prob, cur })
+    }
+
+    /// Knots of the step's QP.
+    pub fn knots(&self) -> usize {
+        self.prob.base.len()
+    }
+
+    /// One QP at the first trust region: the new shifts, metres.
+    pub fn solve(&self) -> Result<Vec<f64>, OptimizeError> {
+        self.prob.step(&self.cur, TRUST_START_M, 1)
     }
 }
 

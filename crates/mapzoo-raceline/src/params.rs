@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::OptimizeError;
+use crate::qp::QpSolver;
 
 /// Every tunable of stages 7–11; deserialised from the `[raceline]` table of pipeline.toml
 /// (by `mapzoo_pipeline::Config`, which reads the whole file).
@@ -55,6 +56,9 @@ pub struct RacelineParams {
     pub sp_alpha_smoothing_half_window: usize,
     /// Spacing at which walls are resampled before nearest-distance queries, metres, in [0.001, 10]; default 0.1.
     pub wall_resample_step: f64,
+    /// Solver of the racing-line QPs: "banded" (the structure-exploiting interior point) or
+    /// "clarabel" (the general conic solver, the reference); default "clarabel".
+    pub qp_solver: QpSolver,
 }
 
 /// Machine acceleration table of the Race Stack (`ax_max_machines.csv`, v m/s → ax m/s²),
@@ -185,6 +189,7 @@ impl RacelineParams {
             iqp_iters_max: 100,
             sp_alpha_smoothing_half_window: 3,
             wall_resample_step: 0.1,
+            qp_solver: QpSolver::default(),
         }
     }
 

@@ -3,6 +3,11 @@
 //! and the active-set polish that turns the interior point's answer into the
 //! exact minimiser TUM's quadprog (an exact active-set method) returns.
 //!
+//! Two solvers share the builder ([`QpSolver`]): the banded interior point of
+//! [`crate::banded`], O(N) per iteration on the knot structure every racing-line QP has, and
+//! Clarabel (the default), the general conic solver the tests compare against and the
+//! fallback of a banded solve that does not converge. Both end in the same active-set polish.
+//!
 //! A problem is `min ½xᵀPx + qᵀx  s.t.  Ax + s = b`, the first `n_eq` rows of A
 //! equalities (s = 0), the others inequalities (s ≥ 0). P is given by its upper
 //! triangle. The IQP ([`crate::iqp`]) and the SP ([`crate::sp`]) assemble their
@@ -13,9 +18,48 @@ use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
 
+use serde::{Deserialize, Serialize};
+
+use crate::banded;
 use crate::error::OptimizeError;
 use crate::spline::{solve_cyclic_tridiagonal, thomas};
 use crate::stage::Stage;
+use crate::status::QpSolution;
+
+/// The solver of the racing-line QPs (`[raceline] qp_solver`, `--qp`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QpSolver {
+    /// The banded interior point (O(N) per iteration on the knots' structure).
+    Banded,
+    /// Clarabel, the general sparse conic interior point (the reference).
+    #[default]
+    Clarabel,
+}
+
+impl QpSolver {
+    /// The name in pipeline.toml and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            QpSolver::Banded => "banded",
+            QpSolver::Clarabel => "clarabel",
+        }
+    }
+}
+
+impl std::str::FromStr for QpSolver {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "banded" => Ok(QpSolver::Banded),
+            "clarabel" => Ok(QpSolver::Clarabel),
+            other => Err(format!(
+                "unknown QP solver \"{other}\" (expected \"banded\" or \"clarabel\")"
+            )),
+        }
+    }
+}
 
 /// Clarabel settings of one solve: tolerance tiers tried in turn, iteration cap, refinement.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,21 +127,9 @@ pub struct QpProblem {
     q: Vec<f64>,
     a: Triplets,
     b: Vec<f64>,
-}
-
-/// Primal solution, slacks and duals of one QP.
-#[derive(Debug, Clone)]
-pub(crate) struct QpSolution {
-    pub x: Vec<f64>,
-    pub s: Vec<f64>,
-    pub z: Vec<f64>,
-}
-
-impl QpSolution {
-    /// Whether inequality row `r` is taken as active: its slack is below its dual.
-    pub(crate) fn active(&self, r: usize) -> bool {
-        self.s[r] < self.z[r]
-    }
+    /// Knots: variable v and equality row r belong to knot v mod `knots` (0: no structure).
+    knots: usize,
+    solver: QpSolver,
 }
 
 impl QpProblem {
@@ -111,6 +143,40 @@ impl QpProblem {
             q: vec![0.0; nvar],
             a: Triplets::with_capacity(a_nnz),
             b: vec![0.0; n_eq + n_ineq],
+            knots: 0,
+            solver: QpSolver::default(),
+        }
+    }
+
+    /// Declares the knot structure the banded solver uses: variable v and equality row r
+    /// belong to knot v mod `knots` (and r mod `knots`), couplings only between neighbouring
+    /// knots of the closed loop.
+    pub fn set_knots(&mut self, knots: usize) {
+        self.knots = knots;
+    }
+
+    /// Chooses the solver (default [`QpSolver::Clarabel`]).
+    pub fn set_solver(&mut self, solver: QpSolver) {
+        self.solver = solver;
+    }
+
+    /// The problem as the banded solver reads it.
+    fn banded(&self) -> banded::Problem<'_> {
+        fn t(m: &Triplets) -> banded::Triplets<'_> {
+            banded::Triplets {
+                i: &m.i,
+                j: &m.j,
+                v: &m.v,
+            }
+        }
+        banded::Problem {
+            nvar: self.nvar,
+            n_eq: self.n_eq,
+            p: t(&self.p),
+            q: &self.q,
+            a: t(&self.a),
+            b: &self.b,
+            knots: self.knots,
         }
     }
 
@@ -157,12 +223,18 @@ impl QpProblem {
         cones
     }
 
-    /// The interior-point solution (x, slacks, duals).
+    /// The interior-point solution (x, slacks, duals). A banded solve that does not converge
+    /// (e.g. an infeasible problem) is handed to Clarabel, which names the status.
     pub(crate) fn solve(
         &self,
         stage: Stage,
         iteration: usize,
     ) -> Result<QpSolution, OptimizeError> {
+        if self.solver == QpSolver::Banded {
+            if let Ok(sol) = banded::solve(&self.banded()) {
+                return Ok(sol);
+            }
+        }
         self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
     }
 
@@ -173,6 +245,18 @@ impl QpProblem {
         stage: Stage,
         iteration: usize,
     ) -> Result<Vec<f64>, OptimizeError> {
+        if self.solver == QpSolver::Banded {
+            let pb = self.banded();
+            // where the polish does not hold, the answer is an interior point's, which only
+            // agrees with Clarabel's to the tolerance (and the IQP iterations amplify that):
+            // Clarabel answers such a problem, as it would by default
+            if let Some(x) = banded::solve(&pb)
+                .ok()
+                .and_then(|sol| banded::polish(&pb, &sol))
+            {
+                return Ok(x);
+            }
+        }
         let p = self.p.csc(self.nvar, self.nvar);
         let sol = self.solve_interior(&p, stage, iteration)?;
         Ok(self.polish(&p, &sol).unwrap_or(sol.x))
@@ -479,11 +563,18 @@ mod tests {
             qp.constraint(1 + k, col, sign);
             qp.bound(1 + k, 1.0);
         }
-        let x = qp.solve_polished(Stage::Iqp, 1).unwrap();
-        assert!((x[0] - 1.0).abs() < 1e-12 && x[1].abs() < 1e-12, "{x:?}");
+        for solver in [QpSolver::Clarabel, QpSolver::Banded] {
+            qp.set_solver(solver);
+            let x = qp.solve_polished(Stage::Iqp, 1).unwrap();
+            assert!(
+                (x[0] - 1.0).abs() < 1e-12 && x[1].abs() < 1e-12,
+                "{solver:?}: {x:?}"
+            );
+        }
     }
 
-    /// Contradicting equalities give a typed status and name the stage.
+    /// Contradicting bounds give a typed status and name the stage, with either solver (the
+    /// banded one cannot converge and hands the problem to Clarabel, which names it).
     #[test]
     fn infeasible_problem_reports_a_typed_status() {
         let mut qp = QpProblem::new(1, 0, 2, 1, 2);
@@ -492,13 +583,16 @@ mod tests {
         qp.bound(0, -1.0);
         qp.constraint(1, 0, -1.0);
         qp.bound(1, -1.0);
-        match qp.solve(Stage::Sp, 0) {
-            Err(OptimizeError::Solver { stage, status, .. }) => {
-                assert_eq!(stage, Stage::Sp);
-                assert_eq!(status, QpStatus::PrimalInfeasible);
-                assert_eq!(status.to_string(), "PrimalInfeasible");
+        for solver in [QpSolver::Clarabel, QpSolver::Banded] {
+            qp.set_solver(solver);
+            match qp.solve(Stage::Sp, 0) {
+                Err(OptimizeError::Solver { stage, status, .. }) => {
+                    assert_eq!(stage, Stage::Sp);
+                    assert_eq!(status, QpStatus::PrimalInfeasible);
+                    assert_eq!(status.to_string(), "PrimalInfeasible");
+                }
+                other => panic!("{solver:?}: expected a solver error, got {other:?}"),
             }
-            other => panic!("expected a solver error, got {other:?}"),
         }
     }
 }

@@ -8,6 +8,6 @@
 //! with the `reference` feature; not part of the stable API.
 
 pub use crate::iqp::{check_folds, CurvatureQp, Linearisation};
-pub use crate::mintime::{start_knots, FINE_STEP_M};
+pub use crate::mintime::{start_knots, MintimeStep, FINE_STEP_M};
 pub use crate::spline::{c2_rhs, c2_system, solve_cyclic_tridiagonal};
 pub use crate::velocity::velocity_profile_reference;

@@ -7,15 +7,18 @@
 
 use crate::error::OptimizeError;
 use crate::prep::RefTrack;
-use crate::qp::{polish_box_tridiagonal, QpProblem, QpSolution};
+use crate::qp::{polish_box_tridiagonal, QpProblem, QpSolver};
 use crate::stage::Stage;
+use crate::status::QpSolution;
 use crate::status::QpStatus;
 
-/// Solve the shortest-path QP on a reference line with unit normals; α in metres, positive right.
+/// Solve the shortest-path QP on a reference line with unit normals by `solver`; α in metres,
+/// positive right.
 pub fn shortest_path_qp(
     reftrack: &RefTrack,
     normals: &[[f64; 2]],
     safety_width: f64,
+    solver: QpSolver,
 ) -> Result<Vec<f64>, OptimizeError> {
     let n = reftrack.len();
     if normals.len() != n || n < 3 {
@@ -36,6 +39,8 @@ pub fn shortest_path_qp(
         .map(|i| -2.0 * dot(normals[i], normals[(i + 1) % n]))
         .collect();
     let mut qp = QpProblem::new(n, 0, 2 * n, 2 * n, 2 * n);
+    qp.set_knots(n);
+    qp.set_solver(solver);
     for i in 0..n {
         let next = (i + 1) % n;
         let prev = (i + n - 1) % n;

@@ -29,6 +29,7 @@ pub fn iqp(
         params.iqp_iters_min,
         params.iqp_iters_max,
         params.iqp_curverror_allowed,
+        params.qp_solver,
     )
 }
 
@@ -40,7 +41,7 @@ pub fn sp(
 ) -> Result<(Vec<[f64; 2]>, Vec<f64>), OptimizeError> {
     crate::iqp::check_width(reference, safety_width, Stage::Sp)?;
     let normals = ClosedSpline::through_scaled(&reference.xy)?.normals();
-    let alpha = crate::sp::shortest_path_qp(reference, &normals, safety_width)?;
+    let alpha = crate::sp::shortest_path_qp(reference, &normals, safety_width, params.qp_solver)?;
     let alpha = crate::sp::smooth_circular(&alpha, params.sp_alpha_smoothing_half_window);
     Ok((normals, alpha))
 }

@@ -1,5 +1,7 @@
-//! The QP solver's verdict ([`QpStatus`]), typed so the solver ([`crate::qp`]) can report
-//! it and [`crate::OptimizeError`] can carry it without the two depending on each other.
+//! What a QP solve gives: its solution ([`QpSolution`]: primal, slacks, duals) and the
+//! solver's typed verdict ([`QpStatus`]), so each solver ([`crate::qp`]'s Clarabel path,
+//! [`crate::banded`]) can return them and [`crate::OptimizeError`] can carry the verdict
+//! without depending on a solver.
 
 use clarabel::solver::SolverStatus;
 
@@ -55,5 +57,20 @@ impl std::fmt::Display for QpStatus {
     /// Clarabel's name of the status (e.g. `PrimalInfeasible`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{self:?}")
+    }
+}
+
+/// Primal solution, slacks and duals of one QP.
+#[derive(Debug, Clone)]
+pub(crate) struct QpSolution {
+    pub x: Vec<f64>,
+    pub s: Vec<f64>,
+    pub z: Vec<f64>,
+}
+
+impl QpSolution {
+    /// Whether inequality row `r` is taken as active: its slack is below its dual.
+    pub(crate) fn active(&self, r: usize) -> bool {
+        self.s[r] < self.z[r]
     }
 }

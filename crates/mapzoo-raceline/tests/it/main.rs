@@ -12,6 +12,7 @@
 //! `tests/proptest-regressions/m.txt` (proptest finds `tests/it/main.rs` and
 //! looks in a `proptest-regressions` folder beside `it/`).
 
+mod banded;
 mod compute;
 mod dense;
 mod error;
