@@ -27,6 +27,11 @@ pub struct RacelineArgs {
     /// profile's and the TOML file's; --safety-width / --safety-width-sp still win.
     #[arg(long, value_name = "DIR")]
     pub vehicle: Option<PathBuf>,
+    /// Start-independent lines (`[raceline] seamless = true`): the line and its lap time do not
+    /// depend on which waypoint the centerline starts at; off by default (the Race Stack's
+    /// figures).
+    #[arg(long)]
+    pub seamless: bool,
 }
 
 impl RacelineArgs {
@@ -53,6 +58,9 @@ impl RacelineArgs {
             if let Some(w) = self.safety_width_sp {
                 config.raceline.safety_width_sp = w;
             }
+        }
+        if self.seamless {
+            config.raceline.seamless = true;
         }
         Ok(config)
     }
@@ -102,6 +110,9 @@ pub struct MapConfigArgs {
     /// Refused: no racing line is computed.
     #[arg(long, hide = true, value_name = "DIR")]
     pub vehicle: Option<PathBuf>,
+    /// Refused: no racing line is computed.
+    #[arg(long, hide = true)]
+    pub seamless: bool,
 }
 
 impl MapConfigArgs {
@@ -112,6 +123,7 @@ impl MapConfigArgs {
             ("--safety-width", self.safety_width.is_some()),
             ("--safety-width-sp", self.safety_width_sp.is_some()),
             ("--vehicle", self.vehicle.is_some()),
+            ("--seamless", self.seamless),
         ] {
             if given {
                 anyhow::bail!(

@@ -55,6 +55,11 @@ pub struct RacelineParams {
     pub sp_alpha_smoothing_half_window: usize,
     /// Spacing at which walls are resampled before nearest-distance queries, metres, in [0.001, 10]; default 0.1.
     pub wall_resample_step: f64,
+    /// Start-independent lines (ARCHITECTURE.md "Seamless lines"): the stages run from a start
+    /// chosen by the track's shape, not its first waypoint, and the SP's reference has no
+    /// repeated end point; the lines are then turned to begin nearest the centerline's first
+    /// point. Default false (the Race Stack's seam, parity).
+    pub seamless: bool,
 }
 
 /// Machine acceleration table of the Race Stack (`ax_max_machines.csv`, v m/s → ax m/s²),
@@ -185,6 +190,7 @@ impl RacelineParams {
             iqp_iters_max: 100,
             sp_alpha_smoothing_half_window: 3,
             wall_resample_step: 0.1,
+            seamless: false,
         }
     }
 
