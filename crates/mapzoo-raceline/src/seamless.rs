@@ -94,7 +94,7 @@ pub fn start_near(closed: &[Waypoint], start: [f64; 2]) -> Vec<Waypoint> {
     let s0 = open[j].s_m;
     let mut out: Vec<Waypoint> = (0..n)
         .map(|k| {
-            let mut w = open[(j + k) % n].clone();
+            let mut w = open[(j + k) % n];
             w.id = k as i64;
             w.s_m = if k < n - j {
                 w.s_m - s0
@@ -104,7 +104,7 @@ pub fn start_near(closed: &[Waypoint], start: [f64; 2]) -> Vec<Waypoint> {
             w
         })
         .collect();
-    let mut last = out[0].clone();
+    let mut last = out[0];
     last.id = n as i64;
     last.s_m = length;
     out.push(last);
