@@ -444,13 +444,13 @@ pub fn check(
             &mut explanations,
         );
     }
-    if !pass {
-        explain_start(&p, &centerline, config, opts, &mut explanations);
-    }
     if !pass && explanations.is_empty() {
         explanations.push(Explanation::plain(no_cause_found(
             &p, opts, iqp_pct, sp_pct,
         )));
+    }
+    if !pass {
+        explain_start(&p, &centerline, config, opts, &mut explanations);
     }
     Ok(CheckReport {
         track: p.name.clone(),
