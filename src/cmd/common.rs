@@ -36,6 +36,11 @@ pub struct RacelineArgs {
     /// clarabel (the general conic solver, the reference); overrides `[raceline] qp_solver`.
     #[arg(long, value_name = "banded|clarabel")]
     pub qp: Option<QpSolver>,
+    /// Start-independent lines (`[raceline] seamless = true`): the line and its lap time do not
+    /// depend on which waypoint the centerline starts at; off by default (the Race Stack's
+    /// figures).
+    #[arg(long)]
+    pub seamless: bool,
 }
 
 /// Parses `--max-seconds`: a finite number of seconds in [0, a week].
@@ -95,6 +100,9 @@ impl RacelineArgs {
                     v.set_by(key, mapzoo_pipeline::EXPLICIT);
                 }
             }
+        }
+        if self.seamless {
+            config.raceline.seamless = true;
         }
         if let Some(s) = self.max_seconds {
             config.max_seconds = s;
@@ -158,6 +166,9 @@ pub struct MapConfigArgs {
     /// Refused: no racing line is computed.
     #[arg(long, hide = true, value_name = "SOLVER")]
     pub qp: Option<String>,
+    /// Refused: no racing line is computed.
+    #[arg(long, hide = true)]
+    pub seamless: bool,
 }
 
 impl MapConfigArgs {
@@ -169,6 +180,7 @@ impl MapConfigArgs {
             ("--safety-width-sp", self.safety_width_sp.is_some()),
             ("--vehicle", self.vehicle.is_some()),
             ("--qp", self.qp.is_some()),
+            ("--seamless", self.seamless),
         ] {
             if given {
                 anyhow::bail!(

@@ -101,8 +101,33 @@ pub fn compute_lines_once(
     compute_once(centerline, walls, params, kinds)
 }
 
-/// [`compute_lines`] without the search for a remedy.
+/// [`compute_lines`] without the search for a remedy. With `params.seamless` the stages run
+/// from the centerline turned to its canonical start ([`crate::seamless::canonical_start`]) and
+/// the lines are turned back to begin nearest the given first point.
 fn compute_once(
+    centerline: &[Waypoint],
+    walls: Option<&Walls>,
+    params: &RacelineParams,
+    kinds: &[LineKind],
+) -> Result<RacelineResult, OptimizeError> {
+    if !params.seamless {
+        return compute_from(centerline, walls, params, kinds);
+    }
+    let Some(first) = centerline.first() else {
+        return compute_from(centerline, walls, params, kinds);
+    };
+    let track = reftrack_from_waypoints(centerline);
+    track.check("centerline")?;
+    let k = crate::seamless::canonical_start(&track.xy);
+    let mut turned = centerline.to_vec();
+    turned.rotate_left(k);
+    let mut result = compute_from(&turned, walls, params, kinds)?;
+    crate::seamless::start_lines_near(&mut result, [first.x_m, first.y_m]);
+    Ok(result)
+}
+
+/// Stages 7–11 from `centerline` as given (its first point is the start of every resampling).
+fn compute_from(
     centerline: &[Waypoint],
     walls: Option<&Walls>,
     params: &RacelineParams,
@@ -229,7 +254,13 @@ fn sp_line(
     params: &RacelineParams,
     vehicle: &Vehicle,
 ) -> Result<(Trajectory, Vec<String>), OptimizeError> {
-    let pts2 = traj_iqp2.closed_points();
+    // the Race Stack hands over the closed points, the first repeated at the end: a
+    // zero-length segment at the start; seamless lines leave it out
+    let pts2 = if params.seamless {
+        traj_iqp2.xy.clone()
+    } else {
+        traj_iqp2.closed_points()
+    };
     let (w_right, w_left): (Vec<f64>, Vec<f64>) = pts2.iter().map(|&p| walls.distances(p)).unzip();
     let cent2 = RefTrack {
         xy: pts2,

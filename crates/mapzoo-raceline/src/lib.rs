@@ -39,6 +39,7 @@ mod record;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
 mod result;
+mod seamless;
 mod sp;
 mod spline;
 mod stage;
@@ -63,6 +64,7 @@ pub use prep::RefTrack;
 pub use qp::{QpProblem, QpSettings, QpSolver};
 pub use record::{LineFigures, RacelineRecord};
 pub use result::{RacelineResult, RacingLine};
+pub use seamless::{canonical_start, start_near};
 pub use spline::{distance_scaling, ClosedSpline, Sampled};
 pub use stage::Stage;
 pub use stages::{iqp, prep, sp};

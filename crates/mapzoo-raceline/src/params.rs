@@ -59,6 +59,11 @@ pub struct RacelineParams {
     /// Solver of the racing-line QPs: "banded" (the structure-exploiting interior point) or
     /// "clarabel" (the general conic solver, the reference); default "clarabel".
     pub qp_solver: QpSolver,
+    /// Start-independent lines (ARCHITECTURE.md "Seamless lines"): the stages run from a start
+    /// chosen by the track's shape, not its first waypoint, and the SP's reference has no
+    /// repeated end point; the lines are then turned to begin nearest the centerline's first
+    /// point. Default false (the Race Stack's seam, parity).
+    pub seamless: bool,
 }
 
 /// Machine acceleration table of the Race Stack (`ax_max_machines.csv`, v m/s → ax m/s²),
@@ -190,6 +195,7 @@ impl RacelineParams {
             sp_alpha_smoothing_half_window: 3,
             wall_resample_step: 0.1,
             qp_solver: QpSolver::default(),
+            seamless: false,
         }
     }
 

@@ -21,6 +21,7 @@ mod mintime;
 mod mintime_reference;
 mod params;
 mod parity;
+mod seamless;
 mod spline;
 mod suggest;
 mod support;

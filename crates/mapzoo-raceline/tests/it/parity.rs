@@ -13,14 +13,14 @@ use mapzoo_format::{GlobalWaypoints, Waypoint};
 use mapzoo_raceline::{compute, LineKind, RacelineParams, RacelineResult, Walls};
 
 /// Published figures of one track.
-struct Published {
-    iqp_lap: f64,
-    iqp_vmax: f64,
-    sp_lap: f64,
-    sp_vmax: f64,
+pub(crate) struct Published {
+    pub iqp_lap: f64,
+    pub iqp_vmax: f64,
+    pub sp_lap: f64,
+    pub sp_vmax: f64,
 }
 
-fn racestack_input(dir: &Path) -> (Vec<Waypoint>, Walls, Published) {
+pub(crate) fn racestack_input(dir: &Path) -> (Vec<Waypoint>, Walls, Published) {
     let gw = GlobalWaypoints::read(&dir.join("global_waypoints.json")).expect("read json");
     let info = &gw.map_info;
     let published = Published {
@@ -37,7 +37,7 @@ fn racestack_input(dir: &Path) -> (Vec<Waypoint>, Walls, Published) {
     (gw.centerline.wpnts.clone(), walls, published)
 }
 
-fn published_csv(data: &Path, track: &str) -> Published {
+pub(crate) fn published_csv(data: &Path, track: &str) -> Published {
     let text = std::fs::read_to_string(data.join("mapzoo/published.csv")).expect("published.csv");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("header").split(',').collect();
@@ -55,7 +55,7 @@ fn published_csv(data: &Path, track: &str) -> Published {
     }
 }
 
-fn mapzoo_centerline(data: &Path, track: &str) -> (PathBuf, Vec<Waypoint>) {
+pub(crate) fn mapzoo_centerline(data: &Path, track: &str) -> (PathBuf, Vec<Waypoint>) {
     let path = data.join(format!("mapzoo/{track}/{track}_centerline.csv"));
     let cl = mapzoo_format::read_waypoint_csv(&path).expect("centerline csv");
     (path, cl)
