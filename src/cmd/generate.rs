@@ -218,6 +218,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A summary line: its label and the figure of each track.
+type Column = (&'static str, fn(&Made) -> f64);
+
 /// What one generated track of `--count` looks like.
 struct Made {
     lap: f64,
@@ -307,7 +310,7 @@ fn run_many(args: &Args, count: usize) -> anyhow::Result<ExitCode> {
             "{:<22} {:>8} {:>8} {:>8} {:>8} {:>8}",
             "", "min", "p10", "median", "p90", "max"
         );
-        let rows: [(&str, fn(&Made) -> f64); 4] = [
+        let rows: [Column; 4] = [
             ("lap length, m", |m| m.lap),
             ("narrowest width, m", |m| m.width_min),
             ("widest width, m", |m| m.width_max),

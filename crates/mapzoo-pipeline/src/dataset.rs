@@ -102,7 +102,7 @@ impl std::fmt::Display for Shard {
 #[derive(Debug, Clone, PartialEq)]
 pub enum TrackSource {
     /// Generated from these options (their `seed` is the track's).
-    Generated(SynthOptions),
+    Generated(Box<SynthOptions>),
     /// Read from this map-server YAML.
     Map(PathBuf),
 }
@@ -138,10 +138,10 @@ pub fn generated_tracks(
             })?;
             Ok(DatasetTrack {
                 name: generated_name(s),
-                source: TrackSource::Generated(SynthOptions {
+                source: TrackSource::Generated(Box::new(SynthOptions {
                     seed: s,
                     ..base.clone()
-                }),
+                })),
             })
         })
         .collect()
