@@ -759,7 +759,7 @@ pub fn merge(out: &Path) -> Result<Vec<IndexRow>, PipelineError> {
         ));
     }
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    let mut rows = Vec::new();
+    let mut rows: Vec<String> = Vec::new();
     for (k, path) in parts {
         let text = std::fs::read_to_string(&path).map_err(|e| PipelineError::io(&path, e))?;
         for (line_no, line) in text
@@ -785,11 +785,23 @@ pub fn merge(out: &Path) -> Result<Vec<IndexRow>, PipelineError> {
                     format!("track {name:?} is in shard {other}/{n} too; were the shards built from one track list?"),
                 ));
             }
-            rows.push(read_row(&row_path(out, name))?);
+            rows.push(name.to_string());
         }
     }
-    write_index(out, "index", &rows)?;
+    index_of(out, "index", &rows)
+}
+
+/// Writes the index `out/<stem>.csv` and `.jsonl` of the tracks `names` from their row files
+/// (as [`build_shard`] left them), sorted by name; returns the rows. Every path that writes
+/// an index (one process, shards merged, tasks of a Python executor) goes through the row
+/// files, so they all write the same bytes.
+pub fn index_of(out: &Path, stem: &str, names: &[String]) -> Result<Vec<IndexRow>, PipelineError> {
+    let mut rows = names
+        .iter()
+        .map(|name| read_row(&row_path(out, name)))
+        .collect::<Result<Vec<_>, _>>()?;
     rows.sort_by(|a, b| a.name.cmp(&b.name));
+    write_index(out, stem, &rows)?;
     Ok(rows)
 }
 

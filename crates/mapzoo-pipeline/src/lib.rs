@@ -70,7 +70,7 @@ pub use check::{
 };
 pub use config::{Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults};
 pub use dataset::{
-    build_key, build_shard, build_track, complete_row, generated_name, generated_tracks,
+    build_key, build_shard, build_track, complete_row, generated_name, generated_tracks, index_of,
     index_texts, map_tracks, merge, read_row, row_path, sweep, write_index, DatasetTrack, IndexRow,
     Outcome, Shard, TrackSource, CSV_COLUMNS, MAPS_DIR, ROWS_DIR, SETS_DIR,
 };
