@@ -140,3 +140,38 @@ def test_build_many_on_an_executor_equals_in_process(tmp_path):
         assert fa == sorted(p.name for p in (tmp_path / "b" / name).iterdir())
         for f in fa:
             assert (tmp_path / "a" / name / f).read_bytes() == (tmp_path / "b" / name / f).read_bytes(), f
+
+
+def test_a_worker_killed_mid_run_leaves_nothing_a_resume_does_not_repair(single, tmp_path):
+    """A worker process killed (SIGKILL) at several moments of its shard, then one resumed run:
+    the single-process bytes."""
+    import random
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import sys, mapzoo; "
+        f"mapzoo.dataset(sys.argv[1], count=5, seed=40, generator={SMALL!r}, jobs=2)"
+    )
+    rng = random.Random(22)
+    t = time.monotonic()
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "timing")], check=True)
+    span = time.monotonic() - t
+    killed = 0
+    for _ in range(6):
+        # take a set away so the worker has work to do, then kill it somewhere in it
+        victim = tmp_path / "ds" / "sets" / f"synth{rng.randrange(40, 45)}"
+        if victim.is_dir():
+            import shutil
+
+            shutil.rmtree(victim)
+        p = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "ds")])
+        time.sleep(rng.uniform(0.2, span * 0.8))
+        if p.poll() is None:
+            p.kill()
+            killed += 1
+        p.wait()
+    assert killed >= 3, f"only {killed} workers were killed before they finished"
+    mapzoo.dataset(tmp_path / "ds", count=5, seed=40, generator=SMALL, jobs=2)
+    assert _comparable(tmp_path / "ds") == _comparable(single)
