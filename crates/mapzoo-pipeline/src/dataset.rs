@@ -530,7 +530,8 @@ impl TrackError {
 }
 
 /// Generates (if so) and builds the track, writes its set as `out/sets/<name>/` (an earlier,
-/// incomplete folder of that name is removed first) and fills `row` from it.
+/// incomplete folder of that name is removed first) and fills `row` from it. A stale staged
+/// copy in this process's work folder (a killed run of the same pid) is removed too.
 fn build_set(
     out: &Path,
     track: &DatasetTrack,
@@ -542,6 +543,10 @@ fn build_set(
     if dir.symlink_metadata().is_ok() {
         // The dataset's own folder of a set that did not match its row: rebuilt whole.
         std::fs::remove_dir_all(&dir).map_err(|e| PipelineError::io(&dir, e))?;
+    }
+    let stale = work_dir(out).join(&track.name);
+    if stale.symlink_metadata().is_ok() {
+        std::fs::remove_dir_all(&stale).map_err(|e| PipelineError::io(&stale, e))?;
     }
     let yaml = match &track.source {
         TrackSource::Generated(options) => {
@@ -561,8 +566,10 @@ fn build_set(
     };
     let set = build(&req, config)?;
     fill_figures(row, &set);
-    let written = write_set(&set, &sets, WritePolicy::Create)?;
-    let toml_path = written.join(SETTINGS_FILE);
+    // Staged whole in this process's work folder, then renamed into place (see `work_dir`).
+    let staged = write_set(&set, &work_dir(out), WritePolicy::Create)?;
+    std::fs::rename(&staged, &dir).map_err(|e| PipelineError::io(&dir, e))?;
+    let toml_path = dir.join(SETTINGS_FILE);
     let toml_bytes = std::fs::read(&toml_path).map_err(|e| PipelineError::io(&toml_path, e))?;
     let record = SetRecord::read(&toml_path)?;
     let checksum = content_hash(&toml_bytes);
@@ -597,37 +604,88 @@ fn fill_figures(row: &mut IndexRow, set: &TrackSet) {
     (row.mintime_lap_s, row.mintime_points) = fig(LineKind::Mintime).unzip();
 }
 
-/// Removes what killed runs left in the dataset folder: stale staging folders of sets
-/// ([`mapzoo_format::set::sweep_stale`]) and the temporary files of atomic writes
-/// (`.<name>.tmp-<pid>-<n>`) whose process no longer runs. Returns what was removed.
-pub fn sweep(out: &Path) -> Vec<PathBuf> {
-    let mut removed = mapzoo_format::set::sweep_stale(&out.join(SETS_DIR));
-    // Whether a process runs: only where /proc tells (elsewhere nothing is removed).
-    let proc_fs = Path::new("/proc/self").exists();
-    for dir in [
-        out.to_path_buf(),
-        out.join(ROWS_DIR),
-        out.join(MAPS_DIR),
-        out.join(SETS_DIR),
-    ] {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+/// This machine's name (`/proc/sys/kernel/hostname`; "host" where it cannot be read).
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .ok()
+        .filter(|h| !h.is_empty() && !h.contains(['/', '\\']))
+        .unwrap_or_else(|| "host".to_string())
+}
+
+/// The folder (inside `sets/`) where this process stages its sets: `.work-<host>-<pid>`. A
+/// set is written there whole, then renamed to `sets/<name>`, so the set writer's sweep of
+/// stale staging folders only ever looks into this process's own folder, never at the
+/// staging folders of other shards writing into `sets/` from other machines.
+fn work_dir(out: &Path) -> PathBuf {
+    out.join(SETS_DIR)
+        .join(format!(".work-{}-{}", host_name(), std::process::id()))
+}
+
+/// Whether process `pid` of this machine is gone (`None`: cannot tell without /proc).
+fn pid_gone(pid: u32) -> Option<bool> {
+    Path::new("/proc/self")
+        .exists()
+        .then(|| !Path::new(&format!("/proc/{pid}")).exists())
+}
+
+/// Removes what killed runs of this shard left in the dataset folder: work folders of this
+/// machine's processes that no longer run (`sets/.work-<host>-<pid>`), and the temporary
+/// files of atomic writes (`.<file>.tmp-<pid>-<n>`) of this shard's tracks (`names`) and
+/// index (`stem`) whose process no longer runs. Files of other shards are never touched: on
+/// a shared file system their writers may run on other machines. Returns what was removed.
+pub fn sweep(out: &Path, names: &[&str], stem: &str) -> Vec<PathBuf> {
+    let mine: std::collections::HashSet<&str> = names.iter().copied().collect();
+    let mut removed = Vec::new();
+    let host_prefix = format!(".work-{}-", host_name());
+    if let Ok(entries) = std::fs::read_dir(out.join(SETS_DIR)) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let pid = name
+                .strip_prefix(&host_prefix)
+                .and_then(|p| p.parse::<u32>().ok());
+            if pid.and_then(pid_gone) == Some(true)
+                && e.file_type().is_ok_and(|t| t.is_dir())
+                && std::fs::remove_dir_all(e.path()).is_ok()
+            {
+                removed.push(e.path());
+            }
+        }
+    }
+    // (folder, the owner of a temporary file named `.<file>.tmp-<pid>-<n>`)
+    let owner_in = |dir: &str, file: &str| -> bool {
+        match dir {
+            "" => file == format!("{stem}.csv") || file == format!("{stem}.jsonl"),
+            ROWS_DIR => file.strip_suffix(".json").is_some_and(|t| mine.contains(t)),
+            _ => [".png", ".yaml"]
+                .iter()
+                .any(|ext| file.strip_suffix(ext).is_some_and(|t| mine.contains(t))),
+        }
+    };
+    for dir in ["", ROWS_DIR, MAPS_DIR] {
+        let folder = if dir.is_empty() {
+            out.to_path_buf()
+        } else {
+            out.join(dir)
+        };
+        let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
         };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if !proc_fs || !name.starts_with('.') || !e.file_type().is_ok_and(|t| t.is_file()) {
+            let Some((file, rest)) = name.strip_prefix('.').and_then(|n| n.rsplit_once(".tmp-"))
+            else {
                 continue;
-            }
-            let pid = name
-                .rsplit_once(".tmp-")
-                .and_then(|(_, rest)| rest.split_once('-'))
+            };
+            let pid = rest
+                .split_once('-')
                 .and_then(|(pid, _)| pid.parse::<u32>().ok());
-            if let Some(pid) = pid {
-                if !Path::new(&format!("/proc/{pid}")).exists()
-                    && std::fs::remove_file(e.path()).is_ok()
-                {
-                    removed.push(e.path());
-                }
+            if owner_in(dir, file)
+                && pid.and_then(pid_gone) == Some(true)
+                && e.file_type().is_ok_and(|t| t.is_file())
+                && std::fs::remove_file(e.path()).is_ok()
+            {
+                removed.push(e.path());
             }
         }
     }
@@ -649,13 +707,14 @@ pub fn build_shard<D>(
 where
     D: Fn(&IndexRow, Outcome) + Sync,
 {
-    sweep(out);
     let mine: Vec<&DatasetTrack> = tracks
         .iter()
         .enumerate()
         .filter(|(i, _)| shard.holds(*i))
         .map(|(_, t)| t)
         .collect();
+    let names: Vec<&str> = mine.iter().map(|t| t.name.as_str()).collect();
+    sweep(out, &names, &shard.index_stem());
     let results = run_batch(
         &mine,
         jobs,
@@ -666,6 +725,8 @@ where
         },
         |_, _| {},
     );
+    // Empty once every set is renamed into place; left (and swept later) if not.
+    let _ = std::fs::remove_dir(work_dir(out));
     let mut rows: Vec<(IndexRow, Outcome)> = results.into_iter().flatten().collect();
     rows.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     rows
