@@ -32,6 +32,8 @@ enum Command {
     Validate(cmd::validate::Args),
     /// Generate a random synthetic track map (PNG + map-server YAML) from a seed.
     Generate(cmd::generate::Args),
+    /// Datasets of many tracks: build (sharded, resumable, indexed) and merge shard indexes.
+    Dataset(cmd::dataset::Args),
     /// Draw a picture of a track set, or a gallery of many.
     Render(cmd::render::Args),
     /// Racing lines (IQP, SP), velocity profiles and lap times from an existing centerline.
@@ -78,6 +80,7 @@ where
         Command::Demo(args) => cmd::demo::run(args),
         Command::Validate(args) => cmd::validate::run(args),
         Command::Generate(args) => cmd::generate::run(args),
+        Command::Dataset(args) => cmd::dataset::run(args),
         Command::Render(args) => cmd::render::run(args),
         Command::Raceline(args) => cmd::raceline::run(args),
         Command::Centerline(args) => cmd::centerline::run(args),

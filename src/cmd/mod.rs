@@ -4,6 +4,7 @@ pub mod build;
 pub mod centerline;
 pub mod check;
 pub mod common;
+pub mod dataset;
 pub mod demo;
 pub mod export;
 pub mod generate;

@@ -81,3 +81,84 @@ fn bad_options_fail_with_a_named_error_and_write_nothing() {
     assert!(text(&out).contains("10×10"), "{}", text(&out));
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
+
+/// `--count N --seed S`: track S+i is the single-track generate's `--seed S+i`, whatever N
+/// and the shard; shards are disjoint and together make the whole count; a summary follows.
+#[test]
+fn count_makes_seed_plus_i_whatever_the_count_and_shard() {
+    let tmp = tempfile::tempdir().unwrap();
+    let many = |dir: &str, extra: &[&str]| {
+        let out = tmp.path().join(dir);
+        let mut args = vec![
+            "generate",
+            "--seed",
+            "20",
+            "--out",
+            out.to_str().unwrap(),
+            "--resolution",
+            "0.1",
+            "--lap-length",
+            "40",
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", text(&o));
+        (out, text(&o))
+    };
+    let (all, said) = many("all", &["--count", "5", "--jobs", "2"]);
+    for label in [
+        "lap length, m",
+        "narrowest width, m",
+        "max |curvature|, 1/m",
+        "median",
+    ] {
+        assert!(said.contains(label), "{said}");
+    }
+    let (fewer, _) = many("fewer", &["--count", "3"]);
+    let (s1, _) = many("sharded", &["--count", "5", "--shard", "1/2"]);
+    let (s2, _) = many("sharded", &["--count", "5", "--shard", "2/2"]);
+    assert_eq!(s1, s2);
+    let names = |d: &Path| crate::support::names(d);
+    assert_eq!(names(&all), names(&s1));
+    assert_eq!(names(&all).len(), 10);
+    for n in names(&fewer) {
+        assert_eq!(
+            std::fs::read(all.join(&n)).unwrap(),
+            std::fs::read(fewer.join(&n)).unwrap(),
+            "{n}"
+        );
+    }
+    // track 22 is what a single `--seed 22` makes
+    let one = tmp.path().join("one");
+    let o = run(&[
+        "generate",
+        "--seed",
+        "22",
+        "--out",
+        one.to_str().unwrap(),
+        "--resolution",
+        "0.1",
+        "--lap-length",
+        "40",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    for ext in ["png", "yaml"] {
+        let f = format!("synth22.{ext}");
+        assert_eq!(
+            std::fs::read(all.join(&f)).unwrap(),
+            std::fs::read(one.join(&f)).unwrap()
+        );
+    }
+    // a second run refuses to overwrite, track by track, and says so
+    let again = run(&[
+        "generate",
+        "--seed",
+        "20",
+        "--count",
+        "2",
+        "--out",
+        all.to_str().unwrap(),
+    ]);
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again));
+    assert!(text(&again).contains("--force"), "{}", text(&again));
+}

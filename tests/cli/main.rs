@@ -4,6 +4,7 @@
 
 mod build;
 mod centerline;
+mod dataset;
 mod generate;
 mod inputs;
 mod interop;

@@ -57,7 +57,7 @@ impl FailureRecord {
 }
 
 /// The variant name of a value's `Debug` text in snake case ("TooTight { .. }" → "too_tight").
-fn variant_name(debug: &str) -> String {
+pub(crate) fn variant_name(debug: &str) -> String {
     let ident: String = debug
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')

@@ -49,6 +49,7 @@ mod batch;
 mod build;
 mod check;
 mod config;
+mod dataset;
 mod error;
 mod failure;
 mod from_centerline;
@@ -74,6 +75,11 @@ pub use check::{
 pub use config::{
     read_config_text, Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults,
     VehicleOrigin, MAX_SECONDS,
+};
+pub use dataset::{
+    build_key, build_shard, build_track, complete_row, generated_name, generated_tracks, index_of,
+    index_texts, map_tracks, merge, read_row, row_path, sweep, write_index, DatasetTrack, IndexRow,
+    Outcome, Shard, TrackSource, CSV_COLUMNS, MAPS_DIR, ROWS_DIR, SETS_DIR,
 };
 pub use error::PipelineError;
 pub use failure::{FailureRecord, Location};

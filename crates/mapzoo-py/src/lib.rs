@@ -11,6 +11,7 @@
 //! pip is exactly the command `cargo build` makes.
 
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::time::Instant;
 
 use mapzoo_extract::StartPose;
@@ -518,6 +519,137 @@ fn generate(
     Ok(RawSynth { map })
 }
 
+/// The generator's options for `seed` from a dict with the keys of `generate()` (an absent
+/// key or None: the default).
+fn synth_from_dict(seed: u64, d: Option<&Bound<'_, PyDict>>) -> PyResult<SynthOptions> {
+    let Some(d) = d else {
+        return Ok(SynthOptions {
+            seed,
+            ..SynthOptions::default()
+        });
+    };
+    fn get<'py, T: for<'a> FromPyObjectOwned<'py>>(
+        d: &Bound<'py, PyDict>,
+        key: &str,
+    ) -> PyResult<Option<T>> {
+        match d.get_item(key)? {
+            Some(v) if !v.is_none() => Ok(Some(v.extract().map_err(Into::into)?)),
+            _ => Ok(None),
+        }
+    }
+    const KEYS: [&str; 13] = [
+        "lap_length",
+        "width",
+        "width_min",
+        "width_max",
+        "resolution",
+        "margin",
+        "size",
+        "obstacles",
+        "spurs",
+        "pockets",
+        "gap_width",
+        "anti_alias",
+        "noise",
+    ];
+    for k in d.keys() {
+        let k: String = k.extract()?;
+        if !KEYS.contains(&k.as_str()) {
+            return Err(input_error(format!(
+                "generator option {k:?} is unknown; the options are {}",
+                KEYS.join(", ")
+            ))
+            .to_pyerr(d.py()));
+        }
+    }
+    let base = SynthOptions::default();
+    let size: Option<(usize, usize)> = get(d, "size")?;
+    let gap: Option<f64> = get(d, "gap_width")?;
+    Ok(SynthOptions {
+        seed,
+        centerline: CenterlineSpec::Random {
+            lap_length: get(d, "lap_length")?,
+        },
+        width: match get::<f64>(d, "width")? {
+            Some(w) => WidthSpec::Constant(w),
+            None => WidthSpec::Smooth {
+                min: get(d, "width_min")?.unwrap_or(1.6),
+                max: get(d, "width_max")?.unwrap_or(3.0),
+            },
+        },
+        resolution: get(d, "resolution")?.unwrap_or(base.resolution),
+        margin: get(d, "margin")?.unwrap_or(base.margin),
+        image_size: size.map(|(w, h)| [w, h]),
+        anti_alias: get(d, "anti_alias")?,
+        random_obstacles: get(d, "obstacles")?.unwrap_or(0),
+        random_spurs: get(d, "spurs")?.unwrap_or(0),
+        random_pockets: get(d, "pockets")?.unwrap_or(0),
+        wall_gap: gap.map(|width| GapSpec { s: None, width }),
+        noise: get(d, "noise")?.unwrap_or(0.0),
+        ..base
+    })
+}
+
+/// Builds shard `shard` = (K, N) of a dataset into `out` (`mapzoo dataset build --shard K/N`,
+/// without its index): generated tracks (`count`, `seed`, `generator` options) or the maps
+/// of the folder `maps`. Returns the shard's rows as JSON texts, sorted by name.
+#[pyfunction]
+#[pyo3(signature = (out, shard, *, count=None, seed=None, maps=None, generator=None, jobs=0,
+    options=None))]
+#[allow(clippy::too_many_arguments)]
+fn dataset_shard(
+    py: Python<'_>,
+    out: PathBuf,
+    shard: (usize, usize),
+    count: Option<usize>,
+    seed: Option<u64>,
+    maps: Option<PathBuf>,
+    generator: Option<&Bound<'_, PyDict>>,
+    jobs: usize,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<String>> {
+    let opts = Options::from_dict(options)?;
+    let shard = mapzoo_pipeline::Shard::from_str(&format!("{}/{}", shard.0, shard.1))
+        .map_err(|e| input_error(format!("shard: {e}")).to_pyerr(py))?;
+    let base = synth_from_dict(seed.unwrap_or(0), generator)?;
+    detached(py, || {
+        let config = opts.resolve()?;
+        let tracks =
+            match (&maps, count, seed) {
+                (Some(folder), None, None) => mapzoo_pipeline::map_tracks(folder)?,
+                (None, Some(count), Some(seed)) => {
+                    mapzoo_pipeline::generated_tracks(&base, seed, count)?
+                }
+                _ => return Err(input_error(
+                    "give count and seed (generated tracks) or maps (a folder of maps), not both"
+                        .into(),
+                )),
+            };
+        std::fs::create_dir_all(&out).map_err(|e| mapzoo_pipeline::PipelineError::io(&out, e))?;
+        let rows = mapzoo_pipeline::build_shard(&out, &tracks, shard, &config, jobs, |_, _| {});
+        rows.iter()
+            .map(|(r, _)| serde_json::to_string(r).map_err(|e| input_error(e.to_string())))
+            .collect()
+    })
+}
+
+/// Writes `out/<stem>.csv` and `.jsonl` for the tracks `names` from their row files (what
+/// `mapzoo dataset build` and `merge` write); returns the two paths.
+#[pyfunction]
+#[pyo3(signature = (out, names, stem="index".to_string()))]
+fn dataset_index(
+    py: Python<'_>,
+    out: PathBuf,
+    names: Vec<String>,
+    stem: String,
+) -> PyResult<(String, String)> {
+    detached(py, || {
+        mapzoo_pipeline::index_of(&out, &stem, &names)?;
+        let path = |ext: &str| out.join(format!("{stem}.{ext}")).display().to_string();
+        Ok((path("csv"), path("jsonl")))
+    })
+}
+
 /// Runs the `mapzoo` command line on `argv` (program name first); its exit code.
 #[pyfunction]
 fn run_cli(py: Python<'_>, argv: Vec<String>) -> i32 {
@@ -542,6 +674,8 @@ fn _mapzoo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(dataset_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(dataset_index, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

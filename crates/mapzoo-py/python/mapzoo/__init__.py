@@ -48,6 +48,8 @@ from mapzoo import _mapzoo
 from mapzoo._errors import Error, InputError, IoError, MapError, SolverError, TrackError
 
 if TYPE_CHECKING:  # pragma: no cover
+    import concurrent.futures
+
     import matplotlib.axes
 
 __version__: str = _mapzoo.__version__
@@ -78,10 +80,13 @@ __all__ = [
     "build",
     "build_many",
     "check",
+    "dataset",
     "generate",
     "load_dataset",
+    "load_index",
     "raceline",
     "read_set",
+    "sample",
     "validate",
 ]
 
@@ -579,32 +584,167 @@ def build_many(
     return_exceptions: bool = False,
     lines: Optional[Sequence[str]] = None,
     racing_line: Optional[str] = None,
+    executor: Optional["concurrent.futures.Executor"] = None,
 ) -> List[Union[TrackSet, Error]]:
     """Builds many maps in parallel (``jobs`` threads, 0 = one per core), as
     ``mapzoo build A.yaml B.yaml ... --out OUT`` does: one failing map never stops the
     others. Returns the sets in the order of ``map_yamls``. If a map failed, raises its
     exception (the first failed one) after all ran, unless ``return_exceptions``: then
     the failed map's place holds its exception. Options as for :func:`build` (each map is
-    named by its YAML's stem)."""
+    named by its YAML's stem).
+
+    ``executor``: any :class:`concurrent.futures.Executor` (a process pool, or a Dask
+    ``Client.get_executor()``): one task per map, each building it on ``jobs`` threads in
+    the worker and writing it to ``out`` (required: the workers write the sets, which are
+    read back here; the paths must be the same on the workers)."""
     paths = [os.fspath(p) for p in map_yamls]
-    results = _mapzoo.build_many(
-        paths,
-        jobs=jobs,
-        reverse=reverse,
-        out=_path(out),
-        force=force,
-        options=_options(profile, free_rule, config, vehicle, safety_width, safety_width_sp, lines, racing_line),
-    )
+    opts = _options(profile, free_rule, config, vehicle, safety_width, safety_width_sp, lines, racing_line)
+    if executor is not None:
+        if out is None:
+            raise InputError("build_many(executor=...) needs out=: the workers write the sets there")
+        futures = [
+            executor.submit(_build_task, [p], jobs, reverse, _path(out), force, opts) for p in paths
+        ]
+        results = [r for f in futures for r in f.result()]
+    else:
+        results = _mapzoo.build_many(
+            paths,
+            jobs=jobs,
+            reverse=reverse,
+            out=_path(out),
+            force=force,
+            options=opts,
+        )
     sets: List[Union[TrackSet, Error]] = []
     for r in results:
         if isinstance(r, BaseException):
             if not return_exceptions:
                 raise r
             sets.append(r)  # type: ignore[arg-type]
+        elif isinstance(r, str):
+            sets.append(read_set(r))
         else:
             raw, folder = r
             sets.append(TrackSet(raw, folder))
     return sets
+
+
+def _build_task(
+    paths: List[str], jobs: int, reverse: bool, out: str, force: bool, options: Dict[str, Any]
+) -> List[Union[str, BaseException]]:
+    """One executor task of :func:`build_many`: builds ``paths`` into ``out`` in the worker;
+    the folder of each built set, or its exception (mapzoo's exceptions pickle with their
+    message and ``path``)."""
+    results = _mapzoo.build_many(paths, jobs=jobs, reverse=reverse, out=out, force=force, options=options)
+    return [r if isinstance(r, BaseException) else r[1] for r in results]
+
+
+# --- datasets (issue 22) -----------------------------------------------------------------
+
+
+def _dataset_task(
+    out: str,
+    shard: Tuple[int, int],
+    spec: Dict[str, Any],
+    jobs: int,
+    options: Dict[str, Any],
+) -> List[str]:
+    """One executor task of :func:`dataset`: builds one shard in the worker's process; its
+    index rows as JSON texts."""
+    return list(_mapzoo.dataset_shard(out, shard, jobs=jobs, options=options, **spec))
+
+
+def dataset(
+    out: PathLike,
+    *,
+    count: Optional[int] = None,
+    seed: Optional[int] = None,
+    maps: Optional[PathLike] = None,
+    generator: Optional[Mapping[str, Any]] = None,
+    shards: Optional[int] = None,
+    executor: Optional["concurrent.futures.Executor"] = None,
+    jobs: int = 0,
+    profile: Optional[str] = None,
+    free_rule: Optional[str] = None,
+    config: Optional[PathLike] = None,
+    vehicle: Optional[Mapping[str, Any]] = None,
+    safety_width: Optional[float] = None,
+    safety_width_sp: Optional[float] = None,
+    lines: Optional[Sequence[str]] = None,
+    racing_line: Optional[str] = None,
+) -> pd.DataFrame:
+    """Builds a dataset into ``out`` as ``mapzoo dataset build`` does: ``count`` tracks
+    generated from ``seed`` on (``generator``: the options of :func:`generate`, e.g.
+    ``{"lap_length": 60, "width_min": 1.8}``), or the maps of the folder ``maps``; writes
+    ``out/index.csv`` and ``out/index.jsonl`` and returns the index (:func:`load_index`).
+    A rerun skips every complete set; a failed track is a row, never an exception.
+
+    ``executor``: any :class:`concurrent.futures.Executor` (``ProcessPoolExecutor``, a Dask
+    ``Client.get_executor()``, …): the tracks are split into ``shards`` (default: 4 per
+    worker the executor reports, else 8) and each task builds one shard in its worker
+    (``jobs`` threads) and returns its rows; ``out`` must be the same path on every worker
+    (a shared file system). The index is byte for byte the one of a single-process run
+    (except the ``seconds`` column). Options as for :func:`build`."""
+    opts = _options(profile, free_rule, config, vehicle, safety_width, safety_width_sp, lines, racing_line)
+    spec: Dict[str, Any] = {
+        "count": count,
+        "seed": seed,
+        "maps": _path(maps),
+        "generator": dict(generator) if generator is not None else None,
+    }
+    out_s = os.fspath(out)
+    if executor is None:
+        rows = _dataset_task(out_s, (1, 1), spec, jobs, opts)
+    else:
+        n = shards or max(1, 4 * int(getattr(executor, "_max_workers", 0) or 2))
+        if n < 1:
+            raise InputError(f"shards={shards}: give at least 1")
+        futures = [
+            executor.submit(_dataset_task, out_s, (k, n), spec, jobs, opts) for k in range(1, n + 1)
+        ]
+        rows = [r for f in futures for r in f.result()]
+    names = [json.loads(r)["name"] for r in rows]
+    if len(set(names)) != len(names):
+        raise Error("two tasks built the same track; was the executor given one spec?")
+    _mapzoo.dataset_index(out_s, names)
+    return load_index(out_s)
+
+
+def load_index(folder: PathLike) -> pd.DataFrame:
+    """The index of a dataset folder (``index.jsonl``, as ``mapzoo dataset build`` or
+    :func:`dataset` wrote it) as a DataFrame: one row per track, the columns of
+    ``index.csv`` plus ``files`` (file name → checksum) and ``set_dir`` (the set's folder)."""
+    base = Path(folder)
+    path = base / "index.jsonl"
+    if not path.is_file():
+        shards = sorted(base.glob("index-*-of-*.jsonl"))
+        hint = (
+            "; the shards are not merged yet: run `mapzoo dataset merge " + str(base) + "`"
+            if shards
+            else "; build it with `mapzoo dataset build` or mapzoo.dataset()"
+        )
+        raise InputError(f"{path}: no dataset index{hint}")
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    df = pd.DataFrame.from_records(records)
+    if len(df):
+        df["set_dir"] = [str(base / "sets" / n) for n in df["name"]]
+    return df
+
+
+def sample(
+    index: Union[pd.DataFrame, PathLike], n: int, seed: Optional[int] = None, *, replace: bool = False
+) -> pd.DataFrame:
+    """``n`` tracks drawn from a dataset index (a DataFrame of :func:`load_index`, or the
+    dataset folder), only those that built (``status == "ok"``): the same ``seed`` gives
+    the same tracks. ``replace``: draw with replacement (more episodes than tracks). Each
+    row's ``set_dir`` is the set to load (:func:`read_set`) or hand to a simulator."""
+    df = index if isinstance(index, pd.DataFrame) else load_index(index)
+    ok = df[df["status"] == "ok"]
+    if not replace and n > len(ok):
+        raise InputError(f"sample: {n} tracks asked for, the index has {len(ok)} that built; pass replace=True")
+    rng = np.random.default_rng(seed)
+    picks = rng.choice(len(ok), size=n, replace=replace)
+    return ok.iloc[picks].reset_index(drop=True)
 
 
 def read_set(folder: PathLike) -> TrackSet:

@@ -115,5 +115,19 @@ def generate(
     anti_alias: Optional[float] = None,
     noise: float = 0.0,
 ) -> RawSynth: ...
+def dataset_shard(
+    out: str,
+    shard: Tuple[int, int],
+    *,
+    count: Optional[int] = None,
+    seed: Optional[int] = None,
+    maps: Optional[str] = None,
+    generator: Optional[Dict[str, object]] = None,
+    jobs: int = 0,
+    options: Optional[Options] = None,
+) -> List[str]:
+    """Builds shard (K, N) of a dataset into ``out``; its index rows as JSON texts."""
+def dataset_index(out: str, names: List[str], stem: str = "index") -> Tuple[str, str]:
+    """Writes ``out/<stem>.csv`` and ``.jsonl`` of ``names`` from their row files."""
 def run_cli(argv: List[str]) -> int:
     """The ``mapzoo`` command line on ``argv`` (program name first); its exit code."""
