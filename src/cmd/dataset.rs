@@ -43,7 +43,7 @@ pub struct BuildArgs {
     #[arg(long, value_name = "N", requires = "seed", conflicts_with = "maps")]
     pub count: Option<usize>,
     /// The first seed of the generated tracks.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "maps")]
     pub seed: Option<u64>,
     /// Build the maps of this folder (every map YAML in it and one folder level down).
     #[arg(long, value_name = "FOLDER")]
