@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use mapzoo_format::Hint;
 use mapzoo_pipeline::{
-    check, fmt_pct, markdown, read_published_csv, run_batch, CheckOptions, CheckReport,
+    check_rebuilt, fmt_pct, markdown, read_published_csv, run_batch, CheckOptions, CheckReport,
 };
 
 use super::common::{cli_message, failure_json, table_row, ConfigArgs, Progress};
@@ -39,6 +39,11 @@ pub struct Args {
     /// Parallel folders (0 = one per core).
     #[arg(long, default_value_t = 0)]
     pub jobs: usize,
+    /// Also write FILE.html: the published and the rebuilt lines overlaid, the shift along s
+    /// and the sector times (`mapzoo view --before/--after`); one DIR only. The folder is
+    /// only read.
+    #[arg(long, value_name = "FILE.html")]
+    pub view: Option<PathBuf>,
     #[command(flatten)]
     pub config: ConfigArgs,
 }
@@ -63,11 +68,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         infer: !args.no_infer,
     };
     super::common::note_jobs(args.jobs);
+    let view = super::view::ChangeView::before(args.view.as_deref(), &args.dirs)?;
     let progress = Progress::new(args.dirs.len(), args.json);
     let results = run_batch(
         &args.dirs,
         args.jobs,
-        |dir| check(dir, choice.clone(), &opts),
+        // what the rebuild made is kept only for the page
+        |dir| {
+            check_rebuilt(dir, choice.clone(), &opts)
+                .map(|(report, rebuilt)| (report, rebuilt.filter(|_| view.is_some())))
+        },
         |dir, r| {
             if r.is_ok() {
                 // the flavour of the published Race Stack files, where the folder has them
@@ -81,9 +91,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     progress.finish();
     let mut reports: Vec<CheckReport> = Vec::new();
     let mut failures = Vec::new();
+    let mut rebuilt = None;
     for (dir, r) in args.dirs.iter().zip(results) {
         match r {
-            Ok(rep) => reports.push(rep),
+            Ok((rep, built)) => {
+                reports.push(rep);
+                rebuilt = rebuilt.or(built);
+            }
             Err(e) => {
                 // Every error names the folder or the file in it.
                 eprintln!("FAIL  {}", cli_message(&e));
@@ -112,7 +126,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.markdown {
         mapzoo_format::write_file_atomic(path, markdown(&reports, args.lap_tol).as_bytes())?;
     }
-    let all_pass = errors == 0 && reports.iter().all(|r| r.pass);
+    let mut view_failed = false;
+    if let Some(view) = view {
+        match &rebuilt {
+            Some(built) => view.write_rebuilt(built)?,
+            // a check that could not rebuild (an error above, or a failed rebuild whose
+            // settings search the report shows) has no rebuilt lines to show
+            None => {
+                eprintln!(
+                    "no change view written: the set could not be rebuilt with these settings"
+                );
+                view_failed = true;
+            }
+        }
+    }
+    let all_pass = errors == 0 && !view_failed && reports.iter().all(|r| r.pass);
     Ok(if all_pass {
         ExitCode::SUCCESS
     } else {

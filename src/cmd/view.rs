@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use mapzoo_render::load_track;
+use mapzoo_format::Waypoint;
+use mapzoo_pipeline::Rebuilt;
+use mapzoo_render::{load_track, walls_from_widths, PictureLine, TrackPicture};
 use mapzoo_view::{check_html_path, compare_page, page, save_html, ViewOptions};
 
 /// Arguments of `mapzoo view`.
@@ -101,7 +103,7 @@ pub fn options(whole_map: bool, map_px: Option<usize>) -> anyhow::Result<ViewOpt
 pub struct ChangeView {
     dir: PathBuf,
     output: PathBuf,
-    before: mapzoo_render::TrackPicture,
+    before: TrackPicture,
 }
 
 impl ChangeView {
@@ -131,14 +133,76 @@ impl ChangeView {
         let rule = mapzoo_pipeline::Config::default().map.free_rule;
         let after = load_track(&self.dir, rule)
             .with_context(|| format!("reading {}", self.dir.display()))?;
-        let (html, cmp) = compare_page(&self.before, &after, &ViewOptions::default())?;
+        self.write_against(&after, "change view")
+    }
+
+    /// Writes the page comparing the set as it is (published) with what `check` rebuilt from
+    /// it (`check --view FILE.html`); the folder is only read.
+    pub fn write_rebuilt(self, rebuilt: &Rebuilt) -> anyhow::Result<()> {
+        let after = rebuilt_picture(&self.before, rebuilt);
+        self.write_against(&after, "published vs rebuilt")
+    }
+
+    fn write_against(&self, after: &TrackPicture, what: &str) -> anyhow::Result<()> {
+        let (html, cmp) = compare_page(&self.before, after, &ViewOptions::default())?;
         save_html(&html, &self.output)?;
-        // stderr: `regen --json` keeps stdout for its records
+        // stderr: `regen --json` and `check --json` keep stdout for their records
         eprintln!(
-            "{}: change view, largest shift {:.3} m",
+            "{}: {what}, largest shift {:.3} m",
             self.output.display(),
             cmp.max_shift()
         );
         Ok(())
     }
+}
+
+/// The picture of a rebuilt set: the published picture's map (`check` rebuilds from the
+/// folder's own map, so no pixel changes) with the rebuilt centerline, walls and lines, and
+/// the published sectors carried to the rebuilt driven line by position.
+fn rebuilt_picture(published: &TrackPicture, rebuilt: &Rebuilt) -> TrackPicture {
+    let mut after = published.clone();
+    after.centerline = rebuilt.centerline.clone();
+    after.walls = if rebuilt.lines.walls.is_empty() {
+        walls_from_widths(&after.centerline)
+    } else {
+        rebuilt.lines.walls.clone()
+    };
+    after.lines = rebuilt
+        .lines
+        .lines
+        .iter()
+        .map(|l| PictureLine {
+            kind: l.kind,
+            waypoints: l.waypoints.clone(),
+            lap_s: Some(l.lap_time_s),
+            max_mps: Some(l.v_max),
+        })
+        .collect();
+    after.racing = rebuilt.lines.racing;
+    let (old, new) = (published.main_line(), after.main_line().to_vec());
+    for spans in [&mut after.speed_sectors, &mut after.overtaking_sectors] {
+        for k in spans.iter_mut() {
+            k.start = carried(old, &new, k.start);
+            k.end = carried(old, &new, k.end);
+        }
+    }
+    after
+}
+
+/// The index on `new` of the point nearest to point `i` of `old` (the first and the closing
+/// point stay the first and the closing point).
+fn carried(old: &[Waypoint], new: &[Waypoint], i: usize) -> usize {
+    if old.is_empty() || new.is_empty() || i == 0 {
+        return 0;
+    }
+    if i + 1 >= old.len() {
+        return new.len() - 1;
+    }
+    let p = &old[i];
+    (0..new.len())
+        .min_by(|&a, &b| {
+            let d = |w: &Waypoint| (w.x_m - p.x_m).hypot(w.y_m - p.y_m);
+            d(&new[a]).total_cmp(&d(&new[b]))
+        })
+        .unwrap_or(0)
 }

@@ -512,3 +512,161 @@ fn render_plot_speed_draws_every_line_of_a_built_set() {
     let o = run(&["render", s(&set), "--plot", "torque", "-o", s(&png)]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+/// Every file of `dir` with its bytes (to see that a command left the folder alone).
+fn folder_bytes(dir: &Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name(), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// `mapzoo check DIR --free-rule nonzero --profile racestack --view HTML` (Race Stack f's
+/// settings); the page's data, after checking the command left `dir` as it was.
+fn check_view(dir: &Path, html: &Path) -> Value {
+    let before = folder_bytes(dir);
+    let o = run(&[
+        "check",
+        s(dir),
+        "--free-rule",
+        "nonzero",
+        "--profile",
+        "racestack",
+        "--view",
+        s(html),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("published vs rebuilt"), "{}", text(&o));
+    assert_eq!(folder_bytes(dir), before, "check --view changed the folder");
+    let page = std::fs::read_to_string(html).unwrap();
+    assert!(page.starts_with("<!doctype html>"));
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    page_data(html)
+}
+
+fn numbers(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+#[test]
+fn check_view_of_racestack_f_shows_both_lines_and_no_shift() {
+    let Some(data) = reference_data_or_skip("check_view_of_f") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let f = data.join("racestack/f");
+    let html = tmp.path().join("f-check.html");
+    let d = check_view(&f, &html);
+    let track = &d["tracks"][0];
+    let names: Vec<&str> = track["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["before", "after"]);
+    let cmp = &track["cmp"];
+    let (ss, shift) = (numbers(&cmp["shift"]["s"]), numbers(&cmp["shift"]["d"]));
+    // f's published IQP line has 766 rows, and check rebuilds it exactly
+    assert_eq!(ss.len(), 766);
+    let largest = shift.iter().fold(0.0f64, |m, d| m.max(d.abs()));
+    assert!(largest <= 1e-3, "largest shift {largest} m");
+    assert_eq!(cmp["changed_px"].as_u64(), Some(0));
+    // equal lines: equal sector times, adding up to the published lap
+    let sectors = cmp["sectors"].as_array().unwrap();
+    assert!(sectors.len() >= 2);
+    let mut lap = 0.0;
+    for q in sectors {
+        assert_eq!(q["t0"], q["t1"], "{q}");
+        lap += q["t1"].as_f64().unwrap();
+    }
+    assert!((lap - 11.1778).abs() < 2e-3, "sectors add up to {lap} s");
+    if let Some(browser) = chromium("check_view_of_f") {
+        let r = selftest(&browser, &html, "wp=200", "f-check");
+        assert_eq!(r["errors"], Value::Array(vec![]), "page errors");
+    }
+}
+
+#[test]
+fn check_view_shows_the_shift_where_the_published_line_was_moved() {
+    let Some(data) = reference_data_or_skip("check_view_moved_line") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let f = crate::support::copy_folder(&data.join("racestack/f"), &tmp.path().join("f"));
+    // move rows 300..360 of the published IQP line 5 cm to their left (a normal from the
+    // neighbouring rows); the lap times in map_info_str stay, so the check still passes
+    let path = f.join("global_waypoints.json");
+    let mut json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let rows = json["global_traj_wpnts_iqp"]["wpnts"]
+        .as_array_mut()
+        .unwrap();
+    let xy: Vec<[f64; 2]> = rows
+        .iter()
+        .map(|w| [w["x_m"].as_f64().unwrap(), w["y_m"].as_f64().unwrap()])
+        .collect();
+    let (first, last, moved) = (300, 360, 0.05);
+    for i in first..last {
+        let (a, b) = (xy[i - 1], xy[i + 1]);
+        let (tx, ty) = (b[0] - a[0], b[1] - a[1]);
+        let n = tx.hypot(ty);
+        rows[i]["x_m"] = (xy[i][0] - moved * ty / n).into();
+        rows[i]["y_m"] = (xy[i][1] + moved * tx / n).into();
+    }
+    let (s_first, s_last) = (
+        rows[first]["s_m"].as_f64().unwrap(),
+        rows[last - 1]["s_m"].as_f64().unwrap(),
+    );
+    std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+
+    let d = check_view(&f, &tmp.path().join("moved.html"));
+    let cmp = &d["tracks"][0]["cmp"];
+    let (ss, shift) = (numbers(&cmp["shift"]["s"]), numbers(&cmp["shift"]["d"]));
+    let (mut inside, mut outside) = (Vec::new(), 0.0f64);
+    for (s, d) in ss.iter().zip(&shift) {
+        if *s > s_first + 0.5 && *s < s_last - 0.5 {
+            inside.push(*d);
+        } else if *s < s_first - 0.5 || *s > s_last + 0.5 {
+            outside = outside.max(d.abs());
+        }
+    }
+    assert!(inside.len() >= 40, "{} rows inside", inside.len());
+    // the rebuilt line runs 5 cm to the right of the moved published one (within the chord
+    // of the bends)
+    for d in &inside {
+        assert!(
+            (d + moved).abs() <= 0.005,
+            "shift {d} m inside the moved stretch"
+        );
+    }
+    assert!(
+        outside <= 1e-3,
+        "shift {outside} m outside the moved stretch"
+    );
+}
+
+#[test]
+fn check_view_takes_one_folder_and_an_html_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let html = tmp.path().join("x.html");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    std::fs::create_dir(&a).unwrap();
+    std::fs::create_dir(&b).unwrap();
+    let o = run(&["check", s(&a), s(&b), "--view", s(&html)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("one set"), "{}", text(&o));
+    let png = tmp.path().join("x.png");
+    let o = run(&["check", s(&a), "--view", s(&png)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains(".html"), "{}", text(&o));
+    assert!(!html.exists() && !png.exists());
+}

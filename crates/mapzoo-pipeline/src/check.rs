@@ -386,6 +386,17 @@ fn regenerate(
     Ok((set.extraction.centerline, set.lines))
 }
 
+/// What [`check_rebuilt`] rebuilt, with the settings the check used (not those an inference
+/// found): the set's centerline and its lines. The map is the folder's own, unchanged.
+#[derive(Debug, Clone)]
+pub struct Rebuilt {
+    /// The rebuilt centerline (the published one with [`CheckOptions::from_centerline`]).
+    pub centerline: Vec<Waypoint>,
+    /// The rebuilt lines; [`RacelineResult::racing_line`] is the one compared with the
+    /// published IQP slot.
+    pub lines: RacelineResult,
+}
+
 /// Checks one folder. The configuration is the one a MapZoo set recorded in its
 /// `mapzoo.toml` (with the overrides of [`ConfigChoice::Recorded`]; the defaults for a folder
 /// without one), or the given one ([`ConfigChoice::Given`], which a `&Config` converts to).
@@ -394,6 +405,17 @@ pub fn check(
     config: impl Into<ConfigChoice>,
     opts: &CheckOptions,
 ) -> Result<CheckReport, PipelineError> {
+    check_rebuilt(dir, config, opts).map(|(report, _)| report)
+}
+
+/// [`check()`], also returning what it rebuilt (`None` when the rebuild with the check's
+/// settings failed and [`CheckOptions::infer`] searched others instead), e.g. to show the
+/// rebuilt lines beside the published ones.
+pub fn check_rebuilt(
+    dir: &Path,
+    config: impl Into<ConfigChoice>,
+    opts: &CheckOptions,
+) -> Result<(CheckReport, Option<Rebuilt>), PipelineError> {
     let p = read_published(dir, opts)?;
     let choice = config.into();
     let recorded = match read_settings(dir) {
@@ -441,7 +463,7 @@ pub fn check(
             let (inference, words) = infer_settings(&p, config, opts, [iqp_clear, sp_clear]);
             report.inference = Some(inference);
             report.explanations.extend(words);
-            return Ok(report);
+            return Ok((report, None));
         }
         Err(e) => return Err(e),
     };
@@ -488,10 +510,12 @@ pub fn check(
             hint: Some(Hint::Reverse),
         });
     }
+    let rebuilt = Rebuilt { centerline, lines };
     if pass {
-        return Ok(report);
+        return Ok((report, Some(rebuilt)));
     }
-    explain_safety_width(&p, &centerline, config, iqp_clear, sp_clear, explanations);
+    let centerline = &rebuilt.centerline;
+    explain_safety_width(&p, centerline, config, iqp_clear, sp_clear, explanations);
     let explained = !explanations.is_empty();
     let found = if opts.infer {
         let (inference, words) = infer_settings(&p, config, opts, [iqp_clear, sp_clear]);
@@ -510,9 +534,9 @@ pub fn check(
             &p, opts, iqp_pct, sp_pct,
         )));
     }
-    explain_start(&p, &centerline, config, opts, &mut report.explanations);
+    explain_start(&p, centerline, config, opts, &mut report.explanations);
     report.explanations.extend(found);
-    Ok(report)
+    Ok((report, Some(rebuilt)))
 }
 
 /// The safety width the clearance `c` of a published line implies (2c, to 0.05 m).

@@ -69,8 +69,8 @@ pub use build::{
     MAX_TRACK_NAME_BYTES,
 };
 pub use check::{
-    check, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport, Explanation, Figures,
-    LineDistance, PublishedRow,
+    check, check_rebuilt, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport,
+    Explanation, Figures, LineDistance, PublishedRow, Rebuilt,
 };
 pub use config::{
     read_config_text, Config, LineConfig, MapConfig, Overrides, Profile, SectorDefaults,

@@ -115,10 +115,17 @@ fn step_time(line: &[Waypoint], i: usize) -> f64 {
     }
 }
 
-/// Time along `line` over the rows whose arc length lies in `[s0, s1)`, seconds.
+/// A sector boundary this close to a row counts as at the row, metres: a boundary starts at a
+/// row of the new line, and carried to the old line by position it lands on a row's s give or
+/// take rounding, which must not move the row to the neighbouring sector (rows are centimetres
+/// apart).
+const AT_ROW_M: f64 = 1e-3;
+
+/// Time along `line` over the rows whose arc length lies in `[s0, s1)` (each end within
+/// [`AT_ROW_M`] of a row taken as at it), seconds.
 fn time_between(line: &[Waypoint], s0: f64, s1: f64) -> f64 {
     (0..line.len().saturating_sub(1))
-        .filter(|&i| line[i].s_m >= s0 && line[i].s_m < s1)
+        .filter(|&i| line[i].s_m >= s0 - AT_ROW_M && line[i].s_m < s1 - AT_ROW_M)
         .map(|i| step_time(line, i))
         .sum()
 }
@@ -167,20 +174,25 @@ fn sector_times(old: &[Waypoint], new: &[Waypoint], set: &TrackPicture) -> Vec<S
     if let Some(last) = bounds.last_mut() {
         last.2 = lap + 1.0; // the last sector runs to the end of the lap
     }
-    let point_at = |s: f64| {
-        let i = new.partition_point(|w| w.s_m < s).min(new.len() - 1);
-        [new[i].x_m, new[i].y_m]
-    };
+    // each boundary starts at a row of the new line (the first at or after it), so both lines
+    // split at the same place whatever rounding put a boundary a hair before or after a row
+    let row_at = |s: f64| &new[new.partition_point(|w| w.s_m < s).min(new.len() - 1)];
     let old_lap = old[old.len() - 1].s_m;
     bounds
         .into_iter()
         .enumerate()
         .map(|(i, (name, s0, s1))| {
-            let o0 = if i == 0 { 0.0 } else { s_on(old, point_at(s0)) };
-            let o1 = if s1 > lap {
-                old_lap + 1.0
+            let (s0, o0) = if i == 0 {
+                (s0, 0.0)
             } else {
-                s_on(old, point_at(s1))
+                let w = row_at(s0);
+                (w.s_m, s_on(old, [w.x_m, w.y_m]))
+            };
+            let (s1, o1) = if s1 > lap {
+                (s1, old_lap + 1.0)
+            } else {
+                let w = row_at(s1);
+                (w.s_m, s_on(old, [w.x_m, w.y_m]))
             };
             SectorDelta {
                 name,
@@ -404,6 +416,49 @@ mod tests {
         assert!((t1 - lap / 4.0).abs() < 1e-9, "{t1}");
         for s in &q {
             assert!((s.t_old - 2.0 * s.t_new).abs() < 1e-3, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn a_boundary_a_rounding_off_a_row_keeps_the_row_in_its_sector() {
+        // speeds that differ row by row, so a row moved to the next sector changes both times
+        let mut line = ring(5.0, 200, 1.0);
+        for (i, w) in line.iter_mut().enumerate() {
+            w.vx_mps = 1.0 + (i % 7) as f64 * 0.3;
+        }
+        let (a, b) = (line[40].s_m, line[90].s_m);
+        let t = time_between(&line, a, b);
+        for (da, db) in [(1e-9, 1e-9), (-1e-9, -1e-9), (1e-9, -1e-9), (-1e-9, 1e-9)] {
+            let u = time_between(&line, a + da, b + db);
+            assert!((u - t).abs() < 1e-12, "{u} != {t} ({da}, {db})");
+        }
+        // the rows 40..=89
+        let rows: f64 = (40..90).map(|i| step_time(&line, i)).sum();
+        assert!((t - rows).abs() < 1e-12, "{t} != {rows}");
+    }
+
+    #[test]
+    fn the_same_line_has_the_same_sector_times_when_boundaries_fall_on_rows() {
+        // 200 rows: every tenth of the lap is a row; speeds differ row by row; the old line is
+        // the new one give or take rounding (as a line read back from a file)
+        let mut new = ring(5.0, 200, 1.0);
+        for (i, w) in new.iter_mut().enumerate() {
+            w.vx_mps = 1.0 + (i % 7) as f64 * 0.3;
+        }
+        let set = TrackPicture::new(
+            "ring",
+            mapzoo_format::OccupancyMap::from_free_mask(1, 1, 0.1, [0.0; 3], vec![0], vec![false]),
+        );
+        for noise in [1e-10, -1e-10] {
+            let mut old = new.clone();
+            for (i, w) in old.iter_mut().enumerate() {
+                let e = if i % 2 == 0 { noise } else { -noise };
+                w.s_m += e;
+                w.x_m += e;
+            }
+            for q in sector_times(&old, &new, &set) {
+                assert!((q.t_old - q.t_new).abs() < 1e-6, "{noise}: {q:?}");
+            }
         }
     }
 }
