@@ -840,9 +840,9 @@ impl GlobalWaypoints {
 
     /// Reads and parses a `global_waypoints.json`.
     pub fn read(path: &Path) -> Result<Self> {
-        let text = crate::raster::read_text_file(
+        let text = crate::input_file::read_text_file(
             path,
-            crate::raster::MAX_JSON_BYTES,
+            crate::input_file::MAX_JSON_BYTES,
             "global_waypoints.json",
         )?;
         Self::from_json_str(&text, path)

@@ -177,8 +177,11 @@ impl MapMeta {
     /// Reads and validates a map YAML file (a regular file of at most
     /// [`crate::MAX_YAML_BYTES`]; a leading UTF-8 byte-order mark is skipped).
     pub fn read(path: &Path) -> Result<Self> {
-        let bytes =
-            crate::raster::read_input_file(path, crate::raster::MAX_YAML_BYTES, "map YAML")?;
+        let bytes = crate::input_file::read_input_file(
+            path,
+            crate::input_file::MAX_YAML_BYTES,
+            "map YAML",
+        )?;
         let text = String::from_utf8(bytes).map_err(|e| {
             FormatError::syntax(
                 path,
@@ -565,7 +568,7 @@ impl OccupancyMap {
     pub fn load(yaml_path: &Path, rule: FreeRule) -> Result<(MapMeta, Self)> {
         let meta = MapMeta::read(yaml_path)?;
         let image = meta.image_path(yaml_path);
-        let bytes = crate::raster::read_image_file(&image)?;
+        let bytes = crate::input_file::read_image_file(&image)?;
         let mut map = Self::from_image_bytes(&bytes, &image, &meta, rule)?;
         map.name_yaml_in_notes(&image, yaml_path);
         Ok((meta, map))
@@ -753,7 +756,7 @@ pub fn occupancy_level(v: f64, meta: &MapMeta, rule: FreeRule) -> Occupancy {
 /// averaged (alpha ignored), 16-bit scaled to 0..255. Only a regular file of at most
 /// [`crate::MAX_IMAGE_BYTES`] is read.
 pub fn read_gray_png(path: &Path) -> Result<(usize, usize, Vec<u8>)> {
-    let bytes = crate::raster::read_image_file(path)?;
+    let bytes = crate::input_file::read_image_file(path)?;
     decode_gray_png(&bytes, path)
 }
 

@@ -662,7 +662,7 @@ fn push_extra(s: &mut String, extra: &[(String, Value)], indent: &str) {
 
 /// Reads a sector file: a regular file of at most [`crate::MAX_YAML_BYTES`], as UTF-8.
 fn read_sector_file(path: &Path) -> Result<String> {
-    crate::raster::read_text_file(path, crate::raster::MAX_YAML_BYTES, "sector file")
+    crate::input_file::read_text_file(path, crate::input_file::MAX_YAML_BYTES, "sector file")
 }
 
 /// A parsed sector YAML with helpers that name the file and key in errors.

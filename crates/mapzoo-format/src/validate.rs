@@ -309,7 +309,8 @@ fn check_map_file(
     rule: FreeRule,
 ) -> Option<OccupancyMap> {
     let path = dir.join(name);
-    let bytes = crate::raster::read_input_file(&path, crate::raster::MAX_YAML_BYTES, "map YAML");
+    let bytes =
+        crate::input_file::read_input_file(&path, crate::input_file::MAX_YAML_BYTES, "map YAML");
     let text = match bytes.map(String::from_utf8) {
         Ok(Ok(t)) => t,
         Ok(Err(_)) => {
@@ -391,7 +392,7 @@ fn check_png(
     const PNG: &str = "PNG loads";
     match image {
         Some((img_name, p)) => {
-            match crate::raster::read_image_file(p).and_then(|b| decode_gray_png(&b, p)) {
+            match crate::input_file::read_image_file(p).and_then(|b| decode_gray_png(&b, p)) {
                 Ok((w, h, gray)) => {
                     sheet.pass(img_name, PNG, format!("{w} × {h} pixels"));
                     Some((w, h, gray))

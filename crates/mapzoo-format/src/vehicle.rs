@@ -227,8 +227,11 @@ impl VehicleFiles {
         let mut ax_names: Vec<String> = Vec::new();
         let mut ini_dirs: Vec<PathBuf> = Vec::new();
         for path in &inis {
-            let text =
-                crate::raster::read_text_file(path, crate::raster::MAX_YAML_BYTES, "ini file")?;
+            let text = crate::input_file::read_text_file(
+                path,
+                crate::input_file::MAX_YAML_BYTES,
+                "ini file",
+            )?;
             let ini = parse_ini(&text, path)?;
             let mut part = VehicleFiles::default();
             part.read_ini(&ini, path)?;
@@ -574,7 +577,8 @@ fn read_table<const N: usize>(path: &Path, columns: [&str; N]) -> Result<Vec<[f6
 /// `safety_width` and `safety_width_sp` of global_planner_params.yaml, at the top level
 /// (ROS 1) or under `<node>: ros__parameters:` (ROS 2).
 fn read_planner_params(path: &Path) -> Result<(Option<f64>, Option<f64>)> {
-    let text = crate::raster::read_text_file(path, crate::raster::MAX_YAML_BYTES, "YAML file")?;
+    let text =
+        crate::input_file::read_text_file(path, crate::input_file::MAX_YAML_BYTES, "YAML file")?;
     let doc = crate::nesting::parse_yaml(&text, path)?;
     let mut params = &doc;
     if let Some(m) = doc.as_mapping() {
