@@ -10,10 +10,12 @@ use crate::flavor::Flavor;
 use crate::pyfmt::float_repr;
 
 use super::ranges::{
-    arc_map, check_count, check_ranges, fraction_map, ranges, remap_ranges_by_position,
-    remap_sectors, BoundaryMove, Sector,
+    arc_map, check_count, check_ranges, fraction_map, ranges, remap_sectors,
+    remap_sectors_by_position, BoundaryMove, Sector,
 };
-use super::yaml::{blank_lines_after, push_extra, read_sector_file, wrap, Doc, OT_NODE};
+use super::yaml::{
+    blank_lines_after, finish_text, push_extra, push_sector_head, read_sector_file, Doc, OT_NODE,
+};
 
 /// One overtaking sector: waypoints `start..=end`.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,15 +124,11 @@ impl OtSectors {
         ));
         push_extra(&mut s, &self.extra, "");
         for (i, sec) in self.sectors.iter().enumerate() {
-            s.push_str(&format!("Overtaking_sector{i}:\n"));
-            s.push_str(&format!("  start: {}\n", sec.start));
-            s.push_str(&format!("  end: {}\n", sec.end));
+            push_sector_head(&mut s, "Overtaking_sector", i, sec.range());
             s.push_str(&format!("  ot_flag: {}\n", sec.ot_flag));
             push_extra(&mut s, &sec.extra, "  ");
         }
-        let mut s = wrap(s, self.flavor, OT_NODE);
-        s.push_str(&"\n".repeat(self.blank_lines_after));
-        s
+        finish_text(s, self.flavor, OT_NODE, self.blank_lines_after)
     }
 
     /// Writes the file.
@@ -169,12 +167,7 @@ impl OtSectors {
         old: &[[f64; 2]],
         new: &[[f64; 2]],
     ) -> std::result::Result<Vec<BoundaryMove>, String> {
-        let (ranges, moves) =
-            remap_ranges_by_position(&self.ranges(), old, new, "Overtaking_sector")?;
-        for (s, r) in self.sectors.iter_mut().zip(ranges) {
-            s.set_range(r);
-        }
-        Ok(moves)
+        remap_sectors_by_position(&mut self.sectors, old, new, "Overtaking_sector")
     }
 }
 

@@ -111,6 +111,25 @@ pub(super) fn ranges(sectors: &[impl Sector]) -> Vec<(i64, i64)> {
 pub(super) fn remap_sectors(sectors: &mut [impl Sector], map: impl Fn(i64) -> i64, n_new: usize) {
     let mut new = ranges(sectors);
     remap_ranges(&mut new, map, n_new);
+    set_ranges(sectors, new);
+}
+
+/// Moves the boundaries of `sectors` from the line `old` to `new` by position (see
+/// [`remap_ranges_by_position`]; `prefix` names the sectors in messages) and returns every
+/// interior boundary's move. Err leaves `sectors` unchanged.
+pub(super) fn remap_sectors_by_position(
+    sectors: &mut [impl Sector],
+    old: &[[f64; 2]],
+    new: &[[f64; 2]],
+    prefix: &str,
+) -> std::result::Result<Vec<BoundaryMove>, String> {
+    let (new_ranges, moves) = remap_ranges_by_position(&ranges(sectors), old, new, prefix)?;
+    set_ranges(sectors, new_ranges);
+    Ok(moves)
+}
+
+/// Gives each of `sectors` its range from `new`, in order.
+fn set_ranges(sectors: &mut [impl Sector], new: Vec<(i64, i64)>) {
     for (s, r) in sectors.iter_mut().zip(new) {
         s.set_range(r);
     }

@@ -10,10 +10,12 @@ use crate::flavor::Flavor;
 use crate::pyfmt::float_repr;
 
 use super::ranges::{
-    arc_map, check_count, check_ranges, fraction_map, ranges, remap_ranges_by_position,
-    remap_sectors, BoundaryMove, Sector,
+    arc_map, check_count, check_ranges, fraction_map, ranges, remap_sectors,
+    remap_sectors_by_position, BoundaryMove, Sector,
 };
-use super::yaml::{blank_lines_after, push_extra, read_sector_file, wrap, Doc, SPEED_NODE};
+use super::yaml::{
+    blank_lines_after, finish_text, push_extra, push_sector_head, read_sector_file, Doc, SPEED_NODE,
+};
 
 /// One speed-scaling sector: waypoints `start..=end` of the racing line.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,17 +117,13 @@ impl SpeedScaling {
         s.push_str(&format!("n_sectors: {}\n", self.sectors.len()));
         push_extra(&mut s, &self.extra, "");
         for (i, sec) in self.sectors.iter().enumerate() {
-            s.push_str(&format!("Sector{i}:\n"));
-            s.push_str(&format!("  start: {}\n", sec.start));
-            s.push_str(&format!("  end: {}\n", sec.end));
+            push_sector_head(&mut s, "Sector", i, sec.range());
             s.push_str(&format!("  scaling: {}\n", float_repr(sec.scaling)));
             s.push_str(&format!("  only_FTG: {}\n", sec.only_ftg));
             s.push_str(&format!("  no_FTG: {}\n", sec.no_ftg));
             push_extra(&mut s, &sec.extra, "  ");
         }
-        let mut s = wrap(s, self.flavor, SPEED_NODE);
-        s.push_str(&"\n".repeat(self.blank_lines_after));
-        s
+        finish_text(s, self.flavor, SPEED_NODE, self.blank_lines_after)
     }
 
     /// Writes the file.
@@ -177,18 +175,14 @@ impl SpeedScaling {
     }
 
     /// Moves each boundary to the point of the new line nearest to where it was on the old
-    /// one, at the same place on the track (see [`remap_ranges_by_position`]); returns every
+    /// one, at the same place on the track (see [`remap_ranges_by_position`](crate::remap_ranges_by_position)); returns every
     /// interior boundary's move. Err (the file unchanged) when the new line is too short.
     pub fn remap_by_position(
         &mut self,
         old: &[[f64; 2]],
         new: &[[f64; 2]],
     ) -> std::result::Result<Vec<BoundaryMove>, String> {
-        let (ranges, moves) = remap_ranges_by_position(&self.ranges(), old, new, "Sector")?;
-        for (s, r) in self.sectors.iter_mut().zip(ranges) {
-            s.set_range(r);
-        }
-        Ok(moves)
+        remap_sectors_by_position(&mut self.sectors, old, new, "Sector")
     }
 }
 

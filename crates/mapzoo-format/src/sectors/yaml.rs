@@ -336,3 +336,23 @@ pub(super) fn yaml_short(v: &Value) -> String {
     };
     crate::table::short(s.trim())
 }
+
+/// Starts sector `i` of the text: its `{prefix}{i}:` key, then its start and end.
+pub(super) fn push_sector_head(s: &mut String, prefix: &str, i: usize, (start, end): (i64, i64)) {
+    s.push_str(&format!("{prefix}{i}:\n"));
+    s.push_str(&format!("  start: {start}\n"));
+    s.push_str(&format!("  end: {end}\n"));
+}
+
+/// The finished file: the ROS 1 text `plain` as `flavor` writes it (see [`wrap`]), then
+/// the blank lines the file ended with.
+pub(super) fn finish_text(
+    plain: String,
+    flavor: Flavor,
+    node: &str,
+    blank_lines_after: usize,
+) -> String {
+    let mut s = wrap(plain, flavor, node);
+    s.push_str(&"\n".repeat(blank_lines_after));
+    s
+}
