@@ -9,47 +9,22 @@ use crate::waypoint::Waypoint;
 const CYLINDER_DIAMETER: f64 = 0.1;
 
 /// Colour of the right-bound spheres (r 0.5, b 0.5).
-pub const RIGHT_BOUND_COLOR: ColorRgba = ColorRgba {
-    r: 0.5,
-    g: 0.0,
-    b: 0.5,
-    a: 1.0,
-};
+pub const RIGHT_BOUND_COLOR: ColorRgba = opaque(0.5, 0.0, 0.5);
 /// Colour of the left-bound spheres (r 0.5, g 1.0).
-pub const LEFT_BOUND_COLOR: ColorRgba = ColorRgba {
-    r: 0.5,
-    g: 1.0,
-    b: 0.0,
-    a: 1.0,
-};
+pub const LEFT_BOUND_COLOR: ColorRgba = opaque(0.5, 1.0, 0.0);
 /// Colour of the centerline spheres (blue).
-pub const CENTERLINE_COLOR: ColorRgba = ColorRgba {
-    r: 0.0,
-    g: 0.0,
-    b: 1.0,
-    a: 1.0,
-};
+pub const CENTERLINE_COLOR: ColorRgba = opaque(0.0, 0.0, 1.0);
 /// Colour of the IQP cylinders (red).
-pub const IQP_COLOR: ColorRgba = ColorRgba {
-    r: 1.0,
-    g: 0.0,
-    b: 0.0,
-    a: 1.0,
-};
+pub const IQP_COLOR: ColorRgba = opaque(1.0, 0.0, 0.0);
 /// Colour of the minimum-time line (cyan); it has no cylinders in global_waypoints.json.
-pub const MINTIME_COLOR: ColorRgba = ColorRgba {
-    r: 0.0,
-    g: 0.8,
-    b: 1.0,
-    a: 1.0,
-};
+pub const MINTIME_COLOR: ColorRgba = opaque(0.0, 0.8, 1.0);
 /// Colour of the SP cylinders (yellow).
-pub const SP_COLOR: ColorRgba = ColorRgba {
-    r: 1.0,
-    g: 1.0,
-    b: 0.0,
-    a: 1.0,
-};
+pub const SP_COLOR: ColorRgba = opaque(1.0, 1.0, 0.0);
+
+/// A fully opaque colour.
+const fn opaque(r: f64, g: f64, b: f64) -> ColorRgba {
+    ColorRgba { r, g, b, a: 1.0 }
+}
 
 /// Cylinders of a trajectory: height and z-centre from v / v_max (v_max = the trajectory's own maximum).
 pub fn trajectory_markers(wpnts: &[Waypoint], color: ColorRgba) -> MarkerArray {
