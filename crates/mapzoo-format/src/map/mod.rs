@@ -26,21 +26,6 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    #[test]
-    fn pixel_world_round_trip_and_convention() {
-        let origin = [-11.6, -26.5, 0.0];
-        let (x, y) = pixel_to_world(origin, 0.05, 600, 0.0, 599.0);
-        assert!((x - -11.6).abs() < 1e-12 && (y - -26.5).abs() < 1e-12);
-        let (x, y) = pixel_to_world(origin, 0.05, 600, 10.0, 0.0);
-        assert!((x - (-11.6 + 0.5)).abs() < 1e-12 && (y - (-26.5 + 599.0 * 0.05)).abs() < 1e-9);
-        for yaw in [0.0, 0.3, -2.0] {
-            let o = [1.0, 2.0, yaw];
-            let (x, y) = pixel_to_world(o, 0.1, 50, 12.5, 7.25);
-            let (c, r) = world_to_pixel(o, 0.1, 50, x, y);
-            assert!((c - 12.5).abs() < 1e-9 && (r - 7.25).abs() < 1e-9);
-        }
-    }
-
     fn png_bytes<P: image::PixelWithColorType>(w: u32, h: u32, raw: Vec<P::Subpixel>) -> Vec<u8>
     where
         [P::Subpixel]: image::EncodableLayout,
