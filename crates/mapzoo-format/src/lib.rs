@@ -83,11 +83,13 @@
 #![warn(missing_docs)]
 
 mod atomic;
+mod decoded;
 mod error;
 pub mod export;
 mod flavor;
 pub mod global;
 mod hint;
+mod input_file;
 mod map;
 mod nesting;
 mod number;
@@ -106,11 +108,16 @@ mod vehicle;
 mod waypoint;
 
 pub use atomic::write_file as write_file_atomic;
+pub use decoded::{DecodedImage, MapImageFormat, MAX_IMAGE_PIXELS};
 pub use error::{FormatError, Result};
 pub use export::{export_set, Export, ExportFormat};
 pub use flavor::{file_flavor, Flavor};
 pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
 pub use hint::Hint;
+pub use input_file::{
+    check_input_file, read_image_file, read_input_file, read_text_file, MAX_IMAGE_BYTES,
+    MAX_JSON_BYTES, MAX_TOML_BYTES, MAX_YAML_BYTES,
+};
 pub use map::{
     check_extent, decode_gray_png, encode_gray_png, is_free, is_free_level, occupancy,
     occupancy_level, pixel_to_world, read_gray_png, world_to_pixel, write_gray_png, FreeRule,
@@ -122,11 +129,7 @@ pub use nesting::{
 };
 pub use number::{format_number, shown_path};
 pub use published::{published_from_str, read_published_csv, PublishedRow};
-pub use raster::{
-    check_input_file, decode_map_image, image_as_png, read_image_file, read_input_file,
-    read_text_file, sniff_image_format, DecodedImage, MapImageFormat, MAX_IMAGE_BYTES,
-    MAX_IMAGE_PIXELS, MAX_JSON_BYTES, MAX_TOML_BYTES, MAX_YAML_BYTES,
-};
+pub use raster::{decode_map_image, image_as_png, sniff_image_format};
 pub use sectors::{
     remap_ranges_by_position, BoundaryMove, OtSector, OtSectors, SpeedScaling, SpeedSector,
 };

@@ -10,8 +10,8 @@
 
 use std::path::Path;
 
+use crate::decoded::{avg3, check_pixel_count, DecodedImage, MapImageFormat};
 use crate::error::{FormatError, Result};
-use crate::raster::{avg3, check_pixel_count, DecodedImage, MapImageFormat};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

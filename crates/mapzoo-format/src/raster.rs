@@ -2,10 +2,9 @@
 //! (binary and ASCII, 8 and 16 bit) and BMP, recognised by their first bytes, never by
 //! the file name (real repositories hold PGM bytes in a `.png`).
 //!
-//! Every file is checked before it is opened ([`read_input_file`]): only a regular file
-//! of bounded size is read, so `image: /dev/zero`, a FIFO, a folder or a symbolic-link
-//! loop is a clear error rather than a hang. Every image is checked against
-//! [`MAX_IMAGE_PIXELS`] from its header before any pixel is allocated.
+//! Every file is checked before it is opened ([`crate::input_file`]) and every image is
+//! checked against [`MAX_IMAGE_PIXELS`] from its header before any pixel is allocated
+//! ([`crate::decoded`], shared with the PNM decoder).
 //!
 //! Gray levels follow ROS map_server: ROS 1 reads PNM through SDL_image, which
 //! scales a maximum value below 255 by `v · 255 / maxval` (integer division) and
@@ -14,58 +13,10 @@
 //! exactly as a 16-bit PNG is read, so a map saved as PGM and as PNG is the same map.
 //! Colour pixels keep the exact channel mean for classification; alpha is ignored.
 
-use std::io::Read;
 use std::path::Path;
 
+use crate::decoded::{avg3, check_pixel_count, DecodedImage, MapImageFormat, MAX_IMAGE_PIXELS};
 use crate::error::{FormatError, Result};
-
-/// The largest image file read, in bytes (512 MiB): an ASCII PGM of
-/// [`MAX_IMAGE_PIXELS`] pixels fits; a 3 GB file is refused before it is read.
-pub const MAX_IMAGE_BYTES: u64 = 512 << 20;
-
-/// The largest YAML file read, in bytes (1 MiB; a map-server YAML is a few lines).
-pub const MAX_YAML_BYTES: u64 = 1 << 20;
-
-/// The largest `global_waypoints.json` read, in bytes (256 MiB; a real one is a few MiB,
-/// about 1 MiB per 100 m of track).
-pub const MAX_JSON_BYTES: u64 = 256 << 20;
-
-/// The largest TOML configuration read, in bytes (1 MiB; pipeline.toml is a few kB).
-pub const MAX_TOML_BYTES: u64 = 1 << 20;
-
-/// The largest image read, in pixels (64 Mi, e.g. 8192 × 8192: a 400 m square at 0.05 m/pixel).
-pub const MAX_IMAGE_PIXELS: u64 = 1 << 26;
-
-/// The file formats a map image may have, told apart by their first bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MapImageFormat {
-    /// PNG (`\x89PNG`), any colour type and bit depth.
-    Png,
-    /// Netpbm (`P1`–`P6`): PBM, PGM (the ROS map_saver format) or PPM, ASCII or binary.
-    Pnm,
-    /// Windows bitmap (`BM`).
-    Bmp,
-}
-
-impl MapImageFormat {
-    /// The short name used in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            MapImageFormat::Png => "PNG",
-            MapImageFormat::Pnm => "PGM/PNM",
-            MapImageFormat::Bmp => "BMP",
-        }
-    }
-
-    /// The usual file-name extensions of the format, lower case.
-    fn extensions(self) -> &'static [&'static str] {
-        match self {
-            MapImageFormat::Png => &["png"],
-            MapImageFormat::Pnm => &["pgm", "pnm", "pbm", "ppm"],
-            MapImageFormat::Bmp => &["bmp", "dib"],
-        }
-    }
-}
 
 /// The format of `bytes` from their magic number; `None` when it is none of
 /// [`MapImageFormat`].
@@ -101,193 +52,6 @@ fn other_format_name(bytes: &[u8]) -> Option<&'static str> {
         Some("an empty file")
     } else {
         None
-    }
-}
-
-/// Reads a whole input file after checking, before opening it, that `path` is a regular
-/// file (following symbolic links) of at most `max_bytes`; `what` names the file's role
-/// in messages ("image", "map YAML").
-///
-/// A folder, a FIFO, a device (`/dev/zero`), a socket or a link loop is a
-/// [`FormatError::BadPath`] naming the path and what it is; so is a file over the size
-/// limit, which is never read. A missing file stays [`FormatError::Io`] (`NotFound`). The read itself stops at the limit, should the file grow meanwhile.
-pub fn read_input_file(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u8>> {
-    let meta = check_input_file(path, max_bytes, what)?;
-    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(max_bytes + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| FormatError::io(path, e))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(FormatError::bad_path(
-            path,
-            format!(
-                "the {what} grew past the limit of {} while it was read",
-                human_bytes(max_bytes)
-            ),
-        ));
-    }
-    Ok(bytes)
-}
-
-/// [`read_input_file`] as UTF-8 text: a regular file of at most `max_bytes`, else a
-/// [`FormatError::BadPath`]; bytes that are not UTF-8 are a [`FormatError::Syntax`].
-pub fn read_text_file(path: &Path, max_bytes: u64, what: &str) -> Result<String> {
-    let bytes = read_input_file(path, max_bytes, what)?;
-    String::from_utf8(bytes).map_err(|e| {
-        FormatError::syntax(
-            path,
-            None,
-            None,
-            format!(
-                "not UTF-8 text (invalid byte at offset {}); save the {what} as UTF-8",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })
-}
-
-/// The checks of [`read_input_file`] without the read: `path` is a regular file (following
-/// symbolic links) of at most `max_bytes`, else a [`FormatError::BadPath`] naming what it is;
-/// a missing file is [`FormatError::Io`] (`NotFound`). Returns its metadata.
-pub fn check_input_file(path: &Path, max_bytes: u64, what: &str) -> Result<std::fs::Metadata> {
-    let meta = std::fs::metadata(path).map_err(|e| metadata_error(path, e, what))?;
-    let ft = meta.file_type();
-    if !ft.is_file() {
-        return Err(FormatError::bad_path(
-            path,
-            format!(
-                "is {}, not a regular file; the {what} must be a file",
-                file_type_name(&ft)
-            ),
-        ));
-    }
-    if meta.len() > max_bytes {
-        return Err(FormatError::bad_path(
-            path,
-            format!(
-                "the {what} is {}, more than the limit of {}; nothing was read (is it the right file?)",
-                human_bytes(meta.len()),
-                human_bytes(max_bytes)
-            ),
-        ));
-    }
-    Ok(meta)
-}
-
-/// Reads a map image file: [`read_input_file`] with [`MAX_IMAGE_BYTES`].
-pub fn read_image_file(path: &Path) -> Result<Vec<u8>> {
-    read_input_file(path, MAX_IMAGE_BYTES, "image")
-}
-
-fn metadata_error(path: &Path, e: std::io::Error, what: &str) -> FormatError {
-    // ELOOP (40 on Linux, 62 on macOS / BSD): a cycle of symbolic links.
-    let is_loop = matches!(e.raw_os_error(), Some(40) | Some(62))
-        && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    if is_loop {
-        return FormatError::bad_path(
-            path,
-            format!("is a symbolic link that never reaches a file (a loop of links: {e}); point the {what} path at the file itself"),
-        );
-    }
-    FormatError::io(path, e)
-}
-
-fn file_type_name(ft: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if ft.is_char_device() {
-            return "a character device";
-        }
-        if ft.is_block_device() {
-            return "a block device";
-        }
-        if ft.is_socket() {
-            return "a socket";
-        }
-    }
-    if ft.is_dir() {
-        "a folder"
-    } else {
-        "not a regular file"
-    }
-}
-
-fn human_bytes(n: u64) -> String {
-    const MIB: f64 = (1u64 << 20) as f64;
-    if n >= 1 << 30 {
-        format!("{:.1} GiB", n as f64 / (MIB * 1024.0))
-    } else if n >= 1 << 20 {
-        format!("{:.1} MiB", n as f64 / MIB)
-    } else {
-        format!("{n} bytes")
-    }
-}
-
-/// A decoded map image: 8-bit gray levels, plus what classification needs beyond them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DecodedImage {
-    /// The file format the bytes were recognised as.
-    pub format: MapImageFormat,
-    /// Width, pixels.
-    pub width: usize,
-    /// Height, pixels.
-    pub height: usize,
-    /// Gray level 0..=255 of each pixel, row-major, row 0 on top: the rounded channel
-    /// mean of a colour pixel (alpha ignored), a 16-bit sample scaled to 8 bits.
-    pub gray: Vec<u8>,
-    /// For a colour image, the sum of each pixel's three 8-bit channel levels (three
-    /// times its exact mean, which map_server thresholds).
-    pub channel_sums: Option<Vec<u16>>,
-    /// Pixels whose alpha is below opaque (0 for an image without alpha); alpha is ignored.
-    pub transparent: usize,
-    /// Whether the colour channels hold one level everywhere while alpha varies: the
-    /// picture is only in the alpha channel, which is ignored.
-    pub only_alpha_varies: bool,
-}
-
-impl DecodedImage {
-    /// Notes for the user about how this image was read (empty for an ordinary map).
-    pub fn notes(&self, path: &Path) -> Vec<String> {
-        let mut notes = Vec::new();
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        if let Some(ext) = ext {
-            let known = [
-                MapImageFormat::Png,
-                MapImageFormat::Pnm,
-                MapImageFormat::Bmp,
-            ];
-            if known.iter().any(|f| f.extensions().contains(&ext.as_str()))
-                && !self.format.extensions().contains(&ext.as_str())
-            {
-                notes.push(format!(
-                    "{}: the file is named .{ext} but holds {} bytes; read as {} (map_server does the same)",
-                    path.display(),
-                    self.format.name(),
-                    self.format.name()
-                ));
-            }
-        }
-        if self.transparent > 0 {
-            let total = self.width * self.height;
-            let which = if self.transparent == total {
-                format!("all {total} pixels are")
-            } else {
-                format!("{} of {total} pixels are", self.transparent)
-            };
-            notes.push(format!(
-                "{}: {which} not fully opaque (alpha below its maximum); the alpha channel is ignored (only the colour levels are classified)",
-                path.display(),
-            ));
-        }
-        notes
     }
 }
 
@@ -354,28 +118,6 @@ pub fn image_as_png<'a>(bytes: &'a [u8], path: &Path) -> Result<std::borrow::Cow
         )?),
         None => decode_map_image(bytes, path).map(|_| Cow::Borrowed(bytes)),
     }
-}
-
-/// Checks a width × height from a header against [`MAX_IMAGE_PIXELS`].
-pub(crate) fn check_pixel_count(path: &Path, width: u64, height: u64) -> Result<()> {
-    if width == 0 || height == 0 {
-        return Err(FormatError::bad_image(
-            path,
-            format!("the image has no pixels ({width} × {height})"),
-        ));
-    }
-    let n = width.saturating_mul(height);
-    if n > MAX_IMAGE_PIXELS {
-        return Err(FormatError::bad_image(
-            path,
-            format!(
-                "the image is {width} × {height} = {n} pixels, more than the limit of {MAX_IMAGE_PIXELS} ({} Mpixel); \
-                 nothing was decoded. Crop it to the track (a 1:10 track map is rarely over 4000 × 4000)",
-                MAX_IMAGE_PIXELS >> 20
-            ),
-        ));
-    }
-    Ok(())
 }
 
 fn decode_with_image_crate(
@@ -591,9 +333,4 @@ fn rgb_levels<'a, P: image::Pixel + 'a>(
 /// A 16-bit sample as the nearest 8-bit level: round(v · 255 / 65535).
 pub(crate) fn scale16(v: u16) -> u8 {
     ((v as u32 + 128) / 257) as u8
-}
-
-/// Rounded mean of the three channels (not Rec.709 luma).
-pub(crate) fn avg3(r: u32, g: u32, b: u32) -> u8 {
-    ((r + g + b + 1) / 3) as u8
 }

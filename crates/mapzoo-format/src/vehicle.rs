@@ -103,6 +103,34 @@ impl<const N: usize> Shown for Vec<[f64; N]> {
     }
 }
 
+/// Calls `$m!(<the tokens given> <every scalar value field of VehicleFiles>)`: the one
+/// list of the car's single values (the tables `ggv` and `ax_max_machines` are not in it),
+/// merged from the files and shown in notes alike.
+macro_rules! with_scalar_fields {
+    ($m:ident!($($given:tt)*)) => {
+        $m!(
+            $($given)*
+            safety_width,
+            safety_width_sp,
+            v_max,
+            length,
+            width,
+            mass,
+            dragcoeff,
+            curvlim,
+            g,
+            dyn_model_exp,
+            stepsize_prep,
+            stepsize_reg,
+            stepsize_interp_after_opt,
+            k_reg,
+            s_reg,
+            iqp_iters_min,
+            iqp_curverror_allowed,
+        )
+    };
+}
+
 /// Moves each value `part` gives into `acc`, recording `file` as its source; a value both
 /// give differently is an error naming both files.
 macro_rules! merge_values {
@@ -227,8 +255,11 @@ impl VehicleFiles {
         let mut ax_names: Vec<String> = Vec::new();
         let mut ini_dirs: Vec<PathBuf> = Vec::new();
         for path in &inis {
-            let text =
-                crate::raster::read_text_file(path, crate::raster::MAX_YAML_BYTES, "ini file")?;
+            let text = crate::input_file::read_text_file(
+                path,
+                crate::input_file::MAX_YAML_BYTES,
+                "ini file",
+            )?;
             let ini = parse_ini(&text, path)?;
             let mut part = VehicleFiles::default();
             part.read_ini(&ini, path)?;
@@ -263,38 +294,42 @@ impl VehicleFiles {
         } else {
             &ini_dirs
         };
-        let ggvs = find(&ggv_names, table_dirs, true);
-        for path in &ggvs {
-            let mut part = VehicleFiles {
-                ggv: Some(read_table::<3>(
-                    path,
-                    ["v_mps", "ax_max_mps2", "ay_max_mps2"],
-                )?),
-                ..VehicleFiles::default()
-            };
-            v.merge_tables(&mut part, path)?;
-        }
-        if ggvs.is_empty() {
-            v.notes.push(format!(
-                "no {} in {} (or their veh_dyn_info/): the ggv diagram keeps the configured one",
-                ggv_names.join(" or "),
-                searched(table_dirs)
-            ));
-        }
-        let axs = find(&ax_names, table_dirs, true);
-        for path in &axs {
-            let mut part = VehicleFiles {
-                ax_max_machines: Some(read_table::<2>(path, ["v_mps", "ax_max_machines_mps2"])?),
-                ..VehicleFiles::default()
-            };
-            v.merge_tables(&mut part, path)?;
-        }
-        if axs.is_empty() {
-            v.notes.push(format!(
-                "no {} in {} (or their veh_dyn_info/): the machine limit keeps the configured one",
-                ax_names.join(" or "),
-                searched(table_dirs)
-            ));
+        // Each table: the files it may be in, what it sets (for the note when none is
+        // found) and how its file is read.
+        type ReadTable = fn(&Path) -> Result<VehicleFiles>;
+        let tables: [(&[String], &str, ReadTable); 2] = [
+            (&ggv_names, "the ggv diagram", |path| {
+                Ok(VehicleFiles {
+                    ggv: Some(read_table::<3>(
+                        path,
+                        ["v_mps", "ax_max_mps2", "ay_max_mps2"],
+                    )?),
+                    ..VehicleFiles::default()
+                })
+            }),
+            (&ax_names, "the machine limit", |path| {
+                Ok(VehicleFiles {
+                    ax_max_machines: Some(read_table::<2>(
+                        path,
+                        ["v_mps", "ax_max_machines_mps2"],
+                    )?),
+                    ..VehicleFiles::default()
+                })
+            }),
+        ];
+        for (names, what, read) in tables {
+            let found = find(names, table_dirs, true);
+            for path in &found {
+                let mut part = read(path)?;
+                v.merge_tables(&mut part, path)?;
+            }
+            if found.is_empty() {
+                v.notes.push(format!(
+                    "no {} in {} (or their veh_dyn_info/): {what} keeps the configured one",
+                    names.join(" or "),
+                    searched(table_dirs)
+                ));
+            }
         }
         let planners = find(&[PLANNER_PARAMS.to_string()], &near, false);
         for path in &planners {
@@ -359,35 +394,14 @@ impl VehicleFiles {
     /// The value of field `key`, as notes show it.
     fn shown(&self, key: &str) -> String {
         macro_rules! pick {
-            ($($field:ident),+) => {
+            ($($field:ident),+ $(,)?) => {
                 match key {
                     $(stringify!($field) => self.$field.as_ref().map(Shown::shown),)+
                     _ => None,
                 }
             };
         }
-        pick!(
-            safety_width,
-            safety_width_sp,
-            v_max,
-            length,
-            width,
-            mass,
-            dragcoeff,
-            curvlim,
-            g,
-            dyn_model_exp,
-            stepsize_prep,
-            stepsize_reg,
-            stepsize_interp_after_opt,
-            k_reg,
-            s_reg,
-            iqp_iters_min,
-            iqp_curverror_allowed,
-            ggv,
-            ax_max_machines
-        )
-        .unwrap_or_default()
+        with_scalar_fields!(pick!(ggv, ax_max_machines,)).unwrap_or_default()
     }
 
     /// `path` relative to the folder read (`../x` for its parent), else as it is.
@@ -413,28 +427,7 @@ impl VehicleFiles {
 
     /// Merges the scalar values `part` read from `path` (see [`merge_values`]).
     fn merge(&mut self, mut part: VehicleFiles, path: &Path) -> Result<()> {
-        merge_values!(
-            self,
-            part,
-            path,
-            safety_width,
-            safety_width_sp,
-            v_max,
-            length,
-            width,
-            mass,
-            dragcoeff,
-            curvlim,
-            g,
-            dyn_model_exp,
-            stepsize_prep,
-            stepsize_reg,
-            stepsize_interp_after_opt,
-            k_reg,
-            s_reg,
-            iqp_iters_min,
-            iqp_curverror_allowed,
-        );
+        with_scalar_fields!(merge_values!(self, part, path,));
         Ok(())
     }
 
@@ -574,7 +567,8 @@ fn read_table<const N: usize>(path: &Path, columns: [&str; N]) -> Result<Vec<[f6
 /// `safety_width` and `safety_width_sp` of global_planner_params.yaml, at the top level
 /// (ROS 1) or under `<node>: ros__parameters:` (ROS 2).
 fn read_planner_params(path: &Path) -> Result<(Option<f64>, Option<f64>)> {
-    let text = crate::raster::read_text_file(path, crate::raster::MAX_YAML_BYTES, "YAML file")?;
+    let text =
+        crate::input_file::read_text_file(path, crate::input_file::MAX_YAML_BYTES, "YAML file")?;
     let doc = crate::nesting::parse_yaml(&text, path)?;
     let mut params = &doc;
     if let Some(m) = doc.as_mapping() {

@@ -250,6 +250,18 @@ impl<'a> YamlScan<'a> {
         }
     }
 
+    /// Blanks, then a comment to the end of the line, if any.
+    fn skip_blanks_and_comment(&mut self) {
+        while self.c.is_blank(0) {
+            self.c.skip();
+        }
+        if self.c.at(0) == b'#' {
+            while !self.c.eof() && !self.c.is_break(0) {
+                self.c.skip();
+            }
+        }
+    }
+
     /// Blanks, comments and line breaks before the next token.
     fn scan_to_next_token(&mut self) {
         loop {
@@ -258,14 +270,7 @@ impl<'a> YamlScan<'a> {
             }
             // Tabs are skipped too where libyaml reports them as an error: either way
             // nothing after them nests less.
-            while self.c.is_blank(0) {
-                self.c.skip();
-            }
-            if self.c.at(0) == b'#' {
-                while !self.c.eof() && !self.c.is_break(0) {
-                    self.c.skip();
-                }
-            }
+            self.skip_blanks_and_comment();
             if !self.c.is_break(0) {
                 return;
             }
@@ -530,14 +535,7 @@ impl<'a> YamlScan<'a> {
                 self.c.skip();
             }
         }
-        while self.c.is_blank(0) {
-            self.c.skip();
-        }
-        if self.c.at(0) == b'#' {
-            while !self.c.eof() && !self.c.is_break(0) {
-                self.c.skip();
-            }
-        }
+        self.skip_blanks_and_comment();
         if !self.c.is_break(0) {
             // Text after the header (or the end): libyaml stops, or the scalar is empty.
             return;

@@ -45,7 +45,7 @@ impl CenterlineInput {
     pub fn read(path: &Path) -> Result<Self> {
         const WHAT: &str =
             "centerline (a MapZoo centerline CSV, a TUM centerline CSV or a global_waypoints.json)";
-        match crate::raster::check_input_file(path, MAX_CENTERLINE_BYTES, WHAT) {
+        match crate::input_file::check_input_file(path, MAX_CENTERLINE_BYTES, WHAT) {
             Err(FormatError::Io { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
             {
