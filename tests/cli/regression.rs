@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use mapzoo_format::SpeedScaling;
-use mapzoo_synth::tracks::{centerline_along, oval, wobbly_oval};
+use mapzoo_synth::tracks::{centerline_along, circle, oval, wobbly_oval};
 
 use crate::support::{
     hidden, mapzoo, reference_data_or_skip, stderr, stdout, text, write_centerline, write_map,
@@ -756,28 +756,6 @@ fn a_nesting_bomb_is_refused_before_it_is_parsed() {
         "{}",
         said(&o)
     );
-}
-
-/// A circle of radius `r` metres through `n` points, `half_width` metres to each wall.
-fn circle(r: f64, n: usize, half_width: f64) -> Vec<mapzoo_format::Waypoint> {
-    (0..n)
-        .map(|i| {
-            let t = std::f64::consts::TAU * i as f64 / n as f64;
-            mapzoo_format::Waypoint {
-                id: i as i64,
-                s_m: r * t,
-                d_m: 0.0,
-                x_m: r * t.cos(),
-                y_m: r * t.sin(),
-                d_right: half_width,
-                d_left: half_width,
-                psi_rad: 0.0,
-                kappa_radpm: 0.0,
-                vx_mps: 0.0,
-                ax_mps2: 0.0,
-            }
-        })
-        .collect()
 }
 
 /// Every name under `dir`, recursively, that a writer leaves behind when it fails

@@ -54,6 +54,29 @@ pub fn wobbly_oval(half_width: f64) -> Vec<Waypoint> {
     centerline_along(&oval_points(9.0, 5.0, 0.8, 4000), 0.1, half_width)
 }
 
+/// A circle of radius `r` metres through `n` points at equal angles from +x, counter-clockwise,
+/// `half_width` metres to each wall (heading, curvature and speed left at 0).
+pub fn circle(r: f64, n: usize, half_width: f64) -> Vec<Waypoint> {
+    (0..n)
+        .map(|i| {
+            let t = std::f64::consts::TAU * i as f64 / n as f64;
+            Waypoint {
+                id: i as i64,
+                s_m: r * t,
+                d_m: 0.0,
+                x_m: r * t.cos(),
+                y_m: r * t.sin(),
+                d_right: half_width,
+                d_left: half_width,
+                psi_rad: 0.0,
+                kappa_radpm: 0.0,
+                vx_mps: 0.0,
+                ax_mps2: 0.0,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -101,28 +101,6 @@ fn result_carries_the_walls_used() {
     assert_eq!(compute(&cl, Some(&given), &params).unwrap().walls, given);
 }
 
-/// A circle of radius `r` metres through `n` points, `half_width` metres to each wall.
-fn circle(r: f64, n: usize, half_width: f64) -> Vec<mapzoo_format::Waypoint> {
-    (0..n)
-        .map(|i| {
-            let t = std::f64::consts::TAU * i as f64 / n as f64;
-            mapzoo_format::Waypoint {
-                id: i as i64,
-                s_m: r * t,
-                d_m: 0.0,
-                x_m: r * t.cos(),
-                y_m: r * t.sin(),
-                d_right: half_width,
-                d_left: half_width,
-                psi_rad: 0.0,
-                kappa_radpm: 0.0,
-                vx_mps: 0.0,
-                ax_mps2: 0.0,
-            }
-        })
-        .collect()
-}
-
 /// Regression (issue 25): on a 3 m wide circle of radius 50 or 100 m the SP's interior point
 /// stalled (InsufficientProgress) whatever the spacing of the points (1 cm to 10 cm), and the
 /// error blamed the width. The shortest path round a circle is its inner bound: radius
@@ -133,7 +111,7 @@ fn shortest_path_round_a_circle_is_its_inner_bound() {
     let half = 1.5;
     for (r, spacing) in [(50.0, 0.01), (50.0, 0.1), (100.0, 0.1)] {
         let n = (std::f64::consts::TAU * r / spacing).round() as usize;
-        let result = compute(&circle(r, n, half), None, &params)
+        let result = compute(&mapzoo_synth::tracks::circle(r, n, half), None, &params)
             .unwrap_or_else(|e| panic!("r {r} m, spacing {spacing} m: {e}"));
         let inner = std::f64::consts::TAU * (r - (half - params.safety_width_sp / 2.0));
         let sp = result[LineKind::Sp].length_m;
