@@ -399,31 +399,6 @@ fn lu_solve(a: &[f64], n: usize, piv: &[usize], b: &mut [f64], p: usize) {
 mod tests {
     use super::*;
 
-    /// Dense Gaussian elimination with partial pivoting, the naive twin of the block solve.
-    fn dense_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-        let n = b.len();
-        for k in 0..n {
-            let p = (k..n)
-                .max_by(|&i, &j| a[i][k].abs().total_cmp(&a[j][k].abs()))
-                .unwrap();
-            a.swap(k, p);
-            b.swap(k, p);
-            for r in k + 1..n {
-                let l = a[r][k] / a[k][k];
-                for c in k..n {
-                    a[r][c] -= l * a[k][c];
-                }
-                b[r] -= l * b[k];
-            }
-        }
-        let mut x = vec![0.0; n];
-        for r in (0..n).rev() {
-            let s: f64 = (r + 1..n).map(|c| a[r][c] * x[c]).sum();
-            x[r] = (b[r] - s) / a[r][r];
-        }
-        x
-    }
-
     /// A deterministic pseudo-random sequence in [−1, 1).
     fn lcg(seed: &mut u64) -> f64 {
         *seed = seed
@@ -479,7 +454,9 @@ mod tests {
             let rhs: Vec<f64> = (0..n).map(|_| lcg(&mut seed)).collect();
             let mut x = rhs.clone();
             k.factor().expect("non-singular").solve(&mut x);
-            let reference = dense_solve(dense.clone(), rhs.clone());
+            // the dense Gaussian elimination of the banded tests, the naive twin of the block solve
+            let reference = crate::banded::tests::dense_solve(dense.clone(), rhs.clone())
+                .expect("a nonsingular test system");
             for (a, b) in x.iter().zip(&reference) {
                 assert!((a - b).abs() < 1e-10, "{sizes:?}: {a} vs {b}");
             }

@@ -926,7 +926,7 @@ mod tests {
     }
 
     /// Gaussian elimination with partial pivoting; `None` when singular.
-    fn dense_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    pub(super) fn dense_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         let n = b.len();
         for k in 0..n {
             let p = (k..n).max_by(|&i, &j| a[i][k].abs().total_cmp(&a[j][k].abs()))?;
