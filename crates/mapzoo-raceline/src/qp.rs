@@ -250,10 +250,7 @@ impl QpProblem {
             // where the polish does not hold, the answer is an interior point's, which only
             // agrees with Clarabel's to the tolerance (and the IQP iterations amplify that):
             // Clarabel answers such a problem, as it would by default
-            if let Some(x) = banded::solve(&pb)
-                .ok()
-                .and_then(|sol| banded::polish(&pb, &sol))
-            {
+            if let Ok(x) = banded::solve_polished(&pb) {
                 return Ok(x);
             }
         }

@@ -13,6 +13,25 @@
 // Dense kernels over row-major blocks read best with explicit indices.
 #![allow(clippy::needless_range_loop)]
 
+use super::uniform::Uniform;
+
+/// `$body` with `$f` bound to the fixed-size factor of each variant.
+macro_rules! each_uniform {
+    ($factor:expr, $f:ident => $body:expr, $general:ident => $gbody:expr) => {
+        match $factor {
+            Factor::General($general) => $gbody,
+            Factor::U1($f) => $body,
+            Factor::U2($f) => $body,
+            Factor::U3($f) => $body,
+            Factor::U4($f) => $body,
+            Factor::U5($f) => $body,
+            Factor::U6($f) => $body,
+            Factor::U7($f) => $body,
+            Factor::U8($f) => $body,
+        }
+    };
+}
+
 /// A symmetric matrix stored as diagonal blocks D_k and the blocks U_k = K(k, k+1)
 /// (U_{n−1} = K(n−1, 0), the corner), each dense and row-major.
 #[derive(Debug, Clone)]
@@ -139,69 +158,71 @@ impl BlockCyclic {
 
     /// The factorisation, or `None` on a singular pivot block.
     pub fn factor(&self) -> Option<Factor> {
+        let mut f = Factor::for_matrix(self);
+        self.factor_into(&mut f).then_some(f)
+    }
+
+    /// Factors into `f` (made by [`Factor::for_matrix`] for a matrix of this shape), reusing
+    /// its storage; false on a singular pivot block.
+    pub fn factor_into(&self, f: &mut Factor) -> bool {
+        each_uniform!(f, u => u.factor(|k| self.d(k), |k| self.u(k)), g => self.factor_general(g))
+    }
+
+    /// [`BlockCyclic::factor_into`] for blocks of any sizes.
+    fn factor_general(&self, f: &mut General) -> bool {
         let nb = self.size.len();
         let sz = &self.size;
-        let mut f = Factor {
-            size: sz.clone(),
-            start: self.start.clone(),
-            s: Vec::with_capacity(nb),
-            piv: Vec::with_capacity(nb),
-            x: Vec::with_capacity(nb),
-            y: Vec::with_capacity(nb),
-            r: Vec::new(),
-            r_piv: Vec::new(),
-        };
         if nb == 1 {
             let m = sz[0];
-            let mut s = self.d(0).to_vec();
-            let mut piv = vec![0; m];
-            lu(&mut s, m, &mut piv).then_some(())?;
-            f.s.push(s);
-            f.piv.push(piv);
-            return Some(f);
+            f.s.copy_from_slice(self.d(0));
+            return lu(&mut f.s, m, &mut f.piv);
         }
         let b = nb - 1;
         let mb = sz[b];
+        f.r.copy_from_slice(self.d(b));
+        // the running pivot block S_k and border column G_k, then per step
+        // Y_k = S_k⁻¹ G_k, R −= G_kᵀ Y_k, X_k = S_k⁻¹ U_k, S_{k+1} = D_{k+1} − U_kᵀ X_k and
+        // G_{k+1} = F_{k+1} − U_kᵀ Y_k (F the corner's column: U_{b−1} at k + 1 = b − 1, else 0);
         // the border column of block 0 is the corner's transpose K(0, b) = U_bᵀ
-        let mut g = transpose(self.u(b), mb, sz[0]);
-        let mut s = self.d(0).to_vec();
-        let mut r = self.d(b).to_vec();
+        let g = &mut f.g;
+        g.clear();
+        g.resize(sz[0] * mb, 0.0);
+        transpose_into(self.u(b), mb, sz[0], g);
         for k in 0..b {
             let m = sz[k];
-            let mut piv = vec![0; m];
-            lu(&mut s, m, &mut piv).then_some(())?;
-            // Y_k = S_k⁻¹ G_k, R −= G_kᵀ Y_k
-            let mut y = g.clone();
-            lu_solve(&s, m, &piv, &mut y, mb);
-            sub_atb(&mut r, &g, &y, m, mb, mb);
+            let (so, po) = (f.s_off[k], self.start[k]);
+            if k == 0 {
+                f.s[so..so + m * m].copy_from_slice(self.d(0));
+            }
+            let (s_done, s_rest) = f.s.split_at_mut(so + m * m);
+            let s = &mut s_done[so..];
+            if !lu(s, m, &mut f.piv[po..po + m]) {
+                return false;
+            }
+            let piv = &f.piv[po..po + m];
+            let y = &mut f.y[f.y_off[k]..f.y_off[k] + m * mb];
+            y.copy_from_slice(g);
+            lu_solve(s, m, piv, y, mb);
+            sub_atb(&mut f.r, g, y, m, mb, mb);
             if k + 1 < b {
                 let m1 = sz[k + 1];
                 let u = self.u(k);
-                // X_k = S_k⁻¹ U_k, S_{k+1} = D_{k+1} − U_kᵀ X_k, G_{k+1} = F_{k+1} − U_kᵀ Y_k
-                let mut x = u.to_vec();
-                lu_solve(&s, m, &piv, &mut x, m1);
-                let mut s1 = self.d(k + 1).to_vec();
-                sub_atb(&mut s1, u, &x, m, m1, m1);
-                let mut g1 = if k + 1 == b - 1 {
-                    self.u(k + 1).to_vec()
+                let x = &mut f.x[f.x_off[k]..f.x_off[k] + m * m1];
+                x.copy_from_slice(u);
+                lu_solve(s, m, piv, x, m1);
+                let s1 = &mut s_rest[..m1 * m1];
+                s1.copy_from_slice(self.d(k + 1));
+                sub_atb(s1, u, x, m, m1, m1);
+                g.clear();
+                if k + 1 == b - 1 {
+                    g.extend_from_slice(self.u(k + 1));
                 } else {
-                    vec![0.0; m1 * mb]
-                };
-                sub_atb(&mut g1, u, &y, m, m1, mb);
-                f.x.push(x);
-                f.s.push(std::mem::replace(&mut s, s1));
-                g = g1;
-            } else {
-                f.s.push(std::mem::take(&mut s));
+                    g.resize(m1 * mb, 0.0);
+                }
+                sub_atb(g, u, y, m, m1, mb);
             }
-            f.piv.push(piv);
-            f.y.push(y);
         }
-        let mut r_piv = vec![0; mb];
-        lu(&mut r, mb, &mut r_piv).then_some(())?;
-        f.r = r;
-        f.r_piv = r_piv;
-        Some(f)
+        lu(&mut f.r, mb, &mut f.r_piv)
     }
 
     fn d(&self, k: usize) -> &[f64] {
@@ -216,29 +237,141 @@ impl BlockCyclic {
     }
 }
 
-/// The block elimination of a [`BlockCyclic`] matrix.
+/// The block elimination of a [`BlockCyclic`] matrix: fixed-size kernels where every block
+/// has one small size ([`Uniform`]), else the general one; its storage is reused by a new
+/// factorisation of a matrix of the same shape.
 #[derive(Debug, Clone)]
-pub(crate) struct Factor {
-    size: Vec<usize>,
-    start: Vec<usize>,
-    /// LU of the pivot blocks S_0 … S_{n−2} (of D_0 alone with one block).
-    s: Vec<Vec<f64>>,
-    piv: Vec<Vec<usize>>,
-    /// X_k = S_k⁻¹ U_k, k ≤ n−3.
-    x: Vec<Vec<f64>>,
-    /// Y_k = S_k⁻¹ G_k (the border column), k ≤ n−2.
-    y: Vec<Vec<f64>>,
-    /// LU of the border's Schur complement.
-    r: Vec<f64>,
-    r_piv: Vec<usize>,
+pub(crate) enum Factor {
+    General(General),
+    U1(Uniform<1>),
+    U2(Uniform<2>),
+    U3(Uniform<3>),
+    U4(Uniform<4>),
+    U5(Uniform<5>),
+    U6(Uniform<6>),
+    U7(Uniform<7>),
+    U8(Uniform<8>),
 }
 
 impl Factor {
+    /// Storage for the factorisation of matrices shaped as `mat`.
+    pub fn for_matrix(mat: &BlockCyclic) -> Factor {
+        let nb = mat.size.len();
+        let m = mat.size[0];
+        if nb < 3 || mat.size.iter().any(|&s| s != m) {
+            return Factor::General(General::for_matrix(mat));
+        }
+        match m {
+            1 => Factor::U1(Uniform::new(nb)),
+            2 => Factor::U2(Uniform::new(nb)),
+            3 => Factor::U3(Uniform::new(nb)),
+            4 => Factor::U4(Uniform::new(nb)),
+            5 => Factor::U5(Uniform::new(nb)),
+            6 => Factor::U6(Uniform::new(nb)),
+            7 => Factor::U7(Uniform::new(nb)),
+            8 => Factor::U8(Uniform::new(nb)),
+            _ => Factor::General(General::for_matrix(mat)),
+        }
+    }
+
     /// Solves K x = rhs in place.
     pub fn solve(&self, rhs: &mut [f64]) {
+        each_uniform!(self, f => f.solve(rhs), g => g.solve(rhs))
+    }
+}
+
+/// The general block elimination (blocks of any sizes, or one dense block), in flat storage.
+#[derive(Debug, Clone)]
+pub(crate) struct General {
+    size: Vec<usize>,
+    start: Vec<usize>,
+    /// LU of the pivot blocks S_0 … S_{n−2} (of D_0 alone with one block), at `s_off`.
+    s: Vec<f64>,
+    s_off: Vec<usize>,
+    /// Row exchanges of each pivot block's LU, at the block's first unknown.
+    piv: Vec<usize>,
+    /// X_k = S_k⁻¹ U_k, k ≤ n−3, at `x_off`.
+    x: Vec<f64>,
+    x_off: Vec<usize>,
+    /// Y_k = S_k⁻¹ G_k (the border column), k ≤ n−2, at `y_off`.
+    y: Vec<f64>,
+    y_off: Vec<usize>,
+    /// LU of the border's Schur complement.
+    r: Vec<f64>,
+    r_piv: Vec<usize>,
+    /// The running border column of the elimination.
+    g: Vec<f64>,
+}
+
+impl General {
+    /// Storage for the factorisation of matrices shaped as `mat`.
+    fn for_matrix(mat: &BlockCyclic) -> General {
+        let nb = mat.size.len();
+        let sz = &mat.size;
+        let mut f = General {
+            size: sz.clone(),
+            start: mat.start.clone(),
+            s: Vec::new(),
+            s_off: Vec::with_capacity(nb),
+            piv: vec![0; mat.dim()],
+            x: Vec::new(),
+            x_off: Vec::with_capacity(nb),
+            y: Vec::new(),
+            y_off: Vec::with_capacity(nb),
+            r: Vec::new(),
+            r_piv: Vec::new(),
+            g: Vec::new(),
+        };
+        if nb == 1 {
+            f.s = vec![0.0; sz[0] * sz[0]];
+            f.s_off.push(0);
+            return f;
+        }
+        let b = nb - 1;
+        let mb = sz[b];
+        let (mut so, mut xo, mut yo) = (0, 0, 0);
+        for k in 0..b {
+            f.s_off.push(so);
+            so += sz[k] * sz[k];
+            f.x_off.push(xo);
+            if k + 1 < b {
+                xo += sz[k] * sz[k + 1];
+            }
+            f.y_off.push(yo);
+            yo += sz[k] * mb;
+        }
+        f.s = vec![0.0; so];
+        f.x = vec![0.0; xo];
+        f.y = vec![0.0; yo];
+        f.r = vec![0.0; mb * mb];
+        f.r_piv = vec![0; mb];
+        f
+    }
+
+    fn s(&self, k: usize) -> &[f64] {
+        let m = self.size[k];
+        &self.s[self.s_off[k]..self.s_off[k] + m * m]
+    }
+
+    fn piv(&self, k: usize) -> &[usize] {
+        &self.piv[self.start[k]..self.start[k] + self.size[k]]
+    }
+
+    fn x(&self, k: usize) -> &[f64] {
+        let len = self.size[k] * self.size[k + 1];
+        &self.x[self.x_off[k]..self.x_off[k] + len]
+    }
+
+    fn y(&self, k: usize) -> &[f64] {
+        let len = self.size[k] * self.size[self.size.len() - 1];
+        &self.y[self.y_off[k]..self.y_off[k] + len]
+    }
+
+    /// Solves K x = rhs in place.
+    fn solve(&self, rhs: &mut [f64]) {
         let nb = self.size.len();
         if nb == 1 {
-            lu_solve(&self.s[0], self.size[0], &self.piv[0], rhs, 1);
+            lu_solve(self.s(0), self.size[0], self.piv(0), rhs, 1);
             return;
         }
         let b = nb - 1;
@@ -252,10 +385,10 @@ impl Factor {
             let rk = &mut done[s..];
             if k + 1 < b {
                 let m1 = self.size[k + 1];
-                sub_atv(&mut rest[..m1], &self.x[k], rk, m, m1);
+                sub_atv(&mut rest[..m1], self.x(k), rk, m, m1);
             }
-            sub_atv(border, &self.y[k], rk, m, mb);
-            lu_solve(&self.s[k], m, &self.piv[k], rk, 1);
+            sub_atv(border, self.y(k), rk, m, mb);
+            lu_solve(self.s(k), m, self.piv(k), rk, 1);
         }
         lu_solve(&self.r, mb, &self.r_piv, border, 1);
         // backward: x_k = w_k − X_k x_{k+1} − Y_k x_b
@@ -265,9 +398,9 @@ impl Factor {
             let xk = &mut done[s..];
             if k + 1 < b {
                 let m1 = self.size[k + 1];
-                sub_av(xk, &self.x[k], &rest[..m1], m, m1);
+                sub_av(xk, self.x(k), &rest[..m1], m, m1);
             }
-            sub_av(xk, &self.y[k], border, m, mb);
+            sub_av(xk, self.y(k), border, m, mb);
         }
     }
 }
@@ -278,25 +411,20 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// The transpose of the `rows` × `cols` row-major matrix `a`.
-fn transpose(a: &[f64], rows: usize, cols: usize) -> Vec<f64> {
-    let mut t = vec![0.0; rows * cols];
+/// The transpose of the `rows` × `cols` row-major matrix `a`, into `t`.
+fn transpose_into(a: &[f64], rows: usize, cols: usize, t: &mut [f64]) {
     for r in 0..rows {
         for c in 0..cols {
             t[c * rows + r] = a[r * cols + c];
         }
     }
-    t
 }
 
 /// c −= aᵀ b, a: m × n, b: m × p, c: n × p (row-major).
 fn sub_atb(c: &mut [f64], a: &[f64], b: &[f64], m: usize, n: usize, p: usize) {
-    for k in 0..m {
-        let brow = &b[k * p..(k + 1) * p];
-        for i in 0..n {
-            let aki = a[k * n + i];
+    for (arow, brow) in a.chunks_exact(n).zip(b.chunks_exact(p)).take(m) {
+        for (&aki, crow) in arow.iter().zip(c.chunks_exact_mut(p)) {
             if aki != 0.0 {
-                let crow = &mut c[i * p..(i + 1) * p];
                 for (cv, bv) in crow.iter_mut().zip(brow) {
                     *cv -= aki * bv;
                 }
@@ -307,10 +435,9 @@ fn sub_atb(c: &mut [f64], a: &[f64], b: &[f64], m: usize, n: usize, p: usize) {
 
 /// y −= aᵀ v, a: m × n.
 fn sub_atv(y: &mut [f64], a: &[f64], v: &[f64], m: usize, n: usize) {
-    for k in 0..m {
-        let vk = v[k];
+    for (arow, &vk) in a.chunks_exact(n).zip(v).take(m) {
         if vk != 0.0 {
-            for (yi, ai) in y.iter_mut().zip(&a[k * n..(k + 1) * n]) {
+            for (yi, ai) in y.iter_mut().zip(arow) {
                 *yi -= ai * vk;
             }
         }
@@ -319,8 +446,8 @@ fn sub_atv(y: &mut [f64], a: &[f64], v: &[f64], m: usize, n: usize) {
 
 /// y −= a v, a: m × n.
 fn sub_av(y: &mut [f64], a: &[f64], v: &[f64], m: usize, n: usize) {
-    for (i, yi) in y.iter_mut().enumerate().take(m) {
-        *yi -= dot(&a[i * n..(i + 1) * n], v);
+    for (yi, arow) in y.iter_mut().zip(a.chunks_exact(n)).take(m) {
+        *yi -= dot(arow, v);
     }
 }
 
@@ -346,13 +473,15 @@ fn lu(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
                 a.swap(k * n + c, p * n + c);
             }
         }
-        let inv = 1.0 / a[k * n + k];
-        for r in k + 1..n {
-            let l = a[r * n + k] * inv;
-            a[r * n + k] = l;
+        let (top, below) = a.split_at_mut((k + 1) * n);
+        let pivot_row = &top[k * n..];
+        let inv = 1.0 / pivot_row[k];
+        for row in below.chunks_exact_mut(n) {
+            let l = row[k] * inv;
+            row[k] = l;
             if l != 0.0 {
-                for c in k + 1..n {
-                    a[r * n + c] -= l * a[k * n + c];
+                for (x, u) in row[k + 1..].iter_mut().zip(&pivot_row[k + 1..]) {
+                    *x -= l * u;
                 }
             }
         }
@@ -362,36 +491,62 @@ fn lu(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
 
 /// Solves A X = B in place for the LU of `lu` (n × n) and B of `p` columns (n × p row-major).
 fn lu_solve(a: &[f64], n: usize, piv: &[usize], b: &mut [f64], p: usize) {
-    for k in 0..n {
-        if piv[k] != k {
+    if p == 1 {
+        lu_solve_vec(a, n, piv, b);
+        return;
+    }
+    for (k, &pk) in piv.iter().enumerate().take(n) {
+        if pk != k {
             for c in 0..p {
-                b.swap(k * p + c, piv[k] * p + c);
+                b.swap(k * p + c, pk * p + c);
             }
         }
     }
     for r in 1..n {
-        for k in 0..r {
-            let l = a[r * n + k];
+        let (done, rest) = b.split_at_mut(r * p);
+        let br = &mut rest[..p];
+        for (&l, bk) in a[r * n..r * n + r].iter().zip(done.chunks_exact(p)) {
             if l != 0.0 {
-                for c in 0..p {
-                    b[r * p + c] -= l * b[k * p + c];
+                for (x, y) in br.iter_mut().zip(bk) {
+                    *x -= l * y;
                 }
             }
         }
     }
     for r in (0..n).rev() {
-        for k in r + 1..n {
-            let u = a[r * n + k];
+        let (head, tail) = b.split_at_mut((r + 1) * p);
+        let br = &mut head[r * p..];
+        let arow = &a[r * n..(r + 1) * n];
+        for (&u, bk) in arow[r + 1..].iter().zip(tail.chunks_exact(p)) {
             if u != 0.0 {
-                for c in 0..p {
-                    b[r * p + c] -= u * b[k * p + c];
+                for (x, y) in br.iter_mut().zip(bk) {
+                    *x -= u * y;
                 }
             }
         }
-        let d = a[r * n + r];
-        for c in 0..p {
-            b[r * p + c] /= d;
+        let d = arow[r];
+        for x in br.iter_mut() {
+            *x /= d;
         }
+    }
+}
+
+/// [`lu_solve`] for one right-hand side.
+fn lu_solve_vec(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
+    let b = &mut b[..n];
+    for (k, &pk) in piv.iter().enumerate().take(n) {
+        if pk != k {
+            b.swap(k, pk);
+        }
+    }
+    for r in 1..n {
+        let (done, rest) = b.split_at_mut(r);
+        rest[0] -= dot(&a[r * n..r * n + r], done);
+    }
+    for r in (0..n).rev() {
+        let (head, tail) = b.split_at_mut(r + 1);
+        let arow = &a[r * n..(r + 1) * n];
+        head[r] = (head[r] - dot(&arow[r + 1..], tail)) / arow[r];
     }
 }
 

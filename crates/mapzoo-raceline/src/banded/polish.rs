@@ -1,0 +1,212 @@
+//! The active-set polish: the exact minimiser of the QP with the inequality rows of an
+//! active set taken as equalities and the others dropped, kept only where it is the QP's
+//! minimiser (the other rows hold, every active row's multiplier is ≥ 0). Two ways to it:
+//! [`exact`] lays out and factors the active set's own KKT system; [`on_barrier_layout`]
+//! reuses the interior point's reduced matrix with the active rows folded in by a penalty
+//! and iterative refinement on the exact system, so an attempt costs one interior-point
+//! iteration and can be tried on the iterates before the method converges.
+
+// Dense kernels over several parallel arrays read best with explicit indices.
+#![allow(clippy::needless_range_loop)]
+
+use super::ipm::DELTA;
+use super::kkt::{Kkt, Layout, Structure, Work};
+use super::problem::{inf_norm, Problem};
+use super::scaling::Scaled;
+use crate::status::QpSolution;
+
+/// Iterative-refinement steps at most of the exact polish's solve.
+const REFINE_STEPS: usize = 8;
+/// Tolerance of the minimiser test (primal rows and multiplier signs), in the problem's units.
+const TOL: f64 = 1e-9;
+/// The penalty regularisation ε of the active rows in [`on_barrier_layout`]: each active
+/// row enters the reduced matrix with weight 1/ε, then refinement removes ε.
+const PENALTY_EPS: f64 = 1e-12;
+/// Refinement passes at most of [`on_barrier_layout`].
+const PENALTY_REFINE: usize = 12;
+/// Relative residual of the exact active-set system below which a penalty polish stands.
+const PENALTY_RESIDUAL: f64 = 1e-12;
+
+/// Whether x with multipliers `lambda` of the active rows (an entry per row, read on the
+/// active inequality rows) is the minimiser: every other inequality holds and no active row
+/// pulls the wrong way.
+fn is_minimiser(pb: &Problem, x: &[f64], active: &[bool], lambda: &[f64]) -> bool {
+    let (n_eq, m) = (pb.n_eq, pb.m());
+    let mut ax = vec![0.0; m];
+    pb.ax(x, &mut ax);
+    (n_eq..m).all(|r| {
+        if active[r] {
+            lambda[r] >= -TOL
+        } else {
+            ax[r] <= pb.b[r] + TOL
+        }
+    }) && x.iter().all(|v| v.is_finite())
+}
+
+/// The active set of `sol`: the equalities and the inequality rows whose slack is below
+/// their dual.
+pub(super) fn active_set(n_eq: usize, sol: &QpSolution) -> Vec<bool> {
+    (0..sol.s.len())
+        .map(|r| r < n_eq || sol.active(r))
+        .collect()
+}
+
+/// The exact minimiser on the active set of `sol` (inequality rows whose slack is below
+/// their dual become equalities), kept only if the other inequalities hold and every fixed
+/// row's multiplier is ≥ 0 (the test [`crate::qp`] applies to Clarabel's polish). `None`
+/// keeps the interior-point answer.
+pub(super) fn exact(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
+    let (nvar, m) = (pb.nvar, pb.m());
+    let kept = active_set(pb.n_eq, sol);
+    let lay = Layout::new(pb, &kept)?;
+    let mut kkt = Kkt::new(pb, &lay, &kept, false).ok()?;
+    let mut work = Work::new(&lay);
+    kkt.assemble(pb, &[], DELTA);
+    let factor = kkt.mat.factor()?;
+    let mut rhs = vec![0.0; kkt.mat.dim()];
+    for v in 0..nvar {
+        rhs[lay.var[v]] = -pb.q[v];
+    }
+    for r in 0..m {
+        if kept[r] {
+            rhs[lay.row[r]] = pb.b[r];
+        }
+    }
+    kkt.solve(&factor, DELTA, &mut rhs, &mut work, REFINE_STEPS);
+    let x: Vec<f64> = (0..nvar).map(|v| rhs[lay.var[v]]).collect();
+    let lambda: Vec<f64> = (0..m)
+        .map(|r| if kept[r] { rhs[lay.row[r]] } else { 0.0 })
+        .collect();
+    is_minimiser(pb, &x, &kept, &lambda).then_some(x)
+}
+
+/// The solution (x, and the multipliers of the active rows: an entry per row) of the
+/// equality-constrained QP on `active`, in the original units of `pb`, solved on its
+/// equilibrated copy `spb` through the interior point's reduced system `st` (the inequality
+/// rows eliminated): the active rows get the barrier weight 1/ε, the others none, and
+/// refinement on the exact active-set system
+///
+/// ```text
+/// P x + A_Eᵀ y + A_Aᵀ λ = −q,   A_E x = b_E,   A_A x = b_A
+/// ```
+///
+/// removes ε and the matrix's δ. `None` when the refinement does not converge.
+pub(super) fn on_active_set(
+    spb: &Problem,
+    sc: &Scaled,
+    active: &[bool],
+    st: &mut Structure,
+) -> Option<(Vec<f64>, Vec<f64>)> {
+    let (n_eq, m) = (spb.n_eq, spb.m());
+    let Structure {
+        lay,
+        kkt,
+        factor,
+        work,
+    } = st;
+    let weight: Vec<f64> = (0..m)
+        .map(|r| {
+            if r >= n_eq && active[r] {
+                1.0 / PENALTY_EPS
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    kkt.assemble(spb, &weight, DELTA);
+    if !kkt.mat.factor_into(factor) {
+        return None;
+    }
+    let (x, yl) = refine_active(spb, active, &weight, lay, kkt, factor, work)?;
+    // back to the original units: x = D x̃, λ = E λ̃ / c
+    let x: Vec<f64> = x.iter().zip(&sc.d).map(|(x, d)| x * d).collect();
+    let lambda: Vec<f64> = yl.iter().zip(&sc.e).map(|(l, e)| l * e / sc.c).collect();
+    Some((x, lambda))
+}
+
+/// The refinement of [`on_active_set`] with the factored penalty matrix: (x̃, [y; λ̃]).
+#[allow(clippy::too_many_arguments)]
+fn refine_active(
+    spb: &Problem,
+    active: &[bool],
+    weight: &[f64],
+    lay: &Layout,
+    kkt: &Kkt,
+    factor: &super::cyclic::Factor,
+    work: &mut Work,
+) -> Option<(Vec<f64>, Vec<f64>)> {
+    let (nvar, n_eq, m) = (spb.nvar, spb.n_eq, spb.m());
+    let mut x = vec![0.0; nvar];
+    // y on the equality rows, λ on the active inequality rows, zero elsewhere
+    let mut yl = vec![0.0; m];
+    let (mut e1, mut ax, mut t) = (vec![0.0; nvar], vec![0.0; m], vec![0.0; m]);
+    let mut dx = vec![0.0; nvar];
+    let mut rhs = vec![0.0; kkt.mat.dim()];
+    let scale = inf_norm(spb.q).max(inf_norm(spb.b)).max(1.0);
+    let mut prev = f64::INFINITY;
+    for _ in 0..PENALTY_REFINE {
+        // residuals: e1 = −q − P x − Aᵀ yl, e2/e3 = b − A x on the equality and active rows
+        spb.px(&x, &mut e1);
+        spb.add_aty(&yl, &mut e1);
+        e1.iter_mut().zip(spb.q).for_each(|(e, q)| *e = -q - *e);
+        spb.ax(&x, &mut ax);
+        for r in 0..m {
+            ax[r] = if r < n_eq || active[r] {
+                spb.b[r] - ax[r]
+            } else {
+                0.0
+            };
+        }
+        let res = inf_norm(&e1).max(inf_norm(&ax));
+        if !res.is_finite() {
+            return None;
+        }
+        if res <= PENALTY_RESIDUAL * scale {
+            return Some((x, yl));
+        }
+        if res >= prev {
+            return None;
+        }
+        prev = res;
+        // the correction: (P + A_Aᵀ W A_A) dx + A_Eᵀ dy = e1 + A_Aᵀ W e3, A_E dx = e2,
+        // dλ = W (A_A dx − e3)
+        for r in 0..m {
+            t[r] = weight[r] * ax[r];
+        }
+        spb.add_aty(&t, &mut e1);
+        for v in 0..nvar {
+            rhs[lay.var[v]] = e1[v];
+        }
+        for r in 0..n_eq {
+            rhs[lay.row[r]] = ax[r];
+        }
+        kkt.solve(factor, DELTA, &mut rhs, work, 0);
+        for v in 0..nvar {
+            dx[v] = rhs[lay.var[v]];
+            x[v] += dx[v];
+        }
+        for r in 0..n_eq {
+            yl[r] += rhs[lay.row[r]];
+        }
+        spb.ax(&dx, &mut t);
+        for r in n_eq..m {
+            if active[r] {
+                yl[r] += weight[r] * (t[r] - ax[r]);
+            }
+        }
+    }
+    None
+}
+
+/// The exact minimiser of `pb` on `active` ([`on_active_set`] on its equilibrated copy
+/// `spb`), kept only if it passes the minimiser test.
+pub(super) fn on_barrier_layout(
+    pb: &Problem,
+    spb: &Problem,
+    sc: &Scaled,
+    active: &[bool],
+    st: &mut Structure,
+) -> Option<Vec<f64>> {
+    let (x, lambda) = on_active_set(spb, sc, active, st)?;
+    is_minimiser(pb, &x, active, &lambda).then_some(x)
+}
