@@ -440,3 +440,48 @@ fn qp_flag_chooses_the_solver_with_the_same_lines() {
     );
     assert!(!out.exists());
 }
+
+/// The banded solver gives the Clarabel lines on the F1TENTH maps whose QPs are degenerate
+/// (IMS, São Paulo: a weakly active row that two interior points classify differently, where
+/// the active-set polish of one holds and the other's fails): every IQP and SP waypoint within
+/// 1e-6 m, and the same lap times. Such a QP is handed to Clarabel by the banded path.
+#[test]
+fn banded_matches_clarabel_on_degenerate_f1tenth_maps() {
+    let Some(data) = reference_data_or_skip("banded_matches_clarabel_on_degenerate_f1tenth_maps")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for track in ["IMS", "SaoPaulo"] {
+        let map = data.join(format!("f1tenth/{track}/{track}_map.yaml"));
+        let mut sets = Vec::new();
+        for solver in ["clarabel", "banded"] {
+            let out = tmp.path().join(solver);
+            let o = mapzoo()
+                .args([
+                    "build",
+                    map.to_str().unwrap(),
+                    "--out",
+                    out.to_str().unwrap(),
+                ])
+                .args(["--qp", solver, "--json"])
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{track} {solver}: {}", stderr(&o));
+            let gw = GlobalWaypoints::read(&out.join(track).join("global_waypoints.json")).unwrap();
+            sets.push(gw);
+        }
+        let (c, b) = (&sets[0], &sets[1]);
+        assert_eq!(c.map_info_str, b.map_info_str, "{track}");
+        for (name, lc, lb) in [
+            ("IQP", &c.iqp.wpnts, &b.iqp.wpnts),
+            ("SP", &c.sp.wpnts, &b.sp.wpnts),
+        ] {
+            assert_eq!(lc.len(), lb.len(), "{track} {name}: point counts");
+            for (p, q) in lc.iter().zip(lb.iter()) {
+                let d = (p.x_m - q.x_m).hypot(p.y_m - q.y_m);
+                assert!(d <= 1e-6, "{track} {name}: waypoint {} moved {d:e} m", p.id);
+            }
+        }
+    }
+}

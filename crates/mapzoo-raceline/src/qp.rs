@@ -238,6 +238,25 @@ impl QpProblem {
         self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
     }
 
+    /// [`QpProblem::solve`] for a caller that polishes the answer on its active set (the SP):
+    /// a banded answer whose active set is ambiguous (a degenerate QP, where two interior
+    /// points may take different sets) is replaced by Clarabel's, so the polished line is the
+    /// reference solver's.
+    pub(crate) fn solve_for_polish(
+        &self,
+        stage: Stage,
+        iteration: usize,
+    ) -> Result<QpSolution, OptimizeError> {
+        if self.solver == QpSolver::Banded {
+            if let Ok(sol) = banded::solve(&self.banded()) {
+                if !sol.ambiguous(self.n_eq) {
+                    return Ok(sol);
+                }
+            }
+        }
+        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
+    }
+
     /// The exact minimiser: the interior-point solution polished on its active set
     /// (the active-set polish), or the interior-point x where the polish does not hold.
     pub fn solve_polished(

@@ -60,6 +60,10 @@ impl std::fmt::Display for QpStatus {
     }
 }
 
+/// Slack-to-dual ratio within which an inequality row's classification is ambiguous
+/// ([`QpSolution::ambiguous`]).
+const AMBIGUOUS_RATIO: f64 = 10.0;
+
 /// Primal solution, slacks and duals of one QP.
 #[derive(Debug, Clone)]
 pub(crate) struct QpSolution {
@@ -72,5 +76,17 @@ impl QpSolution {
     /// Whether inequality row `r` is taken as active: its slack is below its dual.
     pub(crate) fn active(&self, r: usize) -> bool {
         self.s[r] < self.z[r]
+    }
+
+    /// Whether some inequality row (from `n_eq` on) is neither clearly active nor clearly
+    /// inactive: its slack and dual within a factor [`AMBIGUOUS_RATIO`] of each other (a
+    /// weakly active row of a degenerate QP). Two interior points may then take different
+    /// active sets, and their polishes differ.
+    pub(crate) fn ambiguous(&self, n_eq: usize) -> bool {
+        self.s
+            .iter()
+            .zip(&self.z)
+            .skip(n_eq)
+            .any(|(&s, &z)| s.max(z) < AMBIGUOUS_RATIO * s.min(z))
     }
 }

@@ -69,8 +69,10 @@ pub(crate) fn solve(pb: &Problem) -> Result<QpSolution, Failure> {
 }
 
 /// The exact minimiser of `pb`: the active-set polish of the first interior-point iterate
-/// (from error [`POLISH_FROM`] on) whose active set passes the minimiser test, else of the
-/// converged iterate. `Err` when no active set passes (the caller asks Clarabel).
+/// (from error [`POLISH_FROM`] on) whose active set is unambiguous and passes the minimiser
+/// test, else of the converged iterate. `Err` when no active set passes, or when the
+/// converged iterate's is ambiguous ([`QpSolution::ambiguous`], a degenerate QP): the caller
+/// then asks Clarabel, so that the answer of such a problem is the reference solver's.
 pub(crate) fn solve_polished(pb: &Problem) -> Result<Vec<f64>, Failure> {
     let sc = Scaled::new(pb);
     let spb = sc.problem(pb);
@@ -79,8 +81,9 @@ pub(crate) fn solve_polished(pb: &Problem) -> Result<Vec<f64>, Failure> {
     let mut tried: Option<Vec<bool>> = None;
     while let Some(err) = ipm.measure() {
         if err <= POLISH_FROM {
-            let active = polish::active_set(pb.n_eq, &sc.unscale(ipm.current()));
-            if tried.as_ref() != Some(&active) {
+            let current = sc.unscale(ipm.current());
+            let active = polish::active_set(pb.n_eq, &current);
+            if !current.ambiguous(pb.n_eq) && tried.as_ref() != Some(&active) {
                 let polished = polish::on_barrier_layout(pb, &spb, &sc, &active, ipm.structure());
                 if let Some(x) = polished {
                     return Ok(x);
@@ -93,6 +96,9 @@ pub(crate) fn solve_polished(pb: &Problem) -> Result<Vec<f64>, Failure> {
         }
     }
     let sol = sc.unscale(ipm.finish()?);
+    if sol.ambiguous(pb.n_eq) {
+        return Err(Failure::Degenerate);
+    }
     polish::exact(pb, &sol).ok_or(Failure::NotPolished)
 }
 

@@ -15,6 +15,8 @@ pub(crate) enum Failure {
     NotConverged,
     /// The interior point's active set gave no minimiser (the polish test failed).
     NotPolished,
+    /// A row of the converged iterate is neither clearly active nor inactive.
+    Degenerate,
 }
 
 /// A QP in the solver's terms: sizes, P's upper triangle and A as triplets, q and b, and
