@@ -40,9 +40,11 @@
 //! Issue 21: the corridor between the knots was a bound on the nearest knot's shift, which
 //! let the samples between knots ≈0.9 m apart (tracks over 100 m) come a few millimetres
 //! closer than the validation allows: on the long f1tenth tracks most steps were rejected
-//! whole, the trust region cycled (rejected, halved, grown) and the iteration took 30–75 QPs
-//! (2.6–3.3 s). With the exact rows no step is rejected for the corridor, and the stall test
-//! and the spacing-scaled smallest region end the iteration after 6–12 QPs.
+//! whole, the trust region cycled (rejected, halved, grown) and the iteration took 30–78 QPs
+//! (2.6–3.6 s). With the exact rows few steps are rejected for the corridor (on walls from a
+//! map a resampled sample can still land a fraction of a millimetre over it, next to a pixel
+//! corner; a sample inside the margin is then moved back out), and the stall test and the
+//! spacing-scaled smallest region end the iteration after 5–16 QPs.
 
 use mapzoo_geom::numpy::interp1;
 
