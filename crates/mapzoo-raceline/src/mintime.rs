@@ -17,20 +17,34 @@
 //!    b about the current profile) subject to the friction diamond
 //!    |aₓ + drag·b|/A + |b·κ|/B ≤ 1 with aₓ = (bᵢ₊₁ − bᵢ)/(2dsᵢ) and b·κ
 //!    linearised about the current (b, κ); the machine limit; v ≤ v_max; the
-//!    corridor (half the safety width from the walls and obstacles, by the
-//!    nearest distances, which a shift δ changes by at most |δ|); the
-//!    curvature bound curvlim; and trust regions |δ| ≤ ρ, |b − b₀| ≤ 0.5·b₀.
-//!    Only δ is kept: the speed is always our own profile.
+//!    corridor: each knot half the safety width from the walls and obstacles (by the
+//!    nearest distances, which a shift δ changes by at most |δ|) and each sample of the
+//!    current line between the knots kept [`QP_MARGIN_M`] inside the clearance the
+//!    validation allows, by its exact move on the spline (linear in δ and the second
+//!    derivatives, [`Problem::sample_rows`]); the curvature bound curvlim; and trust
+//!    regions |δ| ≤ ρ, |b − b₀| ≤ 0.5·b₀. Only δ is kept: the speed is always our own profile.
 //!
 //! The knots sit evenly round the whole loop along the IQP line (no short gap at
 //! the seam, where a spline with unit parameters would bend). A step is kept only
 //! if the lap of the new line, re-timed with our own velocity profile on its own
 //! spline sampled every [`FINE_STEP_M`], is shorter and its samples (at the
-//! output's step) keep clear of the walls; otherwise ρ becomes half the longest shift the QP
-//! took (a larger region did not bind, and would only give the same step). The iteration stops when a
-//! kept step gains less than [`MIN_GAIN_S`], ρ falls below [`MIN_TRUST_M`] or
-//! after [`MAX_ITERATIONS`]. The line returned is never slower than the IQP's:
-//! if no step helps, the IQP line itself is returned.
+//! output's step) keep clear of the walls; ρ then becomes 1.5 times the longest shift the QP
+//! took; otherwise half of it (a larger region did not bind, and would only give the same
+//! step). The iteration stops when a kept step gains less than [`MIN_GAIN_S`], when the steps
+//! of three iterations in a row each changed the lap by less than [`STALL_GAIN`] of it
+//! ([`stalled`]), when ρ falls
+//! below [`MIN_TRUST_M`] (at knots [`KNOT_STEP_M`] apart, growing with the square of the
+//! spacing: [`min_trust`]) or after [`MAX_ITERATIONS`]. The line returned is never slower
+//! than the IQP's: if no step helps, the IQP line itself is returned.
+//!
+//! Issue 21: the corridor between the knots was a bound on the nearest knot's shift, which
+//! let the samples between knots ≈0.9 m apart (tracks over 100 m) come a few millimetres
+//! closer than the validation allows: on the long f1tenth tracks most steps were rejected
+//! whole, the trust region cycled (rejected, halved, grown) and the iteration took 30–78 QPs
+//! (2.6–3.6 s). With the exact rows few steps are rejected for the corridor (on walls from a
+//! map a resampled sample can still land a fraction of a millimetre over it, next to a pixel
+//! corner; a sample inside the margin is then moved back out), and the stall test and the
+//! spacing-scaled smallest region end the iteration after 5–16 QPs.
 
 use mapzoo_geom::numpy::interp1;
 
@@ -56,7 +70,14 @@ pub const MAX_KNOTS: usize = 500;
 pub const MAX_ITERATIONS: usize = 100;
 /// A kept step gaining less than this ends the iteration, seconds.
 pub const MIN_GAIN_S: f64 = 1e-4;
-/// Smallest trust region before giving up, metres.
+/// Iterations over which a stall is judged ([`stalled`]).
+const STALL_ITERATIONS: usize = 3;
+/// Change of the lap by one step, relative, below which the step left the lap as it was
+/// ([`stalled`]): 1e-5 (0.1 ms on f's 10.5 s lap, as [`MIN_GAIN_S`] for one kept step; 0.4 ms
+/// on a 40 s lap).
+const STALL_GAIN: f64 = 1e-5;
+/// Smallest trust region before giving up, at knots [`KNOT_STEP_M`] apart, metres
+/// ([`min_trust`] scales it with the spacing).
 pub const MIN_TRUST_M: f64 = 2e-4;
 /// First trust region, metres.
 const TRUST_START_M: f64 = 0.1;
@@ -109,6 +130,35 @@ struct Candidate {
     segment: Vec<usize>,
     /// Each sample's local parameter in its segment, 0..1.
     t: Vec<f64>,
+    /// Each sample's distances to the right and to the left (walls and obstacles), metres;
+    /// empty until [`Problem::checked`].
+    sides: Vec<(f64, f64)>,
+}
+
+/// One corridor row of a sample between the knots ([`Problem::sample_rows`]):
+/// `coef · (δᵢ, δⱼ, zxᵢ, zyᵢ, zxⱼ, zyⱼ) ≤ bound` on segment i → j.
+struct SampleRow {
+    segment: usize,
+    coef: [f64; 6],
+    bound: f64,
+}
+
+/// How far the point at local parameter `t` of a segment i → j of the closed spline (unit
+/// parameters) moves along `m` per unit of (δᵢ, δⱼ, zxᵢ, zyᵢ, zxⱼ, zyⱼ): the knots shifted by δ
+/// along their normals `ni`, `nj`, and the second derivatives z. The point is
+/// `(1−t)·pᵢ + t·pⱼ + c₁(t)·zᵢ + c₂(t)·zⱼ`, c₁ = ((1−t)³ − (1−t))/6, c₂ = (t³ − t)/6.
+fn move_along(m: [f64; 2], t: f64, ni: [f64; 2], nj: [f64; 2]) -> [f64; 6] {
+    let u = 1.0 - t;
+    let c1 = (u * u * u - u) / 6.0;
+    let c2 = (t * t * t - t) / 6.0;
+    [
+        u * (ni[0] * m[0] + ni[1] * m[1]),
+        t * (nj[0] * m[0] + nj[1] * m[1]),
+        c1 * m[0],
+        c1 * m[1],
+        c2 * m[0],
+        c2 * m[1],
+    ]
 }
 
 /// The knots, their normals and the walls the iteration works in.
@@ -158,10 +208,16 @@ impl<'a> Problem<'a> {
             solver: params.qp_solver,
         };
         let n = prob.base.len();
-        let cur = prob.candidate(vec![0.0; n])?;
+        let mut cur = prob.candidate(vec![0.0; n])?;
+        cur.sides = cur.traj.xy.iter().map(|&p| prob.sides(p)).collect();
+        let start_clearance = cur
+            .sides
+            .iter()
+            .map(|&(r, l)| r.min(l))
+            .fold(f64::INFINITY, f64::min);
         prob.min_clearance = (half - SAMPLE_SLACK_M)
             .min(line_clearance(walls, iqp))
-            .min(line_clearance(walls, &cur.traj));
+            .min(start_clearance);
         Ok((prob, cur))
     }
 
@@ -186,28 +242,110 @@ impl<'a> Problem<'a> {
             traj,
             segment,
             t,
+            sides: Vec::new(),
         })
+    }
+
+    /// Distances from `p` to the right and to the left: the wall's, or the nearest
+    /// obstacle's on that side if closer (their smaller one is the walls' clearance).
+    fn sides(&self, p: [f64; 2]) -> (f64, f64) {
+        let (mut dr, mut dl) = self.walls.distances(p);
+        if let Some(o) = self.walls.nearest_obstacle(p) {
+            match o.side {
+                Side::Right => dr = dr.min(o.distance),
+                Side::Left => dl = dl.min(o.distance),
+            }
+        }
+        (dr, dl)
     }
 
     /// Room to the right and to the left of `p`: its distances to the walls and the nearest
     /// obstacle less half the safety width.
     fn room(&self, p: [f64; 2]) -> (f64, f64) {
-        let (dr, dl) = self.walls.distances(p);
-        let (mut room_r, mut room_l) = (dr - self.half, dl - self.half);
-        if let Some(o) = self.walls.nearest_obstacle(p) {
-            match o.side {
-                Side::Right => room_r = room_r.min(o.distance - self.half),
-                Side::Left => room_l = room_l.min(o.distance - self.half),
-            }
-        }
-        (room_r, room_l)
+        let (dr, dl) = self.sides(p);
+        (dr - self.half, dl - self.half)
     }
 
-    /// Whether a candidate is a valid line: finite lap, clear of the walls.
-    fn valid(&self, c: &Candidate) -> bool {
-        c.traj.lap_time.is_finite()
-            && c.traj.lap_time > 0.0
-            && line_clearance(self.walls, &c.traj) >= self.min_clearance
+    /// The candidate if it is a valid line (finite lap, its samples clear of the walls by
+    /// [`Problem::min_clearance`]), with its samples' distances to either side, which the next
+    /// step's corridor rows use.
+    fn checked(&self, mut c: Candidate) -> Option<Candidate> {
+        if !(c.traj.lap_time.is_finite() && c.traj.lap_time > 0.0) {
+            return None;
+        }
+        c.sides = c.traj.xy.iter().map(|&p| self.sides(p)).collect();
+        let clearance = c
+            .sides
+            .iter()
+            .map(|&(r, l)| r.min(l))
+            .fold(f64::INFINITY, f64::min);
+        (clearance >= self.min_clearance).then_some(c)
+    }
+
+    /// The corridor between the knots: one row per sample of `cur` (at the output's step) and
+    /// side, `m·Δp ≤ room`, Δp the sample's move and m its normal. On the closed spline with
+    /// unit parameters a point of segment i at local parameter t is
+    /// `(1−t)·pᵢ + t·pⱼ + c₁(t)·zᵢ + c₂(t)·zⱼ` (z the second derivatives, c₁ = ((1−t)³−(1−t))/6,
+    /// c₂ = (t³−t)/6), so its move is linear in the QP's shifts δ and second derivatives: the
+    /// row is exact for the spline at that parameter, where a bound on the nearest knot's shift
+    /// alone let the samples between the knots come closer than the validation allows (the
+    /// step was then rejected whole: on the long f1tenth tracks most steps, and the trust
+    /// region cycled) or stay further off than needed. The room is what [`Problem::checked`]
+    /// allows ([`Problem::min_clearance`]) less [`QP_MARGIN_M`]. A sample moves by at most
+    /// 2.5·ρ (ρ for the shifts, at most 12·ρ for the second derivatives by the C2 equalities'
+    /// diagonal dominance, times |c₁| + |c₂| ≤ 1/8), so a sample with more room on a side
+    /// cannot bind there and gets no row.
+    fn sample_rows(
+        &self,
+        cur: &Candidate,
+        cx: &[[f64; 4]],
+        cy: &[[f64; 4]],
+        zx0: &[f64],
+        zy0: &[f64],
+        rho: f64,
+    ) -> Vec<SampleRow> {
+        let n = self.base.len();
+        let reach = 2.5 * rho;
+        let extra = self.half - self.min_clearance - QP_MARGIN_M;
+        let mut rows = Vec::new();
+        for ((&(dr, dl), &seg), &t) in cur.sides.iter().zip(&cur.segment).zip(&cur.t) {
+            // a sample closer than the margin (the line as accepted came back from its
+            // resampling a fraction of a millimetre inside it) moves back out, by at most ρ/2
+            let room_r = (dr - self.half + extra).max(-0.5 * rho);
+            let room_l = (dl - self.half + extra).max(-0.5 * rho);
+            if room_r >= reach && room_l >= reach {
+                continue;
+            }
+            let (i, j) = (seg, (seg + 1) % n);
+            let (a, b) = (&cx[i], &cy[i]);
+            let dx = a[1] + 2.0 * a[2] * t + 3.0 * a[3] * t * t;
+            let dy = b[1] + 2.0 * b[2] * t + 3.0 * b[3] * t * t;
+            let h = dx.hypot(dy);
+            if h <= 0.0 || !h.is_finite() {
+                continue;
+            }
+            // the normal on the side of the knots' normals (to the right)
+            let m = [dy / h, -dx / h];
+            let coef = move_along(m, t, self.normals[i], self.normals[j]);
+            // the second derivatives are the QP's own, not their change: move the current
+            // line's part to the bound
+            let z0 = coef[2] * zx0[i] + coef[3] * zy0[i] + coef[4] * zx0[j] + coef[5] * zy0[j];
+            if room_r < reach {
+                rows.push(SampleRow {
+                    segment: seg,
+                    coef,
+                    bound: room_r + z0,
+                });
+            }
+            if room_l < reach {
+                rows.push(SampleRow {
+                    segment: seg,
+                    coef: coef.map(|c| -c),
+                    bound: room_l - z0,
+                });
+            }
+        }
+        rows
     }
 
     /// The convex step on path and speed together from `cur` inside a trust region `rho`:
@@ -244,17 +382,8 @@ impl<'a> Problem<'a> {
         }
         let b0: Vec<f64> = v0.iter().map(|v| (v * v).max(0.01)).collect();
 
-        // room to either side at each knot: its own, and that of the samples nearer to it than
-        // to any other knot, which may come SAMPLE_SLACK_M closer (a wall's corner can come
-        // closer between knots than at them), less QP_MARGIN_M
-        let mut room: Vec<(f64, f64)> = pts.iter().map(|&p| self.room(p)).collect();
-        for ((&p, &seg), &t) in cur.traj.xy.iter().zip(&cur.segment).zip(&cur.t) {
-            let (r, l) = self.room(p);
-            let slack = SAMPLE_SLACK_M - QP_MARGIN_M;
-            let (r, l) = (r + slack, l + slack);
-            let k = if t < 0.5 { seg } else { (seg + 1) % n };
-            room[k] = (room[k].0.min(r), room[k].1.min(l));
-        }
+        // room to either side at each knot (the knots keep half the safety width)
+        let room: Vec<(f64, f64)> = pts.iter().map(|&p| self.room(p)).collect();
 
         let ones = vec![1.0; n];
         let xs: Vec<f64> = pts.iter().map(|p| p[0]).collect();
@@ -266,7 +395,14 @@ impl<'a> Problem<'a> {
 
         let (ia, izx, izy, ib) = (0, n, 2 * n, 3 * n);
         let rows_per = 11;
-        let mut qp = QpProblem::new(4 * n, 2 * n, rows_per * n, 8 * n, 50 * n);
+        let samples = self.sample_rows(cur, &cx, &cy, &zx0, &zy0, rho);
+        let mut qp = QpProblem::new(
+            4 * n,
+            2 * n,
+            rows_per * n + samples.len(),
+            8 * n,
+            50 * n + 6 * samples.len(),
+        );
         qp.set_knots(n);
         qp.set_solver(self.solver);
         let mut lin = vec![0.0; 4 * n];
@@ -409,6 +545,15 @@ impl<'a> Problem<'a> {
                 qp.bound(row, rhs[j]);
             }
         }
+        for (k, row) in samples.iter().enumerate() {
+            let r = 2 * n + rows_per * n + k;
+            let (i, j) = (row.segment, (row.segment + 1) % n);
+            let cols = [ia + i, ia + j, izx + i, izy + i, izx + j, izy + j];
+            for (col, v) in cols.into_iter().zip(row.coef) {
+                qp.constraint(r, col, v);
+            }
+            qp.bound(r, row.bound);
+        }
         let sol = qp.solve(Stage::Mintime, iteration)?;
         Ok((0..n).map(|i| cur.alpha[i] + sol.x[ia + i]).collect())
     }
@@ -432,36 +577,58 @@ pub fn mintime(
     if base.len() < 8 {
         return Ok(fallback(0, 0));
     }
+    let min_trust = min_trust(iqp.length, base.len());
     let (prob, mut cur) = Problem::start(base, iqp, walls, params, vehicle)?;
     let mut rho = TRUST_START_M;
     let (mut iterations, mut accepted) = (0, 0);
-    while iterations < MAX_ITERATIONS && rho >= MIN_TRUST_M {
+    // whether each iteration's step left the lap as it was ([`stalled`])
+    let mut flat = Vec::new();
+    while iterations < MAX_ITERATIONS && rho >= min_trust {
         iterations += 1;
-        // a QP the solver cannot finish is a step too far: shrink
-        let Ok(alpha) = prob.step(&cur, rho, iterations) else {
-            rho *= 0.5;
-            continue;
-        };
-        // the longest shift the QP took: a region larger than that did not bind
-        let taken = alpha
-            .iter()
-            .zip(&cur.alpha)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
-        let next = prob.candidate(alpha).ok().filter(|c| prob.valid(c));
-        match next {
-            Some(next) if next.lap < cur.lap => {
-                let gain = cur.lap - next.lap;
-                cur = next;
-                accepted += 1;
-                rho = (rho * 1.5).min(TRUST_MAX_M);
-                if gain < MIN_GAIN_S {
-                    break;
+        match prob.step(&cur, rho, iterations) {
+            Ok(alpha) => {
+                // the longest shift the QP took: a region larger than that did not bind
+                let taken = alpha
+                    .iter()
+                    .zip(&cur.alpha)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max);
+                // the lap first (already timed), the walls only for a faster line
+                let candidate = prob.candidate(alpha).ok();
+                let change = candidate
+                    .as_ref()
+                    .map_or(f64::INFINITY, |c| c.lap - cur.lap);
+                let next = candidate
+                    .filter(|c| c.lap < cur.lap)
+                    .and_then(|c| prob.checked(c));
+                // flat: the step changed the lap by less than the stall tolerance either way
+                // (a faster line outside the corridor is the model's error, not a flat lap)
+                flat.push(change.abs() < STALL_GAIN * cur.lap && (change >= 0.0 || next.is_some()));
+                match next {
+                    Some(next) => {
+                        let gain = cur.lap - next.lap;
+                        cur = next;
+                        accepted += 1;
+                        // the region grows from the step the QP took, not from one that did
+                        // not bind (a larger region only adds corridor rows)
+                        rho = (1.5 * taken).min(TRUST_MAX_M);
+                        if gain < MIN_GAIN_S {
+                            break;
+                        }
+                    }
+                    // the model was wrong over the step it took: halve that step, not a region
+                    // that did not bind (which only costs QPs that return the same step)
+                    None => rho = 0.5 * rho.min(taken),
                 }
             }
-            // the model was wrong over the step it took: halve that step, not a region that
-            // did not bind (which only costs QPs that return the same step)
-            _ => rho = 0.5 * rho.min(taken),
+            // a QP the solver cannot finish is a step too far: shrink
+            Err(_) => {
+                rho *= 0.5;
+                flat.push(false);
+            }
+        }
+        if stalled(&flat) {
+            break;
         }
     }
     if cur.traj.lap_time < iqp.lap_time {
@@ -554,6 +721,29 @@ fn spread_knots(xy: &[[f64; 2]], every: usize) -> Vec<[f64; 2]> {
         .collect()
 }
 
+/// Whether the iteration has stalled: the steps of the last [`STALL_ITERATIONS`] iterations
+/// (`flat`, one per iteration) each changed the lap by less than [`STALL_GAIN`] of it, kept or
+/// not. Near a solution of the QP's model its steps are kept or rejected by differences the
+/// model cannot see (a kept step gains a few 1e-5 of the lap, a rejected one loses as
+/// little), and halving the region down to [`min_trust`] only repeats that: on the long
+/// f1tenth tracks the last half of the iterations gained 0.02 % of the lap together. A step
+/// rejected for a real loss (or for the corridor) is the model's error at that region, which
+/// shrinks as before.
+fn stalled(flat: &[bool]) -> bool {
+    flat.len() >= STALL_ITERATIONS && flat[flat.len() - STALL_ITERATIONS..].iter().all(|&f| f)
+}
+
+/// The smallest trust region of knots about `length / knots` apart: [`MIN_TRUST_M`] at
+/// [`KNOT_STEP_M`], growing with the square of the spacing. A shift δ of one knot bends the
+/// spline through knots h apart by about 6·δ/h², and it is that bend the re-timed lap feels:
+/// the same smallest change of curvature is a 20 times larger shift on a 430 m track
+/// (knots 0.86 m apart) than on a short one. Without that, a long track spent its last
+/// iterations halving a region whose steps could no longer change its lap.
+fn min_trust(length: f64, knots: usize) -> f64 {
+    let spacing = length / knots.max(1) as f64;
+    MIN_TRUST_M * (spacing / KNOT_STEP_M).max(1.0).powi(2)
+}
+
 /// Every how many samples of the IQP line a knot sits: at least [`KNOT_STEP_M`] apart, and no
 /// more than [`MAX_KNOTS`] knots, so that one QP stays small on long tracks.
 fn knot_every(length: f64, stepsize: f64) -> usize {
@@ -603,6 +793,75 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The corridor rows are exact for the spline: a point at local parameter t moves along any
+    /// direction by `move_along`'s coefficients times the knots' shifts and the new line's
+    /// second derivatives, less the same for the old line's (shifts 0).
+    #[test]
+    fn sample_rows_move_the_spline_point_exactly() {
+        let n = 40;
+        let knots: Vec<[f64; 2]> = (0..n)
+            .map(|k| {
+                let a = std::f64::consts::TAU * k as f64 / n as f64;
+                let r = 10.0 + 1.5 * (3.0 * a).cos();
+                [r * a.cos(), 1.3 * r * a.sin()]
+            })
+            .collect();
+        let normals = ClosedSpline::through(&knots, None).unwrap().normals();
+        // a rough shift: the second derivatives matter
+        let alpha: Vec<f64> = (0..n)
+            .map(|k| 0.3 * ((7 * k) % 5) as f64 / 4.0 - 0.1)
+            .collect();
+        let moved = crate::iqp::shift_along_normals(&knots, &normals, &alpha);
+        let z = |pts: &[[f64; 2]]| {
+            let ones = vec![1.0; n];
+            let xs: Vec<f64> = pts.iter().map(|p| p[0]).collect();
+            let ys: Vec<f64> = pts.iter().map(|p| p[1]).collect();
+            (
+                crate::spline::second_derivatives(&xs, &ones).unwrap(),
+                crate::spline::second_derivatives(&ys, &ones).unwrap(),
+            )
+        };
+        let ((zx0, zy0), (zx1, zy1)) = (z(&knots), z(&moved));
+        let (old, new) = (
+            ClosedSpline::through(&knots, None).unwrap(),
+            ClosedSpline::through(&moved, None).unwrap(),
+        );
+        for i in 0..n {
+            let j = (i + 1) % n;
+            for t in [0.0, 0.1, 0.37, 0.5, 0.8, 0.99] {
+                for m in [[1.0, 0.0], [0.6, -0.8], [-0.28, 0.96]] {
+                    let c = move_along(m, t, normals[i], normals[j]);
+                    let predicted = c[0] * alpha[i]
+                        + c[1] * alpha[j]
+                        + c[2] * (zx1[i] - zx0[i])
+                        + c[3] * (zy1[i] - zy0[i])
+                        + c[4] * (zx1[j] - zx0[j])
+                        + c[5] * (zy1[j] - zy0[j]);
+                    let (p, q) = (old.point(i, t), new.point(i, t));
+                    let actual = (q[0] - p[0]) * m[0] + (q[1] - p[1]) * m[1];
+                    assert!(
+                        (predicted - actual).abs() < 1e-9,
+                        "segment {i}, t {t}: {predicted} vs {actual}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The smallest trust region is MIN_TRUST_M at knots KNOT_STEP_M apart (or closer) and grows
+    /// with the square of the spacing; the stall test looks at the last STALL_ITERATIONS.
+    #[test]
+    fn min_trust_scales_with_the_square_of_the_knot_spacing_and_stalls_are_seen() {
+        assert_eq!(min_trust(100.0, 500), MIN_TRUST_M);
+        assert_eq!(min_trust(50.0, 500), MIN_TRUST_M);
+        assert!((min_trust(400.0, 500) / MIN_TRUST_M - 16.0).abs() < 1e-12);
+        assert!(!stalled(&[true, true]));
+        assert!(stalled(&[true, true, true]));
+        assert!(stalled(&[false, true, true, true]));
+        assert!(!stalled(&[true, true, false]));
+        assert!(!stalled(&[true, false, true, true]));
     }
 
     /// The knots are never closer than KNOT_STEP_M and never more than MAX_KNOTS, whatever the
