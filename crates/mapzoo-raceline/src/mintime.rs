@@ -554,7 +554,7 @@ impl<'a> Problem<'a> {
             }
             qp.bound(r, row.bound);
         }
-        let sol = qp.solve(Stage::Mintime, iteration)?;
+        let sol = qp.solve_unambiguous(Stage::Mintime, iteration)?;
         Ok((0..n).map(|i| cur.alpha[i] + sol.x[ia + i]).collect())
     }
 }

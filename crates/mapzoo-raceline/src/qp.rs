@@ -223,26 +223,14 @@ impl QpProblem {
         cones
     }
 
-    /// The interior-point solution (x, slacks, duals). A banded solve that does not converge
-    /// (e.g. an infeasible problem) is handed to Clarabel, which names the status.
-    pub(crate) fn solve(
-        &self,
-        stage: Stage,
-        iteration: usize,
-    ) -> Result<QpSolution, OptimizeError> {
-        if self.solver == QpSolver::Banded {
-            if let Ok(sol) = banded::solve(&self.banded()) {
-                return Ok(sol);
-            }
-        }
-        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
-    }
-
-    /// [`QpProblem::solve`] for a caller that polishes the answer on its active set (the SP):
-    /// a banded answer whose active set is ambiguous (a degenerate QP, where two interior
-    /// points may take different sets) is replaced by Clarabel's, so the polished line is the
-    /// reference solver's.
-    pub(crate) fn solve_for_polish(
+    /// The interior-point solution (x, slacks, duals), for a caller whose line depends on the
+    /// answer's active set (the SP polishes on it) or on the interior point itself (the
+    /// min-time steps). A banded solve that does not converge (e.g. an infeasible problem) is
+    /// handed to Clarabel, which names the status; so is a banded answer
+    /// whose active set is ambiguous (a degenerate QP, where two interior points within the
+    /// tolerance may take different sets and differ by ~1e-6) is replaced by Clarabel's, so
+    /// the line is the reference solver's.
+    pub(crate) fn solve_unambiguous(
         &self,
         stage: Stage,
         iteration: usize,
@@ -601,7 +589,7 @@ mod tests {
         qp.bound(1, -1.0);
         for solver in [QpSolver::Clarabel, QpSolver::Banded] {
             qp.set_solver(solver);
-            match qp.solve(Stage::Sp, 0) {
+            match qp.solve_unambiguous(Stage::Sp, 0) {
                 Err(OptimizeError::Solver { stage, status, .. }) => {
                     assert_eq!(stage, Stage::Sp);
                     assert_eq!(status, QpStatus::PrimalInfeasible);

@@ -64,7 +64,7 @@ pub fn shortest_path_qp(
         qp.bound(n + i, (reftrack.w_left[i] - half).max(0.001));
     }
     let (upper, lower) = qp.rhs().split_at(n);
-    let sol = match qp.solve_for_polish(Stage::Sp, 0) {
+    let sol = match qp.solve_unambiguous(Stage::Sp, 0) {
         Ok(sol) => sol,
         // A stalled interior point (a circle of some radii, issue 25): find the active set by
         // projected descent and solve it exactly. Only a failed solve gets here, so every line

@@ -3,9 +3,9 @@
 //! polish, which makes each QP's answer exact whichever solver found the active set: every
 //! waypoint within 1e-6 m (they agree to ~1e-11 m). The min-time line takes each step's
 //! interior-point answer as it is; on a degenerate step two answers within the solvers'
-//! 1e-10 tolerance differ by up to ~2e-6 m in the shifts (measured with the banded solve
-//! converged to 1e-11), and the sequence of steps carries that on: within 1e-5 m, the lap
-//! within 1e-6 s.
+//! 1e-10 tolerance differ by up to ~2e-6 m in the shifts, so the banded path hands such a
+//! step to Clarabel (as it hands a degenerate IQP or SP QP), and the sequence of steps
+//! carries only the solvers' tolerance on: within 1e-5 m, the lap within 1e-6 s.
 
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{GlobalWaypoints, Waypoint};
