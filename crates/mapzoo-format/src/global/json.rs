@@ -26,6 +26,16 @@ impl GlobalWaypoints {
 
     /// Parses JSON text; `path` is used in messages only.
     pub fn from_json_str(text: &str, path: &Path) -> Result<Self> {
+        // Fastest path: the layout mapzoo and the Race Stack write, read in one pass.
+        if let Some(g) = super::json_layout::parse_layout(text) {
+            return Ok(g);
+        }
+        Self::from_json_str_serde(text, path)
+    }
+
+    /// [`Self::from_json_str`] through serde only: any layout, unknown keys kept, errors
+    /// naming the entry.
+    pub(super) fn from_json_str_serde(text: &str, path: &Path) -> Result<Self> {
         crate::nesting::check_nesting(text, crate::nesting::Syntax::Json, path)?;
         // Fast path: one typed pass over a file with exactly the known keys.
         // Anything else (unknown keys, errors) takes the slow path below,
