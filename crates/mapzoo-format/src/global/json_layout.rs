@@ -451,3 +451,40 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod reference_files {
+    use super::*;
+    use std::path::Path;
+
+    /// The published ROS 1 Race Stack files are in the written layout: this reader takes
+    /// each and reads what serde reads (the ROS 2 ones it leaves to serde, or reads the same).
+    #[test]
+    fn published_files_read_as_serde_reads_them() {
+        let Some(data) =
+            crate::testdata::reference_data_or_skip("published_files_read_as_serde_reads_them")
+        else {
+            return;
+        };
+        let tracks = [
+            ("racestack/f", true),
+            ("racestack/hangar", true),
+            ("racestack/circle", true),
+            ("racestack-ros2/glc_ot_ez", false),
+            ("racestack-ros2/GLC_smile_small", false),
+        ];
+        for (track, ros1) in tracks {
+            let path = data.join(track).join("global_waypoints.json");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let fast = parse_layout(&text);
+            assert!(
+                fast.is_some() || !ros1,
+                "{track}: not in the written layout"
+            );
+            let serde = GlobalWaypoints::from_json_str_serde(&text, Path::new("g.json")).unwrap();
+            if let Some(fast) = fast {
+                assert_eq!(fast, serde, "{track}");
+            }
+        }
+    }
+}

@@ -374,7 +374,7 @@ pub(super) mod tests {
                         m.colors = vec![m.color; 2];
                     }
                     g.map_info_str = s.1.clone();
-                g.map_info = super::super::MapInfo::parse(&g.map_info_str);
+                    g.map_info = super::super::MapInfo::parse(&g.map_info_str);
                     g.iqp.header.frame_id = s.0.clone();
                     if !key.is_empty() {
                         g.extra.push((
