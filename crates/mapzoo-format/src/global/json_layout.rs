@@ -13,7 +13,7 @@
 use super::ros_msgs::{
     ColorRgba, Header, Marker, MarkerArray, Point3, Pose, Quaternion, RosTime, WpntArray,
 };
-use super::{GlobalWaypoints, MapInfo};
+use super::{GlobalWaypoints, LineKind, MapInfo};
 use crate::flavor::Flavor;
 use crate::waypoint::Waypoint;
 
@@ -37,33 +37,37 @@ pub(super) fn parse_layout(text: &str) -> Option<GlobalWaypoints> {
     let centerline_markers = c.marker_array()?;
     c.lit(", \"centerline_waypoints\": ")?;
     let centerline = c.wpnt_array()?;
-    c.lit(", \"global_traj_markers_iqp\": ")?;
-    let iqp_markers = c.marker_array()?;
-    c.lit(", \"global_traj_wpnts_iqp\": ")?;
-    let iqp = c.wpnt_array()?;
-    c.lit(", \"global_traj_markers_sp\": ")?;
-    let sp_markers = c.marker_array()?;
-    c.lit(", \"global_traj_wpnts_sp\": ")?;
-    let sp = c.wpnt_array()?;
-    c.lit(", \"trackbounds_markers\": ")?;
-    let trackbounds_markers = c.marker_array()?;
-    c.lit("}")?;
-    if c.i != c.b.len() {
-        return None;
-    }
-    Some(GlobalWaypoints {
+    let mut g = GlobalWaypoints {
         map_info: MapInfo::parse(&map_info_str),
         map_info_str,
         est_lap_time,
         centerline_markers,
         centerline,
-        iqp_markers,
-        iqp,
-        sp_markers,
-        sp,
-        trackbounds_markers,
+        iqp_markers: MarkerArray::default(),
+        iqp: WpntArray::default(),
+        sp_markers: MarkerArray::default(),
+        sp: WpntArray::default(),
+        trackbounds_markers: MarkerArray::default(),
         extra: Vec::new(),
-    })
+    };
+    // the racing lines in the order the writer puts them
+    for kind in LineKind::ALL {
+        if g.line(kind).is_none() {
+            continue;
+        }
+        c.key(kind.markers_key())?;
+        let markers = c.marker_array()?;
+        c.key(kind.wpnts_key())?;
+        let wpnts = c.wpnt_array()?;
+        if let Some((m, w)) = g.line_mut(kind) {
+            *m = markers;
+            *w = wpnts;
+        }
+    }
+    c.lit(", \"trackbounds_markers\": ")?;
+    g.trackbounds_markers = c.marker_array()?;
+    c.lit("}")?;
+    (c.i == c.b.len()).then_some(g)
 }
 
 struct Cursor<'a> {
@@ -85,6 +89,13 @@ impl Cursor<'_> {
 
     fn lit(&mut self, s: &str) -> Option<()> {
         self.eat(s).then_some(())
+    }
+
+    /// `, "key": ` after a previous entry.
+    fn key(&mut self, key: &str) -> Option<()> {
+        self.lit(", \"")?;
+        self.lit(key)?;
+        self.lit("\": ")
     }
 
     /// A string without escapes or control characters.
