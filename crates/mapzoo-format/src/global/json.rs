@@ -142,7 +142,6 @@ impl GlobalWaypoints {
 pub(super) struct SerView<'a>(pub(super) &'a GlobalWaypoints);
 
 #[cfg(test)]
-
 impl Serialize for SerView<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;

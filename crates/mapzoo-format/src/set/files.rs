@@ -63,6 +63,9 @@ pub struct TrackFiles {
     pub record: Option<SetRecord>,
 }
 
+/// Files as (name, bytes), in set order.
+type Encoded = Vec<(String, Vec<u8>)>;
+
 impl TrackFiles {
     /// No files yet, for track `track`.
     pub fn new(track: &str) -> Self {
@@ -113,7 +116,7 @@ impl TrackFiles {
     /// [`Self::encode`], with the [`content_hash`] of each file as `mapzoo.toml` records it
     /// (`None` for `mapzoo.toml` itself and for every file of a set without a record), so
     /// that [`Self::write`] need not hash the same bytes again.
-    fn encode_hashed(&self, dir: &Path) -> Result<(Vec<(String, Vec<u8>)>, Vec<Option<String>>)> {
+    fn encode_hashed(&self, dir: &Path) -> Result<(Encoded, Vec<Option<String>>)> {
         let names = SetNames::new(&self.track);
         let mut out = Vec::new();
         if let Some(map) = &self.map {
