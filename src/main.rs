@@ -7,6 +7,7 @@
 
 mod cmd;
 mod interrupt;
+mod malloc;
 
 use clap::{Parser, Subcommand};
 
@@ -47,6 +48,7 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
+    malloc::tune();
     // A panic is a bug; a batch catches it as that track's error and goes on. Say so in
     // words (where, and what to report) instead of the runtime's default text.
     std::panic::set_hook(Box::new(|info| {

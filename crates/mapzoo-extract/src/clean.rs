@@ -63,23 +63,25 @@ pub fn open_free(free: &Mask, radius: usize) -> Mask {
 }
 
 /// Sets each pixel that has a set pixel of `src` within Chebyshev radius `radius` (clipped
-/// to the image): a sliding count along each row, then one along each column.
+/// to the image): a window count along each row (from the row's prefix counts, without a
+/// branch per pixel), then a sliding count along each column.
 fn dilate(src: &Mask, radius: usize) -> Mask {
     let (width, height) = (src.width, src.height);
     let mut rows = Mask::new(width, height);
+    let mut prefix = vec![0u32; width + 1];
     for (line, out) in src.data.chunks(width).zip(rows.data.chunks_mut(width)) {
-        let mut count = line[..=radius.min(width - 1)]
-            .iter()
-            .filter(|&&v| v)
-            .count();
-        for c in 0..width {
-            out[c] = count > 0;
-            if c + radius + 1 < width && line[c + radius + 1] {
-                count += 1;
-            }
-            if c >= radius && line[c - radius] {
-                count -= 1;
-            }
+        let mut acc = 0u32;
+        for (p, &v) in prefix[1..].iter_mut().zip(line) {
+            acc += u32::from(v);
+            *p = acc;
+        }
+        if acc == 0 {
+            continue;
+        }
+        for (c, o) in out.iter_mut().enumerate() {
+            let lo = c.saturating_sub(radius);
+            let hi = (c + radius + 1).min(width);
+            *o = prefix[hi] > prefix[lo];
         }
     }
     let mut out = Mask::new(width, height);

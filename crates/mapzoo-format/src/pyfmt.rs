@@ -138,7 +138,8 @@ pub fn to_py_json_string<T: serde::Serialize + ?Sized>(
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, PyJsonFormatter);
     value.serialize(&mut ser)?;
     // The formatter only ever writes ASCII.
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+    Ok(String::from_utf8(buf)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 #[cfg(test)]

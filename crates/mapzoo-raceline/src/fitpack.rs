@@ -64,12 +64,7 @@ impl PeriodicSpline {
     /// The point at parameter `u` (FITPACK `splev`, extrapolating outside [t_k, t_{n−k−1}]).
     pub fn eval(&self, u: f64) -> [f64; 2] {
         let t = &self.knots;
-        let n = t.len();
-        // knot interval l (0-based) with t[l] <= u < t[l+1], clamped to [k, n-k-2]
-        let mut l = K;
-        while l < n - K - 2 && u >= t[l + 1] {
-            l += 1;
-        }
+        let l = knot_interval(t, u);
         let h = fpbspl(t, u, l);
         let mut x = 0.0;
         let mut y = 0.0;
@@ -80,6 +75,17 @@ impl PeriodicSpline {
         }
         [x, y]
     }
+}
+
+/// The knot interval l (0-based) with t[l] <= u < t[l+1], clamped to [k, n-k-2]: a binary
+/// search of the (non-decreasing) knots, where FITPACK walks them one by one
+/// (`knot_interval_linear` in the tests).
+fn knot_interval(t: &[f64], u: f64) -> usize {
+    let n = t.len();
+    if n < 2 * K + 3 {
+        return K;
+    }
+    K + t[K + 1..=n - K - 2].partition_point(|&x| x <= u)
 }
 
 /// FITPACK `fpbspl`: the k+1 non-zero cubic B-splines at x in knot interval l (0-based).
@@ -203,6 +209,33 @@ pub fn fmin_1d(f: impl Fn(f64) -> f64, x0: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// FITPACK's walk along the knots.
+    fn knot_interval_linear(t: &[f64], u: f64) -> usize {
+        let n = t.len();
+        let mut l = K;
+        while l < n - K - 2 && u >= t[l + 1] {
+            l += 1;
+        }
+        l
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn knot_interval_matches_the_linear_walk(
+            mut t in proptest::collection::vec(-2.0..3.0f64, 9..40),
+            u in proptest::prop_oneof![-3.0..4.0f64, proptest::sample::select(vec![0.0, 1.0, f64::NAN])],
+            dup in 0usize..40,
+        ) {
+            t.sort_by(f64::total_cmp);
+            let d = dup % (t.len() - 1);
+            t[d + 1] = t[d];
+            let at = t[(dup * 7) % t.len()];
+            for u in [u, at] {
+                proptest::prop_assert_eq!(knot_interval(&t, u), knot_interval_linear(&t, u));
+            }
+        }
+    }
 
     #[test]
     fn fmin_finds_parabola_minimum() {

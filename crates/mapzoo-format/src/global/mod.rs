@@ -14,6 +14,8 @@
 //! Every item is re-exported here, so `global::X` names it.
 
 mod json;
+mod json_layout;
+mod json_text;
 mod line_kind;
 mod map_info;
 mod markers;

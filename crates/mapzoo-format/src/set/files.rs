@@ -63,6 +63,9 @@ pub struct TrackFiles {
     pub record: Option<SetRecord>,
 }
 
+/// Files as (name, bytes), in set order.
+type Encoded = Vec<(String, Vec<u8>)>;
+
 impl TrackFiles {
     /// No files yet, for track `track`.
     pub fn new(track: &str) -> Self {
@@ -107,6 +110,13 @@ impl TrackFiles {
 
     /// Every present file as (name, bytes), in set order; errors name the file under `dir`.
     pub fn encode(&self, dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+        Ok(self.encode_hashed(dir)?.0)
+    }
+
+    /// [`Self::encode`], with the [`content_hash`] of each file as `mapzoo.toml` records it
+    /// (`None` for `mapzoo.toml` itself and for every file of a set without a record), so
+    /// that [`Self::write`] need not hash the same bytes again.
+    fn encode_hashed(&self, dir: &Path) -> Result<(Encoded, Vec<Option<String>>)> {
         let names = SetNames::new(&self.track);
         let mut out = Vec::new();
         if let Some(map) = &self.map {
@@ -152,16 +162,23 @@ impl TrackFiles {
         if let Some(s) = &self.ot_sectors {
             out.push((OT_SECTORS.into(), s.to_yaml_string().into_bytes()));
         }
+        let mut hashes = vec![None; out.len()];
         if let Some(record) = &self.record {
             let mut record = record.clone();
             record.track = self.track.clone();
+            hashes = out
+                .iter()
+                .map(|(_, bytes)| Some(content_hash(bytes)))
+                .collect();
             record.files = out
                 .iter()
-                .map(|(name, bytes)| (name.clone(), content_hash(bytes)))
+                .zip(&hashes)
+                .filter_map(|((name, _), h)| Some((name.clone(), h.clone()?)))
                 .collect();
             out.push((SETTINGS_FILE.into(), record.to_toml_string().into_bytes()));
+            hashes.push(None);
         }
-        Ok(out)
+        Ok((out, hashes))
     }
 
     /// Writes the present files as the folder `target`, all together, as `policy` says.
@@ -175,7 +192,7 @@ impl TrackFiles {
     /// which the caller reads and carries over. Every other file is kept; what was replaced is
     /// named in [`Written`].
     pub fn write(&self, target: &Path, policy: WritePolicy) -> Result<Written> {
-        let encoded = self.encode(target)?;
+        let (encoded, hashes) = self.encode_hashed(target)?;
         let names = SetNames::new(&self.track);
         let old = if policy != WritePolicy::Create && target.is_dir() {
             self.check_same_track(target)?;
@@ -190,12 +207,17 @@ impl TrackFiles {
             SETTINGS_FILE,
         ];
         let mut staged = StagedSet::new(target, policy)?;
-        for (name, bytes) in encoded {
+        for ((name, bytes), hash) in encoded.into_iter().zip(hashes) {
+            // An unchanged file has the checksum just computed for the new record.
+            let edited = |r: &SetRecord, b: &[u8]| match &hash {
+                Some(h) if b == bytes.as_slice() => r.files.get(&name).is_some_and(|old| old != h),
+                _ => r.edited(&name, b),
+            };
             let guard = name == names.png
                 || old.as_ref().is_some_and(|r| {
                     !carried.contains(&name.as_str())
                         && read_regular(&target.join(&name), u64::MAX)
-                            .is_some_and(|b| r.edited(&name, &b))
+                            .is_some_and(|b| edited(r, &b))
                 });
             if guard {
                 staged.add_keeping_old(&name, &bytes)?;

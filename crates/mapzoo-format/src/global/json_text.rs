@@ -1,0 +1,398 @@
+//! The JSON text of a `global_waypoints.json`, written straight into one buffer.
+//!
+//! The file is mostly markers and waypoints (3.6 MB for the Race Stack map `f`): going
+//! through serde's serializer spends most of its time on the machinery (key escaping, the
+//! formatter's indirections, a UTF-8 re-check of the whole text). This writer emits the
+//! same bytes as `pyfmt::to_py_json_string` of the serde view (Python's `json.dumps`
+//! layout): `", "` and `": "` separators, floats as Python's `repr`, non-finite floats of
+//! markers as `null` as serde_json writes them, integral quaternion `w` as an integer. Keys
+//! are literals; strings that need escaping and the unknown top-level keys' values go
+//! through the serde path, so they are escaped exactly as before. The serde view stays
+//! beside it as the reference the tests compare with.
+
+use super::ros_msgs::WpntArray;
+use super::ros_msgs::{ColorRgba, Header, Marker, MarkerArray, Point3, Quaternion, RosTime};
+use super::{GlobalWaypoints, LineKind};
+use crate::flavor::Flavor;
+use crate::pyfmt;
+use crate::waypoint::Waypoint;
+
+/// Bytes of JSON per marker and per waypoint, roughly: the buffer is sized once.
+const MARKER_BYTES: usize = 700;
+const WAYPOINT_BYTES: usize = 300;
+
+/// The whole file's text (the caller has checked the waypoints are finite).
+pub(super) fn global_json(g: &GlobalWaypoints) -> Result<String, serde_json::Error> {
+    let markers = g.centerline_markers.markers.len()
+        + g.iqp_markers.markers.len()
+        + g.sp_markers.markers.len()
+        + g.trackbounds_markers.markers.len();
+    let wpnts = g.centerline.wpnts.len() + g.iqp.wpnts.len() + g.sp.wpnts.len();
+    let mut out = String::with_capacity(markers * MARKER_BYTES + wpnts * WAYPOINT_BYTES + 4096);
+    out.push_str("{\"map_info_str\": {\"data\": ");
+    push_str_value(&mut out, &g.map_info_str)?;
+    out.push('}');
+    if let Some(t) = g.est_lap_time {
+        out.push_str(", \"est_lap_time\": {\"data\": ");
+        push_f64(&mut out, t);
+        out.push('}');
+    }
+    out.push_str(", \"centerline_markers\": ");
+    push_marker_array(&mut out, &g.centerline_markers)?;
+    out.push_str(", \"centerline_waypoints\": ");
+    push_wpnt_array(&mut out, &g.centerline)?;
+    for kind in LineKind::ALL {
+        if let Some((markers, wpnts)) = g.line(kind) {
+            push_key(&mut out, kind.markers_key())?;
+            push_marker_array(&mut out, markers)?;
+            push_key(&mut out, kind.wpnts_key())?;
+            push_wpnt_array(&mut out, wpnts)?;
+        }
+    }
+    out.push_str(", \"trackbounds_markers\": ");
+    push_marker_array(&mut out, &g.trackbounds_markers)?;
+    for (k, v) in &g.extra {
+        push_key(&mut out, k)?;
+        out.push_str(&pyfmt::to_py_json_string(v)?);
+    }
+    out.push('}');
+    Ok(out)
+}
+
+/// `, "key": ` after a previous entry.
+fn push_key(out: &mut String, key: &str) -> Result<(), serde_json::Error> {
+    out.push_str(", ");
+    push_str_value(out, key)?;
+    out.push_str(": ");
+    Ok(())
+}
+
+/// A JSON string: printable ASCII without `"` and `\` as is, anything else as serde_json
+/// escapes it with the Python formatter.
+fn push_str_value(out: &mut String, s: &str) -> Result<(), serde_json::Error> {
+    if s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        Ok(())
+    } else {
+        out.push_str(&pyfmt::to_py_json_string(s)?);
+        Ok(())
+    }
+}
+
+/// A float as serde_json writes it through the Python formatter: `null` if not finite.
+fn push_f64(out: &mut String, v: f64) {
+    // zero is a third of a marker's numbers
+    if v == 0.0 && v.is_sign_positive() {
+        out.push_str("0.0");
+    } else if v.is_finite() {
+        pyfmt::push_float_repr(out, v);
+    } else {
+        out.push_str("null");
+    }
+}
+
+/// An integer as serde_json (itoa) writes it.
+fn push_i64(out: &mut String, v: i64) {
+    if (0..10).contains(&v) {
+        out.push(char::from(b'0' + v as u8));
+    } else {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{v}");
+    }
+}
+
+fn push_time(out: &mut String, t: &RosTime) {
+    out.push_str(match t.flavor {
+        Flavor::Ros1 => "{\"secs\": ",
+        Flavor::Ros2 => "{\"sec\": ",
+    });
+    push_i64(out, t.secs);
+    out.push_str(match t.flavor {
+        Flavor::Ros1 => ", \"nsecs\": ",
+        Flavor::Ros2 => ", \"nanosec\": ",
+    });
+    push_i64(out, t.nsecs);
+    out.push('}');
+}
+
+fn push_header(out: &mut String, h: &Header) -> Result<(), serde_json::Error> {
+    out.push('{');
+    if let Some(seq) = h.seq {
+        out.push_str("\"seq\": ");
+        push_i64(out, i64::from(seq));
+        out.push_str(", ");
+    }
+    out.push_str("\"stamp\": ");
+    push_time(out, &h.stamp);
+    out.push_str(", \"frame_id\": ");
+    push_str_value(out, &h.frame_id)?;
+    out.push('}');
+    Ok(())
+}
+
+fn push_point(out: &mut String, p: &Point3) {
+    out.push_str("{\"x\": ");
+    push_f64(out, p.x);
+    out.push_str(", \"y\": ");
+    push_f64(out, p.y);
+    out.push_str(", \"z\": ");
+    push_f64(out, p.z);
+    out.push('}');
+}
+
+fn push_quaternion(out: &mut String, q: &Quaternion) {
+    out.push_str("{\"x\": ");
+    push_f64(out, q.x);
+    out.push_str(", \"y\": ");
+    push_f64(out, q.y);
+    out.push_str(", \"z\": ");
+    push_f64(out, q.z);
+    out.push_str(", \"w\": ");
+    // as ros_msgs' int_if_integral
+    if q.w.fract() == 0.0 && q.w.abs() < 9.0e15 {
+        push_i64(out, q.w as i64);
+    } else {
+        push_f64(out, q.w);
+    }
+    out.push('}');
+}
+
+fn push_color(out: &mut String, c: &ColorRgba) {
+    out.push_str("{\"r\": ");
+    push_f64(out, c.r);
+    out.push_str(", \"g\": ");
+    push_f64(out, c.g);
+    out.push_str(", \"b\": ");
+    push_f64(out, c.b);
+    out.push_str(", \"a\": ");
+    push_f64(out, c.a);
+    out.push('}');
+}
+
+fn push_bool(out: &mut String, b: bool) {
+    out.push_str(if b { "true" } else { "false" });
+}
+
+fn push_marker(out: &mut String, m: &Marker) -> Result<(), serde_json::Error> {
+    out.push_str("{\"header\": ");
+    push_header(out, &m.header)?;
+    out.push_str(", \"ns\": ");
+    push_str_value(out, &m.ns)?;
+    out.push_str(", \"id\": ");
+    push_i64(out, m.id);
+    out.push_str(", \"type\": ");
+    push_i64(out, i64::from(m.kind));
+    out.push_str(", \"action\": ");
+    push_i64(out, i64::from(m.action));
+    out.push_str(", \"pose\": {\"position\": ");
+    push_point(out, &m.pose.position);
+    out.push_str(", \"orientation\": ");
+    push_quaternion(out, &m.pose.orientation);
+    out.push_str("}, \"scale\": ");
+    push_point(out, &m.scale);
+    out.push_str(", \"color\": ");
+    push_color(out, &m.color);
+    out.push_str(", \"lifetime\": ");
+    push_time(out, &m.lifetime);
+    out.push_str(", \"frame_locked\": ");
+    push_bool(out, m.frame_locked);
+    out.push_str(", \"points\": [");
+    for (i, p) in m.points.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_point(out, p);
+    }
+    out.push_str("], \"colors\": [");
+    for (i, c) in m.colors.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_color(out, c);
+    }
+    out.push_str("], \"text\": ");
+    push_str_value(out, &m.text)?;
+    out.push_str(", \"mesh_resource\": ");
+    push_str_value(out, &m.mesh_resource)?;
+    out.push_str(", \"mesh_use_embedded_materials\": ");
+    push_bool(out, m.mesh_use_embedded_materials);
+    out.push('}');
+    Ok(())
+}
+
+fn push_marker_array(out: &mut String, a: &MarkerArray) -> Result<(), serde_json::Error> {
+    out.push_str("{\"markers\": [");
+    for (i, m) in a.markers.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_marker(out, m)?;
+    }
+    out.push_str("]}");
+    Ok(())
+}
+
+fn push_waypoint(out: &mut String, w: &Waypoint) {
+    out.push_str("{\"id\": ");
+    push_i64(out, w.id);
+    let fields = [
+        (", \"s_m\": ", w.s_m),
+        (", \"d_m\": ", w.d_m),
+        (", \"x_m\": ", w.x_m),
+        (", \"y_m\": ", w.y_m),
+        (", \"d_right\": ", w.d_right),
+        (", \"d_left\": ", w.d_left),
+        (", \"psi_rad\": ", w.psi_rad),
+        (", \"kappa_radpm\": ", w.kappa_radpm),
+        (", \"vx_mps\": ", w.vx_mps),
+        (", \"ax_mps2\": ", w.ax_mps2),
+    ];
+    for (key, v) in fields {
+        out.push_str(key);
+        push_f64(out, v);
+    }
+    out.push('}');
+}
+
+fn push_wpnt_array(out: &mut String, a: &WpntArray) -> Result<(), serde_json::Error> {
+    out.push_str("{\"header\": ");
+    push_header(out, &a.header)?;
+    out.push_str(", \"wpnts\": [");
+    for (i, w) in a.wpnts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_waypoint(out, w);
+    }
+    out.push_str("]}");
+    Ok(())
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::super::json::SerView;
+    use super::super::{GlobalParts, LineParts};
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Floats of every layout `repr` has, and the non-finite ones markers may hold.
+    fn float() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            any::<f64>(),
+            -1e3..1e3f64,
+            prop::sample::select(vec![
+                0.0,
+                -0.0,
+                1.0,
+                1e-5,
+                1e16,
+                2.5,
+                f64::NAN,
+                f64::INFINITY
+            ]),
+        ]
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just(String::new()),
+            "[a-z_ ]{0,8}",
+            prop::sample::select(vec!["map", "é\"\\\n\t\u{1}\u{7f}", "ü𝄞"]).prop_map(String::from),
+        ]
+    }
+
+    fn waypoint() -> impl Strategy<Value = Waypoint> {
+        (any::<i64>(), prop::array::uniform10(-1e4..1e4f64))
+            .prop_map(|(id, v)| Waypoint::from_values(id, v))
+    }
+
+    /// Files of every shape the writer meets: ROS 1 and 2, strings to escape, non-finite
+    /// marker values, an unknown key.
+    pub(in super::super) fn global() -> impl Strategy<Value = GlobalWaypoints> {
+        let wp = || prop::collection::vec(waypoint(), 0..5);
+        (
+            (wp(), wp(), wp(), float(), float()),
+            prop::collection::vec(prop::array::uniform2(-50.0..50.0f64), 0..4),
+            prop::collection::vec(float(), 8),
+            (text(), text(), any::<bool>(), any::<bool>(), any::<i64>()),
+            (any::<bool>(), any::<bool>(), float(), text()),
+        )
+            .prop_map(
+                |((c, iqp, sp, lap, vmax), bound, f, s, (ros2, no_lap, w, key))| {
+                    let line = |kind, wpnts| LineParts {
+                        kind,
+                        wpnts,
+                        lap_time_s: lap,
+                        max_speed_mps: vmax,
+                    };
+                    let mut g = GlobalWaypoints::build(GlobalParts {
+                        centerline: c,
+                        lines: vec![line(LineKind::Iqp, iqp), line(LineKind::Sp, sp)],
+                        right_bound: bound.clone(),
+                        left_bound: bound,
+                    });
+                    if ros2 {
+                        g.set_flavor(Flavor::Ros2);
+                    }
+                    if no_lap {
+                        g.est_lap_time = None;
+                    } else {
+                        g.est_lap_time = Some(f[7].abs().min(1e9));
+                    }
+                    for m in g.centerline_markers.markers.iter_mut().take(1) {
+                        m.header.frame_id = s.0.clone();
+                        m.ns = s.1.clone();
+                        m.text = s.0.clone();
+                        m.mesh_resource = s.1.clone();
+                        m.frame_locked = s.2;
+                        m.mesh_use_embedded_materials = s.3;
+                        m.lifetime.secs = s.4;
+                        m.pose.position = Point3 {
+                            x: f[0],
+                            y: f[1],
+                            z: f[2],
+                        };
+                        m.pose.orientation.w = w;
+                        m.color = ColorRgba {
+                            r: f[3],
+                            g: f[4],
+                            b: f[5],
+                            a: f[6],
+                        };
+                        m.points = vec![
+                            Point3 {
+                                x: f[1],
+                                y: f[2],
+                                z: f[3]
+                            };
+                            2
+                        ];
+                        m.colors = vec![m.color; 2];
+                    }
+                    g.map_info_str = s.1.clone();
+                    g.map_info = super::super::MapInfo::parse(&g.map_info_str);
+                    g.iqp.header.frame_id = s.0.clone();
+                    if !key.is_empty() {
+                        g.extra.push((
+                            key,
+                            serde_json::json!({"data": s.1, "v": [f[0].abs().min(1e9), 1, null]}),
+                        ));
+                    }
+                    g
+                },
+            )
+    }
+
+    proptest! {
+        #[test]
+        fn writes_what_the_serde_view_writes(g in global()) {
+            let direct = global_json(&g).unwrap();
+            let serde = pyfmt::to_py_json_string(&SerView(&g)).unwrap();
+            prop_assert_eq!(direct, serde);
+        }
+    }
+}
