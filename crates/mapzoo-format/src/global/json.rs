@@ -95,19 +95,13 @@ impl GlobalWaypoints {
         let map_info_str = map_info_str.ok_or_else(|| need("map_info_str"))?;
         let centerline_markers = centerline_markers.ok_or_else(|| need("centerline_markers"))?;
         let centerline = centerline.ok_or_else(|| need("centerline_waypoints"))?;
-        let mut g = GlobalWaypoints {
-            map_info: MapInfo::parse(&map_info_str),
+        let mut g = GlobalWaypoints::read_head(
             map_info_str,
             est_lap_time,
             centerline_markers,
             centerline,
-            iqp_markers: MarkerArray::default(),
-            iqp: WpntArray::default(),
-            sp_markers: MarkerArray::default(),
-            sp: WpntArray::default(),
-            trackbounds_markers: MarkerArray::default(),
             extra,
-        };
+        );
         // a missing key is reported in the Race Stack's key order
         for (kind, (markers, wpnts)) in LineKind::ALL.into_iter().zip(lines) {
             let markers = markers.ok_or_else(|| need(kind.markers_key()))?;

@@ -13,7 +13,7 @@
 use super::ros_msgs::{
     ColorRgba, Header, Marker, MarkerArray, Point3, Pose, Quaternion, RosTime, WpntArray,
 };
-use super::{GlobalWaypoints, LineKind, MapInfo};
+use super::{GlobalWaypoints, LineKind};
 use crate::flavor::Flavor;
 use crate::waypoint::Waypoint;
 
@@ -37,19 +37,13 @@ pub(super) fn parse_layout(text: &str) -> Option<GlobalWaypoints> {
     let centerline_markers = c.marker_array()?;
     c.lit(", \"centerline_waypoints\": ")?;
     let centerline = c.wpnt_array()?;
-    let mut g = GlobalWaypoints {
-        map_info: MapInfo::parse(&map_info_str),
+    let mut g = GlobalWaypoints::read_head(
         map_info_str,
         est_lap_time,
         centerline_markers,
         centerline,
-        iqp_markers: MarkerArray::default(),
-        iqp: WpntArray::default(),
-        sp_markers: MarkerArray::default(),
-        sp: WpntArray::default(),
-        trackbounds_markers: MarkerArray::default(),
-        extra: Vec::new(),
-    };
+        Vec::new(),
+    );
     // the racing lines in the order the writer puts them
     for kind in LineKind::ALL {
         if g.line(kind).is_none() {

@@ -106,6 +106,30 @@ pub struct GlobalWaypoints {
 }
 
 impl GlobalWaypoints {
+    /// A file as a reader has it after the centerline: its info string, lap time, centerline
+    /// and unknown keys, the line slots and bound markers still empty (the readers fill them).
+    pub(super) fn read_head(
+        map_info_str: String,
+        est_lap_time: Option<f64>,
+        centerline_markers: MarkerArray,
+        centerline: WpntArray,
+        extra: Vec<(String, serde_json::Value)>,
+    ) -> Self {
+        GlobalWaypoints {
+            map_info: MapInfo::parse(&map_info_str),
+            map_info_str,
+            est_lap_time,
+            centerline_markers,
+            centerline,
+            iqp_markers: MarkerArray::default(),
+            iqp: WpntArray::default(),
+            sp_markers: MarkerArray::default(),
+            sp: WpntArray::default(),
+            trackbounds_markers: MarkerArray::default(),
+            extra,
+        }
+    }
+
     /// Builds a fresh file: markers generated as DESIGN §2.3 says, `map_info_str`
     /// with 4 decimals, `est_lap_time` = the SP lap time, waypoint headers `seq` 1.
     /// A kind missing from `parts.lines` gets empty arrays.
