@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::cyclic::Factor;
-use super::kkt::{Kkt, Layout, Structure, Work};
+use super::kkt::{Layout, Structure};
 use super::problem::{inf_norm, Failure, Problem};
 use crate::status::QpSolution;
 
@@ -96,6 +96,9 @@ pub(super) struct Ipm<'a> {
     /// Residuals of the iterate: rd = Px + q + Aᵀ[y; z], rp = A x + [0; s] − b.
     rd: Vec<f64>,
     rp: Vec<f64>,
+    /// The largest |b| and |q|, the scales of the relative residuals.
+    b_norm: f64,
+    q_norm: f64,
     /// The iterate's error (worst relative residual or gap) and its mean complementarity.
     err: f64,
     mu: f64,
@@ -125,12 +128,7 @@ impl<'a> Ipm<'a> {
     ) -> Result<Ipm<'a>, Failure> {
         let (nvar, n_eq, m) = (pb.nvar, pb.n_eq, pb.m());
         let n_in = m - n_eq;
-        let Structure {
-            lay,
-            kkt,
-            factor,
-            work,
-        } = &mut st;
+        let Structure { lay, kkt, factor } = &mut st;
         let dim = kkt.mat.dim();
         let mut w = vec![0.0; m];
         w[n_eq..].iter_mut().for_each(|v| *v = 1.0);
@@ -149,7 +147,7 @@ impl<'a> Ipm<'a> {
         for r in 0..n_eq {
             rhs[lay.row[r]] = pb.b[r];
         }
-        kkt.solve(factor, DELTA, &mut rhs, work, 0);
+        factor.solve(&mut rhs);
         let x: Vec<f64> = (0..nvar).map(|v| rhs[lay.var[v]]).collect();
         let mut ax = vec![0.0; m];
         pb.ax(&x, &mut ax);
@@ -171,6 +169,8 @@ impl<'a> Ipm<'a> {
             z,
             rd: vec![0.0; nvar],
             rp: vec![0.0; m],
+            b_norm: inf_norm(pb.b),
+            q_norm: inf_norm(pb.q),
             err: f64::INFINITY,
             mu: 0.0,
             w,
@@ -238,7 +238,7 @@ impl<'a> Ipm<'a> {
         let xpx: f64 = self.x.iter().zip(px.iter()).map(|(a, b)| a * b).sum();
         let qx: f64 = self.x.iter().zip(pb.q).map(|(a, b)| a * b).sum();
         let pobj = 0.5 * xpx + qx;
-        let (b_norm, q_norm) = (inf_norm(pb.b), inf_norm(pb.q));
+        let (b_norm, q_norm) = (self.b_norm, self.q_norm);
         // the worst of the relative primal and dual residuals and the relative gap
         let err = (inf_norm(&self.rp) / (1.0 + b_norm.max(inf_norm(ax)).max(inf_norm(&self.s))))
             .max(inf_norm(&self.rd) / (1.0 + q_norm.max(inf_norm(px)).max(inf_norm(aty))))
@@ -285,7 +285,6 @@ impl<'a> Ipm<'a> {
         let newton = Newton {
             pb,
             lay: &st.lay,
-            kkt: &st.kkt,
             factor: &st.factor,
             s: &self.s,
             z: &self.z,
@@ -299,7 +298,6 @@ impl<'a> Ipm<'a> {
             0,
             &mut self.aff,
             &mut self.scratch,
-            &mut st.work,
         );
         let (s, z, aff) = (&self.s, &self.z, &self.aff);
         let t_aff = max_step(s, &aff.s).min(max_step(z, &aff.z));
@@ -330,7 +328,6 @@ impl<'a> Ipm<'a> {
             refine,
             &mut self.dir,
             &mut self.scratch,
-            &mut st.work,
         );
         let d = &self.dir;
         let t = (STEP_FRACTION * max_step(&self.s, &d.s).min(max_step(&self.z, &d.z))).min(1.0);
@@ -356,7 +353,6 @@ impl<'a> Ipm<'a> {
 struct Newton<'a> {
     pb: &'a Problem<'a>,
     lay: &'a Layout,
-    kkt: &'a Kkt,
     factor: &'a Factor,
     s: &'a [f64],
     z: &'a [f64],
@@ -366,15 +362,7 @@ impl Newton<'_> {
     /// Solves P dx + A_Eᵀ dy + A_Iᵀ dz = r.x, A_E dx = r.y, A_I dx + ds = r.s,
     /// Z ds + S dz = r.z through the reduced system: ds = r.s − A_I dx,
     /// dz = S⁻¹(r.z − Z r.s) + W A_I dx.
-    fn solve(
-        &self,
-        r: &Step,
-        out: &mut Step,
-        t: &mut [f64],
-        g: &mut [f64],
-        rhs: &mut [f64],
-        work: &mut Work,
-    ) {
+    fn solve(&self, r: &Step, out: &mut Step, t: &mut [f64], g: &mut [f64], rhs: &mut [f64]) {
         let (pb, lay) = (self.pb, self.lay);
         let (nvar, n_eq, m) = (pb.nvar, pb.n_eq, pb.m());
         let n_in = m - n_eq;
@@ -390,7 +378,7 @@ impl Newton<'_> {
         for row in 0..n_eq {
             rhs[lay.row[row]] = r.y[row];
         }
-        self.kkt.solve(self.factor, DELTA, rhs, work, 0);
+        self.factor.solve(rhs);
         for v in 0..nvar {
             out.x[v] = rhs[lay.var[v]];
         }
@@ -408,14 +396,7 @@ impl Newton<'_> {
     /// (Z ds + S dz = −rc), refined `refine` times at most on the full system: the reduced
     /// one carries the barrier weights, up to 1e18 near the solution, and alone loses the
     /// dual residual's digits.
-    fn direction(
-        &self,
-        [rd, rp, rc]: [&[f64]; 3],
-        refine: usize,
-        d: &mut Step,
-        sc: &mut Scratch,
-        work: &mut Work,
-    ) {
+    fn direction(&self, [rd, rp, rc]: [&[f64]; 3], refine: usize, d: &mut Step, sc: &mut Scratch) {
         let pb = self.pb;
         let (nvar, n_eq, m) = (pb.nvar, pb.n_eq, pb.m());
         let n_in = m - n_eq;
@@ -430,7 +411,7 @@ impl Newton<'_> {
             r.s[k] = -rp[n_eq + k];
             r.z[k] = -rc[k];
         }
-        self.solve(&sc.r, d, &mut sc.rows, &mut sc.vars, &mut sc.rhs, work);
+        self.solve(&sc.r, d, &mut sc.rows, &mut sc.vars, &mut sc.rhs);
         if refine == 0 {
             return;
         }
@@ -461,14 +442,7 @@ impl Newton<'_> {
                 break;
             }
             prev = worst;
-            self.solve(
-                &sc.e,
-                &mut sc.c,
-                &mut sc.rows,
-                &mut sc.vars,
-                &mut sc.rhs,
-                work,
-            );
+            self.solve(&sc.e, &mut sc.c, &mut sc.rows, &mut sc.vars, &mut sc.rhs);
             d.add(&sc.c);
         }
     }

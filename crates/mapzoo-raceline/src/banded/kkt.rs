@@ -271,13 +271,13 @@ impl Work {
 }
 
 /// The interior point's reduced system of one problem: the layout with every inequality row
-/// eliminated, the matrix with its places, storage for its factor and the refinement's
-/// scratch. Built once per problem; the interior point and the polish reuse it.
+/// eliminated, the matrix with its places and storage for its factor. Built once per
+/// problem; the interior point and the polish reuse it (both solve with the regularised
+/// factor alone and refine on their own full systems).
 pub(super) struct Structure {
     pub(super) lay: Layout,
     pub(super) kkt: Kkt,
     pub(super) factor: Factor,
-    pub(super) work: Work,
 }
 
 impl Structure {
@@ -286,12 +286,6 @@ impl Structure {
         let lay = Layout::new(pb, &kept).ok_or(Failure::NotBanded)?;
         let kkt = Kkt::new(pb, &lay, &kept, true)?;
         let factor = Factor::for_matrix(&kkt.mat);
-        let work = Work::new(&lay);
-        Ok(Structure {
-            lay,
-            kkt,
-            factor,
-            work,
-        })
+        Ok(Structure { lay, kkt, factor })
     }
 }

@@ -22,7 +22,7 @@ const TOL: f64 = 1e-9;
 /// The penalty regularisation ε of the active rows in [`on_barrier_layout`]: each active
 /// row enters the reduced matrix with weight 1/ε, then refinement removes ε.
 const PENALTY_EPS: f64 = 1e-12;
-/// Refinement passes at most of [`on_barrier_layout`].
+/// Refinement passes at most of [`on_active_set`].
 const PENALTY_REFINE: usize = 12;
 /// Relative residual of the exact active-set system below which a penalty polish stands.
 const PENALTY_RESIDUAL: f64 = 1e-12;
@@ -98,12 +98,6 @@ pub(super) fn on_active_set(
     st: &mut Structure,
 ) -> Option<(Vec<f64>, Vec<f64>)> {
     let (n_eq, m) = (spb.n_eq, spb.m());
-    let Structure {
-        lay,
-        kkt,
-        factor,
-        work,
-    } = st;
     let weight: Vec<f64> = (0..m)
         .map(|r| {
             if r >= n_eq && active[r] {
@@ -113,35 +107,36 @@ pub(super) fn on_active_set(
             }
         })
         .collect();
-    kkt.assemble(spb, &weight, DELTA);
-    if !kkt.mat.factor_into(factor) {
+    st.kkt.assemble(spb, &weight, DELTA);
+    if !st.kkt.mat.factor_into(&mut st.factor) {
         return None;
     }
-    let (x, yl) = refine_active(spb, active, &weight, lay, kkt, factor, work)?;
-    // back to the original units: x = D x̃, λ = E λ̃ / c
-    let x: Vec<f64> = x.iter().zip(&sc.d).map(|(x, d)| x * d).collect();
-    let lambda: Vec<f64> = yl.iter().zip(&sc.e).map(|(l, e)| l * e / sc.c).collect();
-    Some((x, lambda))
+    let (x, yl) = refine_active(spb, active, &weight, st)?;
+    // back to the original units (the slacks are not needed)
+    let sol = sc.unscale(QpSolution {
+        x,
+        s: Vec::new(),
+        z: yl,
+    });
+    Some((sol.x, sol.z))
 }
 
-/// The refinement of [`on_active_set`] with the factored penalty matrix: (x̃, [y; λ̃]).
-#[allow(clippy::too_many_arguments)]
+/// The refinement of [`on_active_set`] with the factored penalty matrix of `st`:
+/// (x̃, [y; λ̃]).
 fn refine_active(
     spb: &Problem,
     active: &[bool],
     weight: &[f64],
-    lay: &Layout,
-    kkt: &Kkt,
-    factor: &super::cyclic::Factor,
-    work: &mut Work,
+    st: &Structure,
 ) -> Option<(Vec<f64>, Vec<f64>)> {
     let (nvar, n_eq, m) = (spb.nvar, spb.n_eq, spb.m());
+    let lay = &st.lay;
     let mut x = vec![0.0; nvar];
     // y on the equality rows, λ on the active inequality rows, zero elsewhere
     let mut yl = vec![0.0; m];
     let (mut e1, mut ax, mut t) = (vec![0.0; nvar], vec![0.0; m], vec![0.0; m]);
     let mut dx = vec![0.0; nvar];
-    let mut rhs = vec![0.0; kkt.mat.dim()];
+    let mut rhs = vec![0.0; st.kkt.mat.dim()];
     let scale = inf_norm(spb.q).max(inf_norm(spb.b)).max(1.0);
     let mut prev = f64::INFINITY;
     for _ in 0..PENALTY_REFINE {
@@ -180,7 +175,7 @@ fn refine_active(
         for r in 0..n_eq {
             rhs[lay.row[r]] = ax[r];
         }
-        kkt.solve(factor, DELTA, &mut rhs, work, 0);
+        st.factor.solve(&mut rhs);
         for v in 0..nvar {
             dx[v] = rhs[lay.var[v]];
             x[v] += dx[v];
