@@ -208,13 +208,7 @@ impl<'a> Problem<'a> {
             solver: params.qp_solver,
         };
         let n = prob.base.len();
-        let mut cur = prob.candidate(vec![0.0; n])?;
-        cur.sides = cur.traj.xy.iter().map(|&p| prob.sides(p)).collect();
-        let start_clearance = cur
-            .sides
-            .iter()
-            .map(|&(r, l)| r.min(l))
-            .fold(f64::INFINITY, f64::min);
+        let (cur, start_clearance) = prob.measured(prob.candidate(vec![0.0; n])?);
         prob.min_clearance = (half - SAMPLE_SLACK_M)
             .min(line_clearance(walls, iqp))
             .min(start_clearance);
@@ -269,17 +263,24 @@ impl<'a> Problem<'a> {
     /// The candidate if it is a valid line (finite lap, its samples clear of the walls by
     /// [`Problem::min_clearance`]), with its samples' distances to either side, which the next
     /// step's corridor rows use.
-    fn checked(&self, mut c: Candidate) -> Option<Candidate> {
+    fn checked(&self, c: Candidate) -> Option<Candidate> {
         if !(c.traj.lap_time.is_finite() && c.traj.lap_time > 0.0) {
             return None;
         }
+        let (c, clearance) = self.measured(c);
+        (clearance >= self.min_clearance).then_some(c)
+    }
+
+    /// The candidate with its samples' distances to either side, and the smallest of them
+    /// (its clearance from the walls and obstacles).
+    fn measured(&self, mut c: Candidate) -> (Candidate, f64) {
         c.sides = c.traj.xy.iter().map(|&p| self.sides(p)).collect();
         let clearance = c
             .sides
             .iter()
             .map(|&(r, l)| r.min(l))
             .fold(f64::INFINITY, f64::min);
-        (clearance >= self.min_clearance).then_some(c)
+        (c, clearance)
     }
 
     /// The corridor between the knots: one row per sample of `cur` (at the output's step) and

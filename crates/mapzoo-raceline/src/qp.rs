@@ -226,10 +226,9 @@ impl QpProblem {
     /// The interior-point solution (x, slacks, duals), for a caller whose line depends on the
     /// answer's active set (the SP polishes on it) or on the interior point itself (the
     /// min-time steps). A banded solve that does not converge (e.g. an infeasible problem) is
-    /// handed to Clarabel, which names the status; so is a banded answer
-    /// whose active set is ambiguous (a degenerate QP, where two interior points within the
-    /// tolerance may take different sets and differ by ~1e-6) is replaced by Clarabel's, so
-    /// the line is the reference solver's.
+    /// handed to Clarabel, which names the status; so is a banded answer whose active set is
+    /// ambiguous (a degenerate QP, where two interior points within the tolerance may take
+    /// different sets and differ by ~1e-6), so that the line is the reference solver's.
     pub(crate) fn solve_unambiguous(
         &self,
         stage: Stage,
