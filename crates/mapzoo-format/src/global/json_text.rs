@@ -11,7 +11,9 @@
 //! beside it as the reference the tests compare with.
 
 use super::ros_msgs::WpntArray;
-use super::ros_msgs::{ColorRgba, Header, Marker, MarkerArray, Point3, Quaternion, RosTime};
+use super::ros_msgs::{
+    as_integral, ColorRgba, Header, Marker, MarkerArray, Point3, Quaternion, RosTime,
+};
 use super::{GlobalWaypoints, LineKind};
 use crate::flavor::Flavor;
 use crate::pyfmt;
@@ -134,42 +136,40 @@ fn push_header(out: &mut String, h: &Header) -> Result<(), serde_json::Error> {
     Ok(())
 }
 
+/// `"k": v` for each field, comma-separated (the caller writes the braces).
+fn push_fields(out: &mut String, fields: &[(&str, f64)]) {
+    for (i, (key, v)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\": ");
+        push_f64(out, *v);
+    }
+}
+
 fn push_point(out: &mut String, p: &Point3) {
-    out.push_str("{\"x\": ");
-    push_f64(out, p.x);
-    out.push_str(", \"y\": ");
-    push_f64(out, p.y);
-    out.push_str(", \"z\": ");
-    push_f64(out, p.z);
+    out.push('{');
+    push_fields(out, &[("x", p.x), ("y", p.y), ("z", p.z)]);
     out.push('}');
 }
 
 fn push_quaternion(out: &mut String, q: &Quaternion) {
-    out.push_str("{\"x\": ");
-    push_f64(out, q.x);
-    out.push_str(", \"y\": ");
-    push_f64(out, q.y);
-    out.push_str(", \"z\": ");
-    push_f64(out, q.z);
+    out.push('{');
+    push_fields(out, &[("x", q.x), ("y", q.y), ("z", q.z)]);
     out.push_str(", \"w\": ");
-    // as ros_msgs' int_if_integral
-    if q.w.fract() == 0.0 && q.w.abs() < 9.0e15 {
-        push_i64(out, q.w as i64);
-    } else {
-        push_f64(out, q.w);
+    // as ros_msgs writes w
+    match as_integral(q.w) {
+        Some(i) => push_i64(out, i),
+        None => push_f64(out, q.w),
     }
     out.push('}');
 }
 
 fn push_color(out: &mut String, c: &ColorRgba) {
-    out.push_str("{\"r\": ");
-    push_f64(out, c.r);
-    out.push_str(", \"g\": ");
-    push_f64(out, c.g);
-    out.push_str(", \"b\": ");
-    push_f64(out, c.b);
-    out.push_str(", \"a\": ");
-    push_f64(out, c.a);
+    out.push('{');
+    push_fields(out, &[("r", c.r), ("g", c.g), ("b", c.b), ("a", c.a)]);
     out.push('}');
 }
 

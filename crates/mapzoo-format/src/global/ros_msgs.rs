@@ -153,11 +153,15 @@ impl Default for Quaternion {
 }
 
 fn int_if_integral<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
-    if v.fract() == 0.0 && v.abs() < 9.0e15 {
-        s.serialize_i64(*v as i64)
-    } else {
-        s.serialize_f64(*v)
+    match as_integral(*v) {
+        Some(i) => s.serialize_i64(i),
+        None => s.serialize_f64(*v),
     }
+}
+
+/// `v` as the integer Python's json writes for it, when it is one (|v| < 9e15).
+pub(super) fn as_integral(v: f64) -> Option<i64> {
+    (v.fract() == 0.0 && v.abs() < 9.0e15).then_some(v as i64)
 }
 
 /// ROS `geometry_msgs/Pose`.
