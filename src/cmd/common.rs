@@ -483,15 +483,38 @@ impl LineProgress {
                 let text = format!(
                     "iqp iteration {iteration} of at most {max}, curvature error {error:.2e} (stops at {allowed:.0e})"
                 );
-                match &state.bar {
-                    Some(bar) => {
-                        bar.set_length(max as u64);
-                        bar.set_position(iteration as u64);
-                        bar.set_message(text);
-                    }
-                    None => self.line(&mut state, now, &text, false),
-                }
+                self.iteration(&mut state, now, iteration, max, text);
             }
+            Event::SeamlessIqpIteration {
+                iteration,
+                max,
+                shift_m,
+                tolerance_m,
+            } => {
+                let text = format!(
+                    "seamless iqp iteration {iteration} of at most {max}, largest shift {shift_m:.2e} m (stops below {tolerance_m:.0e} m)"
+                );
+                self.iteration(&mut state, now, iteration, max, text);
+            }
+        }
+    }
+
+    /// An IQP iteration on the bar, or as a plain line.
+    fn iteration(
+        &self,
+        state: &mut LineState,
+        now: std::time::Instant,
+        iteration: usize,
+        max: usize,
+        text: String,
+    ) {
+        match &state.bar {
+            Some(bar) => {
+                bar.set_length(max as u64);
+                bar.set_position(iteration as u64);
+                bar.set_message(text);
+            }
+            None => self.line(state, now, &text, false),
         }
     }
 

@@ -3,6 +3,8 @@
 //! occupied pixel of the map as map_server reads it (an independent reading: the YAML's
 //! thresholds, no cleaning, no extraction).
 
+use std::path::{Path, PathBuf};
+
 use mapzoo_format::{FreeRule, GlobalWaypoints, LineKind, Occupancy, OccupancyMap};
 
 use crate::support::{mapzoo, reference_data_or_skip, s, text};
@@ -28,20 +30,71 @@ fn clearance(map: &OccupancyMap, x: f64, y: f64, reach: f64) -> f64 {
     best
 }
 
+/// The least distance (m) of a line point from an occupied pixel: the racestack profile's
+/// safety widths are 0.7 m, half of it from every wall, less the half pixel (0.025 m) between
+/// a wall pixel's centre and its edge and 0.02 m of resampling; the SP line less the few
+/// centimetres more the Race Stack's SP smoothing may cut into its corridor (DESIGN §3: kept
+/// for parity).
+fn least(kind: LineKind) -> f64 {
+    match kind {
+        LineKind::Sp => 0.35 - 0.025 - 0.1,
+        _ => 0.35 - 0.025 - 0.02,
+    }
+}
+
+/// Build `yaml` as `name` into `out` with the racestack profile and `extra` arguments, and
+/// assert that neither line comes nearer an occupied pixel than [`least`].
+fn assert_lines_keep_clear(yaml: &Path, name: &str, out: &Path, extra: &[&str]) {
+    let mut args = vec![
+        "build",
+        s(yaml),
+        "--out",
+        s(out),
+        "--name",
+        name,
+        "--profile",
+        "racestack",
+    ];
+    args.extend_from_slice(extra);
+    let o = mapzoo().args(&args).output().unwrap();
+    assert!(o.status.success(), "{name} {extra:?}: {}", text(&o));
+    let (_, map) = OccupancyMap::load(yaml, FreeRule::MapServer).unwrap();
+    let gw = GlobalWaypoints::read(&out.join(name).join("global_waypoints.json")).unwrap();
+    for kind in [LineKind::Iqp, LineKind::Sp] {
+        let (_, line) = gw.line(kind).expect("IQP and SP are in the JSON");
+        let worst = line
+            .wpnts
+            .iter()
+            .map(|w| (clearance(&map, w.x_m, w.y_m, 1.0), w.x_m, w.y_m))
+            .fold(
+                (f64::INFINITY, 0.0, 0.0),
+                |a, b| if b.0 < a.0 { b } else { a },
+            );
+        assert!(
+            worst.0 >= least(kind),
+            "{name} {extra:?} {kind:?}: a line point at ({:.3}, {:.3}) is {:.3} m from an occupied pixel",
+            worst.1,
+            worst.2,
+            worst.0
+        );
+    }
+}
+
+/// The map-server YAML in a SLAM map's folder.
+fn slam_yaml(dir: &Path) -> PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .unwrap()
+}
+
 #[test]
 fn slam_loop_maps_build_and_their_lines_keep_clear_of_every_occupied_pixel() {
     let Some(data) = reference_data_or_skip("slam_maps_build_and_keep_clear") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    // the racestack profile's safety widths are 0.7 m: half of it from every wall, less the
-    // half pixel (0.025 m) between a wall pixel's centre and its edge and 0.02 m of
-    // resampling; the SP line less the few centimetres more the Race Stack's SP smoothing may
-    // cut into its corridor (DESIGN §3: kept for parity)
-    let least = |kind| match kind {
-        LineKind::Sp => 0.35 - 0.025 - 0.1,
-        _ => 0.35 - 0.025 - 0.02,
-    };
     for name in [
         "berlin",
         "skirk",
@@ -52,46 +105,43 @@ fn slam_loop_maps_build_and_their_lines_keep_clear_of_every_occupied_pixel() {
         "stata_basement",
         "vegas",
     ] {
-        let dir = data.join("slam").join(name);
-        let yaml = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| p.extension().is_some_and(|e| e == "yaml"))
-            .unwrap();
-        let o = mapzoo()
-            .args([
-                "build",
-                s(&yaml),
-                "--out",
-                s(tmp.path()),
-                "--name",
-                name,
-                "--profile",
-                "racestack",
-            ])
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{name}: {}", text(&o));
-        let (_, map) = OccupancyMap::load(&yaml, FreeRule::MapServer).unwrap();
-        let gw =
-            GlobalWaypoints::read(&tmp.path().join(name).join("global_waypoints.json")).unwrap();
-        for kind in [LineKind::Iqp, LineKind::Sp] {
-            let (_, line) = gw.line(kind).expect("IQP and SP are in the JSON");
-            let worst = line
-                .wpnts
-                .iter()
-                .map(|w| (clearance(&map, w.x_m, w.y_m, 1.0), w.x_m, w.y_m))
-                .fold(
-                    (f64::INFINITY, 0.0, 0.0),
-                    |a, b| if b.0 < a.0 { b } else { a },
-                );
-            assert!(
-                worst.0 >= least(kind),
-                "{name} {kind:?}: a line point at ({:.3}, {:.3}) is {:.3} m from an occupied pixel",
-                worst.1,
-                worst.2,
-                worst.0
-            );
-        }
+        let yaml = slam_yaml(&data.join("slam").join(name));
+        assert_lines_keep_clear(&yaml, name, tmp.path(), &[]);
+    }
+}
+
+/// Seamless lines (issue 24) take their widths from the walls themselves and narrow them where
+/// an obstacle was clipped: on SLAM maps and on generated tracks with obstacles inside, they
+/// keep the same clearance from every occupied pixel.
+#[test]
+fn seamless_lines_keep_clear_of_every_occupied_pixel() {
+    let Some(data) = reference_data_or_skip("seamless_lines_keep_clear") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["columbia", "porto", "stata_basement"] {
+        let yaml = slam_yaml(&data.join("slam").join(name));
+        assert_lines_keep_clear(&yaml, name, tmp.path(), &["--seamless"]);
+    }
+    let maps = tmp.path().join("generated");
+    let o = mapzoo()
+        .args([
+            "generate",
+            "--seed",
+            "2",
+            "--count",
+            "3",
+            "--obstacles",
+            "3",
+            "--out",
+            s(&maps),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    for seed in 2..5 {
+        let name = format!("synth{seed}");
+        let yaml = maps.join(format!("{name}.yaml"));
+        assert_lines_keep_clear(&yaml, &name, tmp.path(), &["--seamless"]);
     }
 }

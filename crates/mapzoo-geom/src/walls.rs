@@ -155,11 +155,17 @@ impl Walls {
     pub fn resampled(&self, step: f64) -> ResampledWalls {
         let index = |w: &[Point], side: Side| {
             let mut pts = resample_closed_numpy(w, step);
+            let wall = pts.len();
             for o in self.obstacles.iter().filter(|o| o.side == side) {
                 pts.extend(o.points(step));
             }
-            PointIndex::new(pts, WALL_GRID_CELL_M, Norm::SqrtOfSquares)
+            (
+                PointIndex::new(pts, WALL_GRID_CELL_M, Norm::SqrtOfSquares),
+                wall,
+            )
         };
+        let (right, right_wall) = index(&self.right, Side::Right);
+        let (left, left_wall) = index(&self.left, Side::Left);
         let mut owner = Vec::new();
         let mut pts = Vec::new();
         for (k, o) in self.obstacles.iter().enumerate() {
@@ -168,8 +174,10 @@ impl Walls {
             pts.extend(outline);
         }
         ResampledWalls {
-            right: index(&self.right, Side::Right),
-            left: index(&self.left, Side::Left),
+            right,
+            left,
+            right_wall,
+            left_wall,
             obstacles: PointIndex::new(pts, WALL_GRID_CELL_M, Norm::Hypot),
             owner,
             sides: self.obstacles.iter().map(|o| o.side).collect(),
@@ -182,6 +190,10 @@ impl Walls {
 pub struct ResampledWalls {
     right: PointIndex,
     left: PointIndex,
+    /// How many of `right`'s points are the wall's (a closed loop); the rest are obstacles'.
+    right_wall: usize,
+    /// How many of `left`'s points are the wall's.
+    left_wall: usize,
     /// Every obstacle's resampled outline.
     obstacles: PointIndex,
     /// The obstacle (index into [`Walls::obstacles`]) of each point of `obstacles`.
@@ -205,6 +217,17 @@ impl ResampledWalls {
     /// Distances from `p` to the nearest point of the right and left wall, metres.
     pub fn distances(&self, p: Point) -> (f64, f64) {
         (self.right.distance(p), self.left.distance(p))
+    }
+
+    /// Distances from `p` to the right and left wall as closed polylines through their
+    /// resampled points, metres (to the two segments at the nearest point; to an obstacle's
+    /// point where that is nearest). Unlike [`Self::distances`], whose nearest point changes
+    /// with a kink at every edge between two points' cells, these vary smoothly with `p`.
+    pub fn polyline_distances(&self, p: Point) -> (f64, f64) {
+        (
+            polyline_distance(&self.right, self.right_wall, p),
+            polyline_distance(&self.left, self.left_wall, p),
+        )
     }
 
     /// The resampled right wall points.
@@ -241,6 +264,30 @@ impl ResampledWalls {
             distance: near.distance,
         })
     }
+}
+
+/// Distance from `p` to the closed polyline through the first `wall` points of `index`, by the
+/// two segments at its nearest point; the point distance when the nearest is beyond `wall`.
+fn polyline_distance(index: &PointIndex, wall: usize, p: Point) -> f64 {
+    let Some(near) = index.nearest(p) else {
+        return f64::INFINITY;
+    };
+    if near.index >= wall || wall < 2 {
+        return near.distance;
+    }
+    let pts = index.points();
+    let i = near.index;
+    let to_segment = |a: Point, b: Point| -> f64 {
+        let d = [b[0] - a[0], b[1] - a[1]];
+        let len2 = d[0] * d[0] + d[1] * d[1];
+        let t = if len2 > 0.0 {
+            (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (p[0] - a[0] - t * d[0]).hypot(p[1] - a[1] - t * d[1])
+    };
+    to_segment(pts[(i + wall - 1) % wall], pts[i]).min(to_segment(pts[i], pts[(i + 1) % wall]))
 }
 
 #[cfg(test)]

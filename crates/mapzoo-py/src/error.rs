@@ -60,6 +60,7 @@ fn optimize_kind(e: &OptimizeError) -> &'static str {
     match e {
         OptimizeError::Solver { .. }
         | OptimizeError::NotConverged { .. }
+        | OptimizeError::SeamlessNotConverged { .. }
         | OptimizeError::Numerical { .. } => "SolverError",
         OptimizeError::InvalidParameter { .. } => "InputError",
         _ => "TrackError",

@@ -144,7 +144,11 @@ fn compute_from(
     let walls = walls_used.resampled(params.wall_resample_step);
 
     let t = Instant::now();
-    let reference = prep(&track, params)?;
+    let reference = if params.seamless {
+        crate::seamless::prep::prep(&track, &walls, params)?
+    } else {
+        prep(&track, params)?
+    };
     timings.push((Stage::Prep, t.elapsed().as_secs_f64()));
 
     progress::report(progress::Event::Stage(Stage::Iqp));
@@ -214,7 +218,11 @@ fn iqp_lines(
         let t = Instant::now();
         let ((), traj) =
             clearance::keep_clear(Stage::Iqp, reference, walls, obstacles, width, |rt| {
-                let sol = stages::iqp(rt, width, params)?;
+                let sol = if params.seamless {
+                    crate::seamless::iqp::iqp(rt, walls, width, params)?
+                } else {
+                    stages::iqp(rt, width, params)?
+                };
                 let traj = sample(
                     &sol.reftrack.xy,
                     &sol.normals,
@@ -267,7 +275,11 @@ fn sp_line(
         w_right,
         w_left,
     };
-    let reference_sp = prep(&cent2, params)?;
+    let reference_sp = if params.seamless {
+        crate::seamless::prep::prep(&cent2, walls, params)?
+    } else {
+        prep(&cent2, params)?
+    };
     let width = params.safety_width_sp;
     let ((reference_sp, normals_sp, alpha_sp), traj_sp) =
         clearance::keep_clear(Stage::Sp, &reference_sp, walls, obstacles, width, |rt| {

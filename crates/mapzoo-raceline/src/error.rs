@@ -238,6 +238,16 @@ pub enum OptimizeError {
         /// Allowed error, rad/m.
         allowed: f64,
     },
+    /// The seamless IQP (`[raceline] seamless`) did not reach its fixed point within the limit.
+    #[error("iqp (seamless): the line still moved {shift_m:.2e} m in the last of {iterations} iterations (converged below {tolerance_m} m); raise iqp_iters_max, or build without --seamless")]
+    SeamlessNotConverged {
+        /// Iterations run.
+        iterations: usize,
+        /// The largest shift of a knot the last QP asked for, metres.
+        shift_m: f64,
+        /// The shift the iteration stops below, metres.
+        tolerance_m: f64,
+    },
     /// A numerical step failed (singular spline system, FITPACK error).
     #[error("{stage}: {message}")]
     Numerical {

@@ -25,6 +25,18 @@ pub enum Event {
         /// The error the loop stops at (`iqp_curverror_allowed`).
         allowed: f64,
     },
+    /// An iteration of the seamless IQP finished (`[raceline] seamless`), which runs to its
+    /// fixed point.
+    SeamlessIqpIteration {
+        /// Iterations run, from 1.
+        iteration: usize,
+        /// The most iterations (`iqp_iters_max`).
+        max: usize,
+        /// The largest shift of a knot this QP asked for, metres.
+        shift_m: f64,
+        /// The shift the loop stops below, metres.
+        tolerance_m: f64,
+    },
 }
 
 /// Seconds per knot and QP solve, an order of magnitude for the note that a run will take

@@ -257,6 +257,18 @@ impl ClosedSpline {
     /// (points, segment index, local t, arc length s of each point, total length).
     pub fn sample(&self, step: f64) -> Sampled {
         let lengths = self.lengths();
+        let total = lengths.iter().fold(0.0, |acc, l| acc + l);
+        self.sample_evenly(lengths, (total / step).ceil() as usize)
+    }
+
+    /// `count` points evenly in arc length from the start (the closing point excluded), as
+    /// [`ClosedSpline::sample`] places them for its count.
+    pub fn sample_count(&self, count: usize) -> Sampled {
+        self.sample_evenly(self.lengths(), count)
+    }
+
+    /// `count` points evenly in arc length over the segments of `lengths`.
+    fn sample_evenly(&self, lengths: Vec<f64>, count: usize) -> Sampled {
         let mut cum = Vec::with_capacity(lengths.len());
         let mut acc = 0.0;
         for l in &lengths {
@@ -264,7 +276,7 @@ impl ClosedSpline {
             cum.push(acc);
         }
         let total = acc;
-        let n_interp = (total / step).ceil() as usize + 1;
+        let n_interp = count + 1;
         let dists = linspace(0.0, total, n_interp);
         let mut out = Sampled {
             points: Vec::with_capacity(n_interp),

@@ -29,6 +29,9 @@ pub struct Vehicle {
     pub mass: f64,
     /// Exponent of the friction-ellipse model (1 = diamond, 2 = ellipse).
     pub dyn_model_exp: f64,
+    /// Start the closed profile's passes at its slowest corner ([`RacelineParams::seamless`]),
+    /// so the profile does not depend on which point of the loop is first.
+    pub seamless: bool,
 }
 
 impl RacelineParams {
@@ -48,6 +51,7 @@ impl Vehicle {
             dragcoeff: p.dragcoeff,
             mass: p.mass,
             dyn_model_exp: p.dyn_model_exp,
+            seamless: p.seamless,
         }
     }
 }
@@ -193,18 +197,32 @@ pub fn velocity_profile(kappa: &[f64], el_lengths: &[f64], veh: &Vehicle) -> Vec
             *v = veh.v_max;
         }
     }
+    if veh.seamless {
+        // the passes from the slowest corner: there the closed profile is at its limit
+        let k = (0..n).min_by(|&a, &b| vx[a].total_cmp(&vx[b])).unwrap_or(0);
+        let turn = |a: &[f64]| -> Vec<f64> { a[k..].iter().chain(&a[..k]).cloned().collect() };
+        let mut v = passes(veh, &tab, &turn(&radii), &turn(el_lengths), &turn(&vx));
+        v.rotate_right(k);
+        return v;
+    }
+    passes(veh, &tab, &radii, el_lengths, &vx)
+}
+
+/// TUM's forward and backward passes over two concatenated laps from the cornering limits `vx`.
+fn passes(veh: &Vehicle, tab: &Tables, radii: &[f64], el_lengths: &[f64], vx: &[f64]) -> Vec<f64> {
+    let n = vx.len();
     let double = |a: &[f64]| -> Vec<f64> { a.iter().chain(a.iter()).cloned().collect() };
-    let radii2 = double(&radii);
+    let radii2 = double(radii);
     let el2 = double(el_lengths);
-    let mut v2 = double(&vx);
-    acc_pass(veh, &tab, &radii2, &el2, &mut v2, false);
+    let mut v2 = double(vx);
+    acc_pass(veh, tab, &radii2, &el2, &mut v2, false);
     let second: Vec<f64> = v2[n..].to_vec();
     let mut v2 = double(&second);
     // backward pass on the reversed arrays
     let radii_rev: Vec<f64> = radii2.iter().rev().cloned().collect();
     let el_rev: Vec<f64> = el2.iter().rev().cloned().collect();
     v2.reverse();
-    acc_pass(veh, &tab, &radii_rev, &el_rev, &mut v2, true);
+    acc_pass(veh, tab, &radii_rev, &el_rev, &mut v2, true);
     v2.reverse();
     v2[n..].to_vec()
 }

@@ -61,3 +61,25 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `sample_count` with the count `sample` chose places the same points.
+    #[test]
+    fn sample_count_is_sample_for_its_count(
+        radius in 2.0f64..20.0,
+        n in 8usize..80,
+        step in 0.05f64..0.5,
+    ) {
+        let pts: Vec<[f64; 2]> = (0..n)
+            .map(|i| {
+                let t = i as f64 / n as f64 * std::f64::consts::TAU;
+                [radius * t.cos(), 0.6 * radius * t.sin()]
+            })
+            .collect();
+        let spline = mapzoo_raceline::ClosedSpline::through(&pts, None).unwrap();
+        let by_step = spline.sample(step);
+        prop_assert_eq!(spline.sample_count(by_step.points.len()), by_step);
+    }
+}

@@ -26,3 +26,36 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// A seamless profile (`Vehicle::seamless`) is the reference profile of the loop turned to
+    /// begin at its slowest corner, so turning the inputs turns it, bit for bit.
+    #[test]
+    fn seamless_profile_starts_at_the_slowest_corner(
+        kappa in prop::collection::vec(-1.2f64..1.2, 10..300),
+        el in prop::collection::vec(0.05f64..0.15, 300),
+        straight in prop::collection::vec(any::<bool>(), 300),
+        slowest in 0usize..300,
+        turn in 0usize..300,
+    ) {
+        let n = kappa.len();
+        let mut kappa: Vec<f64> = (0..n).map(|i| if straight[i] { kappa[i] * 1e-3 } else { kappa[i] }).collect();
+        let slowest = slowest % n;
+        kappa[slowest] = 1.5;
+        let el = &el[..n];
+        let turned = |a: &[f64], k: usize| -> Vec<f64> { a[k..].iter().chain(&a[..k]).cloned().collect() };
+        let params = RacelineParams::racestack();
+        let seamless = Vehicle { seamless: true, ..Vehicle::from_params(&params) };
+        let exact = Vehicle::from_params(&params);
+
+        let profile = velocity_profile(&kappa, el, &seamless);
+        let from_slowest = velocity_profile(&turned(&kappa, slowest), &turned(el, slowest), &exact);
+        prop_assert_eq!(turned(&profile, slowest), from_slowest);
+
+        let k = turn % n;
+        let moved = velocity_profile(&turned(&kappa, k), &turned(el, k), &seamless);
+        prop_assert_eq!(moved, turned(&profile, k));
+    }
+}

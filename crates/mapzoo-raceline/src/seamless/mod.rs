@@ -1,15 +1,26 @@
 //! Start-independent racing lines (`[raceline] seamless`, ARCHITECTURE.md "Seamless lines").
 //!
 //! The Race Stack's steps are periodic in their algebra (the closed C2 splines and both QPs
-//! treat every knot alike) but every resampling begins at the centerline's first point: the
-//! linear interpolation at `stepsize_prep` and the smoothing spline's parameter in prep, the
-//! points evenly in that parameter, the IQP's re-sampling at `stepsize_reg` in each iteration,
-//! the final sampling at 0.1 m, and the SP's reference repeats its first point at the end. So
-//! the grids, and with them the line, move with the start (IQP lap 0.1–0.3 %, SP up to 1 % on
-//! MapZoo Austin). Seamless runs take the phase of every grid from the track itself: the
-//! stages start at [`canonical_start`], a waypoint chosen by the shape of the loop alone, so a
-//! centerline that only starts elsewhere gives the same line; then every line is turned to
-//! begin at its waypoint nearest the given start ([`start_lines_near`]).
+//! treat every knot alike) but several steps have a seam at the centerline's first point:
+//! FITPACK's smoothing spline places its knots from it, the IQP stops after a fixed handful
+//! of damped steps (so its line is an iterate that depends on where each re-sampling began)
+//! and carries its widths along as width − shift (a corridor that drifts with that path),
+//! the SP's reference repeats its first point at the end (a zero-length segment), and the
+//! velocity profile's passes begin at point 0 (two laps, but its phases are cut there). The
+//! seamless run replaces each: a circulant smoother ([`smooth`]), the IQP iterated to its
+//! fixed point with widths measured to the walls ([`iqp`], [`prep`]), the SP reference
+//! without the repeated point, and the profile's passes from the slowest corner
+//! ([`crate::Vehicle::seamless`]).
+//!
+//! What is left is the phase of the grids themselves (the knots every `stepsize_reg`, the
+//! waypoints every 0.1 m): the same line sampled at another phase times 0.03–0.1 % apart. So
+//! the stages also start at [`canonical_start`], a waypoint chosen by the shape of the loop
+//! alone, and every line is turned to begin at its waypoint nearest the given start
+//! ([`start_lines_near`]): a centerline that only starts elsewhere gives the same line.
+
+pub(crate) mod iqp;
+pub(crate) mod prep;
+mod smooth;
 
 use mapzoo_format::Waypoint;
 
