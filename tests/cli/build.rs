@@ -432,3 +432,63 @@ fn racing_line_mintime_puts_the_minimum_time_line_where_the_car_drives() {
         assert!(err.contains("--racing-line"), "{flags:?}: {err}");
     }
 }
+
+/// Issue 24, item 3: a published set whose laps are those of the start-independent line is
+/// explained as such. f's JSON with its published laps replaced by the seamless laps of its
+/// own centerline (computed here by `raceline --seamless`): `check` fails it and says the
+/// seamless line gives them.
+#[test]
+fn check_explains_laps_of_the_seamless_line() {
+    let Some(data) = reference_data_or_skip("check_explains_seamless") else {
+        return;
+    };
+    let f = data.join("racestack/f");
+    let tmp = tempfile::tempdir().unwrap();
+    let o = mapzoo()
+        .arg("raceline")
+        .arg(f.join("global_waypoints.json"))
+        .args(["--profile", "racestack", "--seamless", "--json", "--out"])
+        .arg(tmp.path().join("seamless"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let lap = |key: &str| format!("{:.4}", rec[key].as_f64().expect(key));
+    let (iqp, sp) = (lap("iqp_lap_s"), lap("sp_lap_s"));
+    assert_ne!(
+        iqp, "11.1778",
+        "the seamless IQP lap should differ from the published one"
+    );
+
+    let copy = copy_folder(&f, &tmp.path().join("f"));
+    let json_path = copy.join("global_waypoints.json");
+    let text = std::fs::read_to_string(&json_path).unwrap();
+    let edited = text
+        .replace(
+            "IQP estimated lap time: 11.1778s",
+            &format!("IQP estimated lap time: {iqp}s"),
+        )
+        .replace(
+            "SP estimated lap time: 11.7476s",
+            &format!("SP estimated lap time: {sp}s"),
+        );
+    std::fs::write(&json_path, edited).unwrap();
+    let o = mapzoo()
+        .arg("check")
+        .arg(&copy)
+        .args(["--from-centerline", "--profile", "racestack", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let text = rec["explanations"].to_string();
+    assert!(
+        text.contains("seamless") && text.contains(&format!("IQP {iqp} s")),
+        "no seamless explanation: {text}"
+    );
+}
