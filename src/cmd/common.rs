@@ -32,8 +32,9 @@ pub struct RacelineArgs {
     /// max_seconds (0).
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub max_seconds: Option<f64>,
-    /// Solver of the racing-line QPs: banded (the structure-exploiting interior point) or
-    /// clarabel (the general conic solver, the reference); overrides `[raceline] qp_solver`.
+    /// Solver of the racing-line QPs: banded (the structure-exploiting interior point, the
+    /// default) or clarabel (the general conic solver, the reference); overrides
+    /// `[raceline] qp_solver`.
     #[arg(long, value_name = "banded|clarabel")]
     pub qp: Option<QpSolver>,
     /// Start-independent lines (`[raceline] seamless = true`): the line and its lap time do not

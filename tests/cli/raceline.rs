@@ -390,9 +390,9 @@ fn racing_line_sp_drives_the_shortest_path_line() {
     assert_eq!(gw.sp.wpnts, before.sp.wpnts);
 }
 
-/// `--qp banded` reproduces the Race Stack's f exactly as the default solver does (the same
-/// published map_info figures and point counts); an unknown solver is refused before any work,
-/// naming the flag and both choices, with nothing written.
+/// `--qp banded` (the default) reproduces the Race Stack's f exactly as `--qp clarabel` does
+/// (the same published map_info figures and point counts); an unknown solver is refused before
+/// any work, naming the flag and both choices, with nothing written.
 #[test]
 fn qp_flag_chooses_the_solver_with_the_same_lines() {
     let Some(data) = reference_data_or_skip("qp_flag_chooses_the_solver_with_the_same_lines")

@@ -579,17 +579,17 @@ mod tests {
         assert!(e.contains("fastest") && e.contains("l.toml"), "{e}");
     }
 
-    /// `[raceline] qp_solver`: "clarabel" (the default) or "banded"; another name is an error
+    /// `[raceline] qp_solver`: "banded" (the default) or "clarabel"; another name is an error
     /// naming the file and both choices.
     #[test]
     fn qp_solver_is_banded_or_clarabel() {
         let p = Path::new("q.toml");
         assert_eq!(
             Config::default().raceline.qp_solver,
-            mapzoo_raceline::QpSolver::Clarabel
+            mapzoo_raceline::QpSolver::Banded
         );
-        let c = Config::from_toml_str("[raceline]\nqp_solver = \"banded\"\n", None, p).unwrap();
-        assert_eq!(c.raceline.qp_solver, mapzoo_raceline::QpSolver::Banded);
+        let c = Config::from_toml_str("[raceline]\nqp_solver = \"clarabel\"\n", None, p).unwrap();
+        assert_eq!(c.raceline.qp_solver, mapzoo_raceline::QpSolver::Clarabel);
         let e = Config::from_toml_str("[raceline]\nqp_solver = \"osqp\"\n", None, p)
             .unwrap_err()
             .to_string();

@@ -57,7 +57,7 @@ pub struct RacelineParams {
     /// Spacing at which walls are resampled before nearest-distance queries, metres, in [0.001, 10]; default 0.1.
     pub wall_resample_step: f64,
     /// Solver of the racing-line QPs: "banded" (the structure-exploiting interior point) or
-    /// "clarabel" (the general conic solver, the reference); default "clarabel".
+    /// "clarabel" (the general conic solver, the reference); default "banded".
     pub qp_solver: QpSolver,
     /// Start-independent lines (ARCHITECTURE.md "Seamless lines"): the stages run from a start
     /// chosen by the track's shape, not its first waypoint, and the SP's reference has no

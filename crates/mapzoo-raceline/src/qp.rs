@@ -4,9 +4,10 @@
 //! exact minimiser TUM's quadprog (an exact active-set method) returns.
 //!
 //! Two solvers share the builder ([`QpSolver`]): the banded interior point of
-//! [`crate::banded`], O(N) per iteration on the knot structure every racing-line QP has, and
-//! Clarabel (the default), the general conic solver the tests compare against and the
-//! fallback of a banded solve that does not converge. Both end in the same active-set polish.
+//! [`crate::banded`] (the default), O(N) per iteration on the knot structure every
+//! racing-line QP has, and Clarabel, the general conic solver the tests compare against and
+//! the fallback of a banded solve that does not converge. Both end in the same active-set
+//! polish.
 //!
 //! A problem is `min ½xᵀPx + qᵀx  s.t.  Ax + s = b`, the first `n_eq` rows of A
 //! equalities (s = 0), the others inequalities (s ≥ 0). P is given by its upper
@@ -30,10 +31,10 @@ use crate::status::QpSolution;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum QpSolver {
-    /// The banded interior point (O(N) per iteration on the knots' structure).
+    /// The banded interior point (O(N) per iteration on the knots' structure); the default.
+    #[default]
     Banded,
     /// Clarabel, the general sparse conic interior point (the reference).
-    #[default]
     Clarabel,
 }
 
@@ -155,7 +156,7 @@ impl QpProblem {
         self.knots = knots;
     }
 
-    /// Chooses the solver (default [`QpSolver::Clarabel`]).
+    /// Chooses the solver (default [`QpSolver::Banded`]).
     pub fn set_solver(&mut self, solver: QpSolver) {
         self.solver = solver;
     }
@@ -255,7 +256,7 @@ impl QpProblem {
             let pb = self.banded();
             // where the polish does not hold, the answer is an interior point's, which only
             // agrees with Clarabel's to the tolerance (and the IQP iterations amplify that):
-            // Clarabel answers such a problem, as it would by default
+            // Clarabel answers such a problem, as it does with `qp_solver = "clarabel"`
             if let Ok(x) = banded::solve_polished(&pb) {
                 return Ok(x);
             }

@@ -5,7 +5,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use mapzoo_raceline::reference::CurvatureQp;
-use mapzoo_raceline::{distance_scaling, ClosedSpline, RefTrack};
+use mapzoo_raceline::{distance_scaling, ClosedSpline, QpSolver, RefTrack};
 use proptest::prelude::*;
 
 use crate::dense::Mat;
@@ -243,9 +243,9 @@ fn qp_track(
     (rt, scaling, normals)
 }
 
-/// Both formulations agree on infeasibility too: a closed loop turns by 2π, so inside a
-/// corridor about 1 m wide around a ≈ 10 × 13 m loop its curvature cannot stay under
-/// 0.01 1/m (radius 100 m), and neither formulation may report a solution.
+/// Both formulations agree on infeasibility too, with either solver: a closed loop turns by 2π,
+/// so inside a corridor about 1 m wide around a ≈ 10 × 13 m loop its curvature cannot stay
+/// under 0.01 1/m (radius 100 m), and neither formulation may report a solution.
 #[test]
 fn sparse_and_dense_qp_both_reject_an_infeasible_bound() {
     let jitter = [0.3, -0.5, 0.8, 0.0, -0.2, 0.6, -0.9];
@@ -262,18 +262,23 @@ fn sparse_and_dense_qp_both_reject_an_infeasible_bound() {
         let problem = dense_problem(&qp).unwrap();
         qp.kappa_bound = 0.01;
         assert!(dense_alpha(&qp, &problem).is_none(), "n {n}: dense solved");
-        assert!(qp.solve(1).is_err(), "n {n}: sparse solved");
+        for solver in [QpSolver::Clarabel, QpSolver::Banded] {
+            assert!(
+                qp.solve_with(1, solver).is_err(),
+                "n {n}: sparse solved ({solver:?})"
+            );
+        }
     }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
-    /// The sparse QP (second derivatives as variables, C2 equalities) has the same minimiser as
-    /// TUM's dense one, for the distance-scaled first spline and the unscaled re-fits. Feasible
-    /// by construction: every width exceeds half the safety width and the curvature bound is
-    /// above the reference line's largest |κ|, so α = 0 satisfies every constraint strictly and
-    /// both formulations must solve.
+    /// The sparse QP (second derivatives as variables, C2 equalities), solved by either solver,
+    /// has the same minimiser as TUM's dense one, for the distance-scaled first spline and the
+    /// unscaled re-fits. Feasible by construction: every width exceeds half the safety width
+    /// and the curvature bound is above the reference line's largest |κ|, so α = 0 satisfies
+    /// every constraint strictly and both formulations must solve.
     #[test]
     fn sparse_qp_matches_dense(
         n in 20usize..60,
@@ -292,13 +297,16 @@ proptest! {
         let k_max = problem.k_ref.iter().fold(0.0f64, |m, k| m.max(k.abs()));
         qp.kappa_bound = bound_factor * k_max;
         let dense = dense_alpha(&qp, &problem);
-        let sparse = qp.solve(1);
         prop_assert!(dense.is_some(), "dense QP failed on a feasible problem (κ bound {})", qp.kappa_bound);
-        prop_assert!(sparse.is_ok(), "sparse QP failed on a feasible problem: {:?}", sparse.err());
-        let (s, d) = (sparse.unwrap(), dense.unwrap());
-        prop_assert_eq!(s.len(), d.len());
-        for (a, b) in s.iter().zip(&d) {
-            prop_assert!((a - b).abs() < 1e-6, "sparse {a} vs dense {b}");
+        let d = dense.unwrap();
+        for solver in [QpSolver::Clarabel, QpSolver::Banded] {
+            let sparse = qp.solve_with(1, solver);
+            prop_assert!(sparse.is_ok(), "sparse QP ({:?}) failed on a feasible problem: {:?}", solver, sparse.err());
+            let s = sparse.unwrap();
+            prop_assert_eq!(s.len(), d.len());
+            for (a, b) in s.iter().zip(&d) {
+                prop_assert!((a - b).abs() < 1e-6, "sparse ({:?}) {} vs dense {}", solver, a, b);
+            }
         }
     }
 }
