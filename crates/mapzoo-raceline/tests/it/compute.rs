@@ -193,3 +193,17 @@ fn a_run_reports_its_work_and_each_iqp_iteration() {
     let long = Work::of(100.0 * length, &params);
     assert!(long.knots >= 99 * work.knots && long.seconds > 99.0 * work.seconds);
 }
+
+/// A centerline that closes the loop by repeating its first point (as many tools write one)
+/// gives the lines of the open loop: the copy is not a point (it used to make the spline
+/// system singular: "zero pivot").
+#[test]
+fn a_closing_copy_of_the_first_point_is_dropped() {
+    let open = mapzoo_synth::tracks::oval(1.2);
+    let mut closed = open.clone();
+    closed.push(open[0]);
+    let params = RacelineParams::mapzoo();
+    let a = compute(&open, None, &params).unwrap();
+    let b = compute(&closed, None, &params).unwrap();
+    assert_eq!(a.lines, b.lines);
+}
