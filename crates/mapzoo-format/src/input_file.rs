@@ -19,6 +19,10 @@ pub const MAX_YAML_BYTES: u64 = 1 << 20;
 /// about 1 MiB per 100 m of track).
 pub const MAX_JSON_BYTES: u64 = 256 << 20;
 
+/// The largest CSV file read (a centerline, racing line, published table or vehicle table),
+/// in bytes (256 MiB; a waypoint row is about 120 bytes, so this holds two million rows).
+pub const MAX_CSV_BYTES: u64 = 256 << 20;
+
 /// The largest TOML configuration read, in bytes (1 MiB; pipeline.toml is a few kB).
 pub const MAX_TOML_BYTES: u64 = 1 << 20;
 

@@ -115,8 +115,8 @@ pub use flavor::{file_flavor, Flavor};
 pub use global::{GlobalParts, GlobalWaypoints, LineKind, LineParts, MapInfo};
 pub use hint::Hint;
 pub use input_file::{
-    check_input_file, read_image_file, read_input_file, read_text_file, MAX_IMAGE_BYTES,
-    MAX_JSON_BYTES, MAX_TOML_BYTES, MAX_YAML_BYTES,
+    check_input_file, read_image_file, read_input_file, read_text_file, MAX_CSV_BYTES,
+    MAX_IMAGE_BYTES, MAX_JSON_BYTES, MAX_TOML_BYTES, MAX_YAML_BYTES,
 };
 pub use map::{
     check_extent, decode_gray_png, encode_gray_png, is_free, is_free_level, occupancy,

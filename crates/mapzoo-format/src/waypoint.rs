@@ -194,20 +194,11 @@ fn parse_row(row: &Row<'_>, path: &Path) -> Result<Waypoint> {
     Ok(Waypoint::from_values(id, v))
 }
 
-/// Reads a whole file as UTF-8 text, naming the file on failure.
+/// Reads a whole CSV file as UTF-8 text, naming the file on failure: a regular file of at
+/// most [`MAX_CSV_BYTES`](crate::input_file::MAX_CSV_BYTES) (a FIFO, a device or a larger
+/// file is refused unread, [`crate::read_text_file`]).
 pub(crate) fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, e))?;
-    String::from_utf8(bytes).map_err(|e| {
-        FormatError::syntax(
-            path,
-            None,
-            None,
-            format!(
-                "not UTF-8 text (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })
+    crate::input_file::read_text_file(path, crate::input_file::MAX_CSV_BYTES, "CSV file")
 }
 
 /// The CSV text of DESIGN §2.2: header, then one row per waypoint, `;` without

@@ -311,3 +311,20 @@ fn walls_only_in_the_alpha_channel_say_alpha_is_ignored() {
         map.notes
     );
 }
+
+/// The CSV readers (MapZoo and TUM lines, published table, vehicle tables) share the input
+/// checks: a device is refused before it is read, instead of reading forever.
+#[cfg(unix)]
+#[test]
+fn csv_readers_refuse_a_device_instead_of_reading_it() {
+    let path = std::path::PathBuf::from("/dev/zero");
+    let err = within_time("/dev/zero as a CSV", move || {
+        mapzoo_format::read_waypoint_csv(&path).unwrap_err()
+    });
+    let msg = err.to_string();
+    assert!(matches!(err, FormatError::BadPath { .. }), "{msg}");
+    assert!(
+        msg.starts_with("/dev/zero: ") && msg.contains("CSV file must be a file"),
+        "{msg}"
+    );
+}
