@@ -8,7 +8,7 @@
 //! distances sees it.
 
 use crate::index::PointIndex;
-use crate::polyline::{offset_along_normals, resample_closed_numpy};
+use crate::polyline::{offset_along_normals, point_segment_distance, resample_closed_numpy};
 use crate::{Norm, Point};
 
 /// Cell of the nearest-point grids over resampled walls, metres.
@@ -277,22 +277,54 @@ fn polyline_distance(index: &PointIndex, wall: usize, p: Point) -> f64 {
     }
     let pts = index.points();
     let i = near.index;
-    let to_segment = |a: Point, b: Point| -> f64 {
-        let d = [b[0] - a[0], b[1] - a[1]];
-        let len2 = d[0] * d[0] + d[1] * d[1];
-        let t = if len2 > 0.0 {
-            (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        (p[0] - a[0] - t * d[0]).hypot(p[1] - a[1] - t * d[1])
-    };
+    let to_segment = |a: Point, b: Point| point_segment_distance(p, a, b, Norm::Hypot);
     to_segment(pts[(i + wall - 1) % wall], pts[i]).min(to_segment(pts[i], pts[(i + 1) % wall]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Closed walls round an ellipse: right at 1.0×, left at 1.3× the size.
+    fn elliptic_walls() -> Walls {
+        let ring = |k: f64| -> Vec<Point> {
+            (0..200)
+                .map(|i| {
+                    let t = i as f64 / 200.0 * std::f64::consts::TAU;
+                    [k * 8.0 * t.cos(), k * 5.0 * t.sin()]
+                })
+                .collect()
+        };
+        Walls {
+            right: ring(1.0),
+            left: ring(1.3),
+            obstacles: Vec::new(),
+        }
+    }
+
+    proptest! {
+        /// Between the walls, the polyline distance is the distance to the nearest of all the
+        /// resampled wall's segments, and never more than the nearest point's.
+        #[test]
+        fn polyline_distances_are_the_nearest_segments(t in 0.0f64..6.3, f in 1.02f64..1.28) {
+            let walls = elliptic_walls();
+            let resampled = walls.resampled(0.1);
+            let p = [f * 8.0 * t.cos(), f * 5.0 * t.sin()];
+            let (right, left) = resampled.polyline_distances(p);
+            for (got, pts, point) in [
+                (right, resampled.right_points(), resampled.distances(p).0),
+                (left, resampled.left_points(), resampled.distances(p).1),
+            ] {
+                let n = pts.len();
+                let naive = (0..n)
+                    .map(|i| point_segment_distance(p, pts[i], pts[(i + 1) % n], Norm::Hypot))
+                    .fold(f64::INFINITY, f64::min);
+                prop_assert!((got - naive).abs() < 1e-12, "{got} vs {naive}");
+                prop_assert!(got <= point + 1e-12);
+            }
+        }
+    }
 
     #[test]
     fn rebuilt_walls_lie_along_the_normals() {
