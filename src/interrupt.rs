@@ -62,9 +62,22 @@ pub fn install() {
 #[cfg(not(unix))]
 pub fn install() {}
 
+/// Set once the command's work is done ([`finished`]): a time limit that fires later leaves the
+/// run to end with the command's own status; one that fired first holds it until it exits.
+static FINISHED: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+
+/// The command has done its work (called when it returns, before its status is reported): a
+/// time limit no longer ends the run with 2.
+pub fn finished() {
+    *FINISHED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+}
+
 /// Ends the run after `seconds` of wall time (`--max-seconds`, the configuration's
 /// `max_seconds`) as an interruption does: waits for a set being moved into place, removes this
-/// run's staging folders, says so and exits with 2. Sets finished before are kept.
+/// run's staging folders, says so and exits with 2. Sets finished before are kept; a limit
+/// reached once the command has returned ([`finished`]) does nothing.
 pub fn stop_after(seconds: f64, source: &'static str) {
     let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
         return;
@@ -73,6 +86,12 @@ pub fn stop_after(seconds: f64, source: &'static str) {
         .name("time limit".into())
         .spawn(move || {
             std::thread::sleep(limit);
+            let done = FINISHED
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if *done {
+                return;
+            }
             let removed = mapzoo_format::set::interrupt_cleanup();
             let staging = if removed.is_empty() {
                 String::new()

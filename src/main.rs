@@ -89,6 +89,7 @@ where
         Command::Export(args) => cmd::export::run(args),
         Command::View(args) => cmd::view::run(args),
     });
+    interrupt::finished();
     // The hook has said what panicked; a panic outside a batch ends the command as an error.
     let Ok(result) = run else {
         return std::process::ExitCode::from(2);
