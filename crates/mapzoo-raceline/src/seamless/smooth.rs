@@ -152,11 +152,12 @@ mod tests {
                 .max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))
                 .unwrap();
             a.swap(c, piv);
-            for r in 0..n {
+            let pivot = a[c].clone();
+            for (r, row) in a.iter_mut().enumerate() {
                 if r != c {
-                    let f = a[r][c] / a[c][c];
-                    for k in c..=n {
-                        a[r][k] -= f * a[c][k];
+                    let f = row[c] / pivot[c];
+                    for (x, p) in row.iter_mut().zip(&pivot).skip(c) {
+                        *x -= f * p;
                     }
                 }
             }
