@@ -280,12 +280,45 @@ fn steps_a_few_micrometres_over_the_corridor_were_rejected_whole() {
     );
 }
 
+/// Regression (issue 21): on f1tenth_racetracks Sepang from its centerline the iteration of
+/// issue 21 (5–16 QPs) stopped at another local optimum, 44.5528 s at 0.02 m where the longer
+/// iteration before it reached 44.5461 s: its steps were rejected by differences the QP's
+/// model cannot see. The second chance (the region re-opened, a heavier curvature-change
+/// penalty, rejected steps tried shorter) takes it to 44.5427 s; the test asks for the lap of
+/// before, the line inside the corridor, and the second chance never slower than the first
+/// pass (every kept step is faster).
+#[test]
+fn sepang_stopped_at_a_slower_local_optimum_than_before() {
+    let Some(data) = reference_data_or_skip("sepang_stopped_at_a_slower_local_optimum") else {
+        return;
+    };
+    let cl = mapzoo_format::read_centerline_any(&data.join("f1tenth/Sepang/Sepang_centerline.csv"))
+        .unwrap();
+    let params = RacelineParams::mapzoo();
+    let s = solve(&cl, None, &params);
+    assert!(!s.sol.is_iqp);
+    let vehicle = params.vehicle();
+    let fine = timed_spline(&s.sol.knots, 0.02, &vehicle).unwrap().0;
+    let clear = min_clearance(&s.sol.trajectory, &s.walls, params.wall_resample_step);
+    eprintln!(
+        "Sepang at 0.02 m: min-time {fine:.4} s, {} iterations ({} kept), clearance {clear:.4} m",
+        s.sol.iterations, s.sol.accepted
+    );
+    assert!(fine <= 44.5461, "min-time {fine} s at 0.02 m");
+    assert!(
+        clear >= params.safety_width / 2.0 - 0.02,
+        "clearance {clear}"
+    );
+}
+
 /// On a long generated track (≈280 m, 22 bends: the knots ≈0.6 m apart, as on the f1tenth
 /// tracks) the iteration ends in a bounded number of QPs, well short of `MAX_ITERATIONS`, with
 /// few steps rejected and a real gain over the IQP line re-timed independently at 0.02 m,
 /// inside the corridor. The corridor between the knots is exact for the spline, so few steps
 /// are rejected for samples a few millimetres over it (before: 20 QPs, 4 rejected, 29.4931 s;
-/// now 16, 3 rejected, 29.4922 s; on the long f1tenth tracks 30–78 QPs before, 5–16 now).
+/// then 16, 3 rejected, 29.4922 s; on the long f1tenth tracks 30–78 QPs before, 5–16 then).
+/// The second chance adds two QPs here, one of them the rejected step that ends it (18 QPs,
+/// 4 rejected, 29.4920 s).
 #[test]
 fn a_long_track_ends_in_a_bounded_number_of_iterations() {
     // r(θ) = 40 m · (1 + 0.06·cos 11θ + 0.03·cos(17θ + 1))
@@ -317,7 +350,7 @@ fn a_long_track_ends_in_a_bounded_number_of_iterations() {
     );
     assert!(fine < iqp * (1.0 - 0.05), "min-time {fine} s, IQP {iqp} s");
     assert!(
-        s.sol.iterations <= 18 && s.sol.iterations - s.sol.accepted <= 3,
+        s.sol.iterations <= 20 && s.sol.iterations - s.sol.accepted <= 4,
         "{} iterations ({} kept)",
         s.sol.iterations,
         s.sol.accepted
