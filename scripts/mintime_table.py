@@ -13,8 +13,8 @@ into a fresh output folder:
   - `raceline` f1tenth/<T>/<T>_centerline.csv and mapzoo/<T>/<T>_centerline.csv;
   - `raceline` racestack/f/global_waypoints.json with `--profile racestack`.
 It prints per run the IQP lap, the min-time lap reported (the JSON's `mintime_lap_s`), the lap at
-0.02 m the iteration lowers and the QPs (kept steps), both read from the one stderr line that
-`MAPZOO_MINTIME_TRACE=1` makes the min-time step print, the min-time stage's seconds (`build -v`'s
+0.02 m the iteration lowers and the QPs (kept steps) (`mintime_fine_lap_s`, `mintime_qps`,
+`mintime_kept`), the min-time stage's seconds (`build -v`'s
 `mintime_s`; for `raceline` not recorded) and the whole process's wall time, the least over
 `--repeat` runs (the machine is shared: the load average is printed). `--qp` is passed through
 (omitted: the configured default). `--cpu N` pins every run to core N with taskset.
@@ -68,24 +68,19 @@ def run_once(binary, argv, qp, cpu, tmp):
         cmd += ["--qp", qp]
     if cpu is not None:
         cmd = ["taskset", "-c", str(cpu)] + cmd
-    env = dict(os.environ, MAPZOO_MINTIME_TRACE="1")
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     rec = None
     for line in p.stdout.splitlines():
         line = line.strip()
         if line.startswith("{"):
             rec = json.loads(line)
-    trace = None
-    for line in p.stderr.splitlines():
-        if line.startswith("mintime: "):
-            w = line.split()
-            trace = dict(zip(w[1::2], w[2::2]))
-    if rec is None or rec.get("status") != "ok" or trace is None:
+    if rec is None or rec.get("status") != "ok" or "mintime_qps" not in rec:
         return None, p.stderr.strip()[-300:] or p.stdout.strip()[-300:]
-    return dict(iqp=rec["iqp_lap_s"], lap=rec["mintime_lap_s"], fine=float(trace["fine"]),
-                qps=int(trace["qps"]), kept=int(trace["kept"]), is_iqp=trace["iqp"] == "true",
+    return dict(iqp=rec["iqp_lap_s"], lap=rec["mintime_lap_s"],
+                fine=rec.get("mintime_fine_lap_s", float("nan")), qps=rec["mintime_qps"],
+                kept=rec["mintime_kept"], is_iqp=rec["mintime_lap_s"] >= rec["iqp_lap_s"],
                 stage=rec.get("mintime_s"), wall=wall), None
 
 

@@ -334,6 +334,15 @@ fn lines_mintime_adds_the_minimum_time_line() {
     let lap = v["mintime_lap_s"].as_f64().unwrap();
     assert!(lap <= v["iqp_lap_s"].as_f64().unwrap(), "{v}");
     assert!(v["mintime_vmax"].as_f64().unwrap() > 0.0);
+    // how it was found: QPs solved, steps kept, and the lap the iteration lowers (its own
+    // spline re-timed every 0.02 m), which the 0.1 m waypoints' lap follows closely
+    let (qps, kept) = (
+        v["mintime_qps"].as_u64().unwrap(),
+        v["mintime_kept"].as_u64().unwrap(),
+    );
+    assert!(qps >= 1 && kept <= qps, "{v}");
+    let fine = v["mintime_fine_lap_s"].as_f64().unwrap();
+    assert!((fine - lap).abs() < 0.01 * lap, "{v}");
     let line = read_waypoint_csv(&fast.join("oval_mintime.csv")).unwrap();
     assert_eq!(line.len() as u64, v["mintime_points"].as_u64().unwrap());
     let (first, last) = (line[0], *line.last().unwrap());

@@ -187,6 +187,7 @@ fn compute_from(
         warnings,
         walls: walls_used,
         racing: LineKind::RACING,
+        mintime: None,
     };
     if kinds.contains(&LineKind::Mintime) {
         progress::report(progress::Event::Stage(Stage::Mintime));

@@ -62,7 +62,7 @@ pub use mintime::{mintime, MintimeSolution};
 pub use params::{RacelineParams, MAX_STEP_M, MIN_STEP_M};
 pub use prep::RefTrack;
 pub use qp::{QpProblem, QpSettings, QpSolver};
-pub use record::{LineFigures, RacelineRecord};
+pub use record::{LineFigures, MintimeFigures, RacelineRecord};
 pub use result::{RacelineResult, RacingLine};
 pub use seamless::{canonical_start, start_near};
 pub use spline::{distance_scaling, ClosedSpline, Sampled};

@@ -136,6 +136,9 @@ pub struct MintimeSolution {
     pub accepted: usize,
     /// Whether the IQP line itself was returned (no step improved it).
     pub is_iqp: bool,
+    /// The lap of the line the iteration ended on, its own spline re-timed every
+    /// [`FINE_STEP_M`] (what each kept step lowers), seconds; `None` when no iteration ran.
+    pub fine_lap_s: Option<f64>,
     /// The shifted knots the line is the closed spline through (unscaled, as
     /// [`crate::ClosedSpline::through`] with `None`); empty when the IQP line is returned.
     pub knots: Vec<[f64; 2]>,
@@ -592,15 +595,16 @@ pub fn mintime(
     vehicle: &Vehicle,
 ) -> Result<MintimeSolution, OptimizeError> {
     let base = start_knots(iqp, params.stepsize_interp_after_opt);
-    let fallback = |iterations, accepted| MintimeSolution {
+    let fallback = |iterations, accepted, fine_lap_s| MintimeSolution {
         trajectory: iqp.clone(),
         iterations,
         accepted,
         is_iqp: true,
+        fine_lap_s,
         knots: Vec::new(),
     };
     if base.len() < 8 {
-        return Ok(fallback(0, 0));
+        return Ok(fallback(0, 0, None));
     }
     let min_trust = min_trust(iqp.length, base.len());
     // knots wider than the finest spacing (tracks over MAX_KNOTS · KNOT_STEP_M)
@@ -618,7 +622,6 @@ pub fn mintime(
         iterations,
         accepted,
     } = count;
-    trace(iterations, accepted, &cur, iqp);
     if cur.traj.lap_time < iqp.lap_time {
         Ok(MintimeSolution {
             knots: prob.points(&cur.alpha),
@@ -626,9 +629,10 @@ pub fn mintime(
             iterations,
             accepted,
             is_iqp: false,
+            fine_lap_s: Some(cur.lap),
         })
     } else {
-        Ok(fallback(iterations, accepted))
+        Ok(fallback(iterations, accepted, Some(cur.lap)))
     }
 }
 
@@ -733,25 +737,6 @@ fn descend(
         }
     }
     cur
-}
-
-/// With `MAPZOO_MINTIME_TRACE` set (not empty, not `0`), one line on stderr per min-time
-/// line: its QPs and kept steps, the lap reported on the written samples and the lap at
-/// [`FINE_STEP_M`] the iteration lowers, and whether the IQP line is returned
-/// (scripts/mintime_table.py reads it). A diagnostic: nothing else changes.
-fn trace(iterations: usize, accepted: usize, cur: &Candidate, iqp: &Trajectory) {
-    if std::env::var_os("MAPZOO_MINTIME_TRACE").is_some_and(|v| !v.is_empty() && v != "0") {
-        let is_iqp = cur.traj.lap_time >= iqp.lap_time;
-        eprintln!(
-            "mintime: qps {iterations} kept {accepted} lap {:.6} fine {:.6} iqp {is_iqp}",
-            if is_iqp {
-                iqp.lap_time
-            } else {
-                cur.traj.lap_time
-            },
-            cur.lap,
-        );
-    }
 }
 
 /// The first step of the min-time iteration, ready to solve (benches): the problem on knots

@@ -22,9 +22,23 @@ pub struct LineFigures {
     pub length_m: f64,
 }
 
+/// How the minimum-lap-time line was found ([`crate::mintime()`]): written in a record as
+/// `mintime_qps`, `mintime_kept` and `mintime_fine_lap_s`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MintimeFigures {
+    /// QPs solved.
+    pub qps: usize,
+    /// Steps kept.
+    pub kept: usize,
+    /// The lap the iteration lowers (the line's own spline re-timed every 0.02 m), seconds;
+    /// `None` when no iteration ran.
+    pub fine_lap_s: Option<f64>,
+}
+
 /// The summary of one track's run. Serialises as one flat JSON object: `track`,
 /// `centerline_points`, `<kind>_points` per line, `<kind>_lap_s` and `<kind>_vmax` per line,
-/// `<kind>_length_m` per line, `seconds`, then `<stage>_s` per stage.
+/// `<kind>_length_m` per line, with a min-time line `mintime_qps`, `mintime_kept` and
+/// `mintime_fine_lap_s`, then `seconds`, then `<stage>_s` per stage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RacelineRecord {
     /// Track name.
@@ -40,6 +54,8 @@ pub struct RacelineRecord {
     pub seconds: f64,
     /// Seconds per stage, in pipeline order (empty where the run does not time its stages).
     pub stages: Vec<(String, f64)>,
+    /// How the min-time line was found, when the run computed one.
+    pub mintime: Option<MintimeFigures>,
 }
 
 impl RacelineRecord {
@@ -76,6 +92,13 @@ impl Serialize for RacelineRecord {
         }
         for l in &self.lines {
             map.serialize_entry(&format!("{}_length_m", l.kind.name()), &l.length_m)?;
+        }
+        if let Some(m) = &self.mintime {
+            map.serialize_entry("mintime_qps", &m.qps)?;
+            map.serialize_entry("mintime_kept", &m.kept)?;
+            if let Some(fine) = m.fine_lap_s {
+                map.serialize_entry("mintime_fine_lap_s", &fine)?;
+            }
         }
         if self.racing != LineKind::RACING {
             map.serialize_entry("racing_line", self.racing.name())?;
@@ -116,6 +139,7 @@ mod tests {
             racing: LineKind::Mintime,
             seconds: 1.0,
             stages: Vec::new(),
+            mintime: None,
         };
         let text = serde_json::to_string(&rec).unwrap();
         assert!(
@@ -136,6 +160,7 @@ mod tests {
             racing: LineKind::Iqp,
             seconds: 1.5,
             stages: Vec::new(),
+            mintime: None,
         };
         let text = serde_json::to_string(&rec).unwrap();
         assert_eq!(

@@ -9,7 +9,7 @@ use mapzoo_format::{GlobalParts, GlobalWaypoints, LineKind, LineParts, Waypoint}
 use crate::error::OptimizeError;
 use crate::mintime;
 use crate::params::RacelineParams;
-use crate::record::{LineFigures, RacelineRecord};
+use crate::record::{LineFigures, MintimeFigures, RacelineRecord};
 use crate::stage::Stage;
 use crate::trajectory::Trajectory;
 use crate::walls::{ResampledWalls, Walls};
@@ -60,6 +60,8 @@ pub struct RacelineResult {
     /// The line the car drives ([`LineKind::RACING`] unless [`Self::drive`] chose another):
     /// the one in `<T>_racing_line.csv` and in the IQP slot of global_waypoints.json.
     pub racing: LineKind,
+    /// How the min-time line was found, once [`Self::add_mintime`] has run.
+    pub mintime: Option<MintimeFigures>,
 }
 
 impl RacelineResult {
@@ -134,6 +136,7 @@ impl RacelineResult {
             racing: self.racing,
             seconds,
             stages: Vec::new(),
+            mintime: self.mintime,
         }
     }
 }
@@ -158,6 +161,11 @@ impl RacelineResult {
         self.lines.retain(|l| l.kind != LineKind::Mintime);
         self.lines
             .push(RacingLine::new(LineKind::Mintime, &fast.trajectory, &walls));
+        self.mintime = Some(MintimeFigures {
+            qps: fast.iterations,
+            kept: fast.accepted,
+            fine_lap_s: fast.fine_lap_s,
+        });
         let secs = t.elapsed().as_secs_f64();
         self.timings.retain(|(s, _)| *s != Stage::Mintime);
         let at = self
