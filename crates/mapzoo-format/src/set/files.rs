@@ -117,6 +117,28 @@ impl TrackFiles {
     /// (`None` for `mapzoo.toml` itself and for every file of a set without a record), so
     /// that [`Self::write`] need not hash the same bytes again.
     fn encode_hashed(&self, dir: &Path) -> Result<(Encoded, Vec<Option<String>>)> {
+        // global_waypoints.json is most of the bytes (its markers): it is written on a
+        // second thread while this one writes the rest, into the same place of the list
+        std::thread::scope(|scope| {
+            let global = self.global.as_ref().map(|g| {
+                let path = dir.join(GLOBAL_WAYPOINTS);
+                let hash = self.record.is_some();
+                scope.spawn(move || -> Result<(Vec<u8>, Option<String>)> {
+                    let bytes = g.to_json_string(&path)?.into_bytes();
+                    let h = hash.then(|| content_hash(&bytes));
+                    Ok((bytes, h))
+                })
+            });
+            self.encode_with(dir, global)
+        })
+    }
+
+    /// [`Self::encode_hashed`], with global_waypoints.json's bytes and hash from `global`.
+    fn encode_with(
+        &self,
+        dir: &Path,
+        global: Option<std::thread::ScopedJoinHandle<'_, Result<(Vec<u8>, Option<String>)>>>,
+    ) -> Result<(Encoded, Vec<Option<String>>)> {
         let names = SetNames::new(&self.track);
         let mut out = Vec::new();
         if let Some(map) = &self.map {
@@ -149,12 +171,13 @@ impl TrackFiles {
             waypoint::check_finite(line, &dir.join(&name))?;
             out.push((name, waypoint::to_csv_string(line).into_bytes()));
         }
-        if let Some(g) = &self.global {
-            let path = dir.join(GLOBAL_WAYPOINTS);
-            out.push((
-                GLOBAL_WAYPOINTS.into(),
-                g.to_json_string(&path)?.into_bytes(),
-            ));
+        let mut global_hash = None;
+        if let Some(handle) = global {
+            let (bytes, hash) = handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            global_hash = Some((out.len(), hash));
+            out.push((GLOBAL_WAYPOINTS.into(), bytes));
         }
         if let Some(s) = &self.speed_scaling {
             out.push((SPEED_SCALING.into(), s.to_yaml_string().into_bytes()));
@@ -168,7 +191,11 @@ impl TrackFiles {
             record.track = self.track.clone();
             hashes = out
                 .iter()
-                .map(|(_, bytes)| Some(content_hash(bytes)))
+                .enumerate()
+                .map(|(i, (_, bytes))| match &global_hash {
+                    Some((at, Some(hash))) if *at == i => Some(hash.clone()),
+                    _ => Some(content_hash(bytes)),
+                })
                 .collect();
             record.files = out
                 .iter()
