@@ -66,6 +66,9 @@ pub struct TrackFiles {
 /// Files as (name, bytes), in set order.
 type Encoded = Vec<(String, Vec<u8>)>;
 
+/// A file's bytes and, where the set is recorded, their [`content_hash`].
+type HashedFile = (Vec<u8>, Option<String>);
+
 impl TrackFiles {
     /// No files yet, for track `track`.
     pub fn new(track: &str) -> Self {
@@ -123,7 +126,7 @@ impl TrackFiles {
             let global = self.global.as_ref().map(|g| {
                 let path = dir.join(GLOBAL_WAYPOINTS);
                 let hash = self.record.is_some();
-                scope.spawn(move || -> Result<(Vec<u8>, Option<String>)> {
+                scope.spawn(move || -> Result<HashedFile> {
                     let bytes = g.to_json_string(&path)?.into_bytes();
                     let h = hash.then(|| content_hash(&bytes));
                     Ok((bytes, h))
@@ -137,7 +140,7 @@ impl TrackFiles {
     fn encode_with(
         &self,
         dir: &Path,
-        global: Option<std::thread::ScopedJoinHandle<'_, Result<(Vec<u8>, Option<String>)>>>,
+        global: Option<std::thread::ScopedJoinHandle<'_, Result<HashedFile>>>,
     ) -> Result<(Encoded, Vec<Option<String>>)> {
         let names = SetNames::new(&self.track);
         let mut out = Vec::new();
