@@ -216,6 +216,25 @@ fn check_names_a_wider_safety_width_for_hangar() {
     );
 }
 
+/// `check --from-centerline --profile racestack --json` of the set in `dir`, which must exit
+/// with `code`: its JSON record.
+fn check_from_centerline(dir: &std::path::Path, code: i32) -> serde_json::Value {
+    let o = mapzoo()
+        .arg("check")
+        .arg(dir)
+        .args(["--from-centerline", "--profile", "racestack", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
 #[test]
 fn check_reads_older_race_stack_files() {
     let Some(data) = reference_data_or_skip("check_older_files") else {
@@ -243,19 +262,7 @@ fn check_reads_older_race_stack_files() {
         obj[key]["header"]["seq"] = 0.into();
     }
     std::fs::write(&json_path, serde_json::to_string(&v).unwrap()).unwrap();
-    let o = mapzoo()
-        .arg("check")
-        .arg(&copy)
-        .args(["--from-centerline", "--profile", "racestack", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rec = check_from_centerline(&copy, 0);
     assert_eq!(rec["published"]["sp_lap_s"], 11.7476);
 }
 
@@ -473,19 +480,7 @@ fn check_explains_laps_of_the_seamless_line() {
             &format!("SP estimated lap time: {sp}s"),
         );
     std::fs::write(&json_path, edited).unwrap();
-    let o = mapzoo()
-        .arg("check")
-        .arg(&copy)
-        .args(["--from-centerline", "--profile", "racestack", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rec = check_from_centerline(&copy, 1);
     let text = rec["explanations"].to_string();
     assert!(
         text.contains("seamless") && text.contains(&format!("IQP {iqp} s")),

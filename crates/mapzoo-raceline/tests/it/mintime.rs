@@ -255,17 +255,11 @@ fn steps_a_few_micrometres_over_the_corridor_were_rejected_whole() {
     let Some(data) = reference_data_or_skip("steps_a_few_micrometres_over_the_corridor") else {
         return;
     };
-    let cl = mapzoo_format::read_centerline_any(
-        &data.join("f1tenth/Oschersleben/Oschersleben_centerline.csv"),
-    )
-    .unwrap();
     let params = RacelineParams::mapzoo();
-    let s = solve(&cl, None, &params);
-    assert!(!s.sol.is_iqp);
-    let vehicle = params.vehicle();
-    let fine = timed_spline(&s.sol.knots, 0.02, &vehicle).unwrap().0;
-    let iqp = timed_spline(&s.iqp_line.xy, 0.02, &vehicle).unwrap().0;
-    let clear = min_clearance(&s.sol.trajectory, &s.walls, params.wall_resample_step);
+    let (s, fine, clear) = f1tenth_mintime(&data, "Oschersleben", &params);
+    let iqp = timed_spline(&s.iqp_line.xy, 0.02, &params.vehicle())
+        .unwrap()
+        .0;
     eprintln!(
         "Oschersleben at 0.02 m: IQP {iqp:.4} s, min-time {fine:.4} s ({:+.2} %), {} iterations \
          ({} kept), clearance {clear:.4} m",
@@ -280,6 +274,26 @@ fn steps_a_few_micrometres_over_the_corridor_were_rejected_whole() {
     );
 }
 
+/// The min-time line of f1tenth_racetracks `track` from its centerline (not the IQP line), its
+/// lap at 0.02 m and its clearance.
+fn f1tenth_mintime(
+    data: &std::path::Path,
+    track: &str,
+    params: &RacelineParams,
+) -> (crate::support::Solved, f64, f64) {
+    let cl = mapzoo_format::read_centerline_any(
+        &data.join(format!("f1tenth/{track}/{track}_centerline.csv")),
+    )
+    .unwrap();
+    let s = solve(&cl, None, params);
+    assert!(!s.sol.is_iqp, "{track}: the IQP line was returned");
+    let fine = timed_spline(&s.sol.knots, 0.02, &params.vehicle())
+        .unwrap()
+        .0;
+    let clear = min_clearance(&s.sol.trajectory, &s.walls, params.wall_resample_step);
+    (s, fine, clear)
+}
+
 /// Regression (issue 21): on f1tenth_racetracks Sepang from its centerline the iteration of
 /// issue 21 (5–16 QPs) stopped at another local optimum, 44.5528 s at 0.02 m where the longer
 /// iteration before it reached 44.5461 s: its steps were rejected by differences the QP's
@@ -292,14 +306,8 @@ fn sepang_stopped_at_a_slower_local_optimum_than_before() {
     let Some(data) = reference_data_or_skip("sepang_stopped_at_a_slower_local_optimum") else {
         return;
     };
-    let cl = mapzoo_format::read_centerline_any(&data.join("f1tenth/Sepang/Sepang_centerline.csv"))
-        .unwrap();
     let params = RacelineParams::mapzoo();
-    let s = solve(&cl, None, &params);
-    assert!(!s.sol.is_iqp);
-    let vehicle = params.vehicle();
-    let fine = timed_spline(&s.sol.knots, 0.02, &vehicle).unwrap().0;
-    let clear = min_clearance(&s.sol.trajectory, &s.walls, params.wall_resample_step);
+    let (s, fine, clear) = f1tenth_mintime(&data, "Sepang", &params);
     eprintln!(
         "Sepang at 0.02 m: min-time {fine:.4} s, {} iterations ({} kept), clearance {clear:.4} m",
         s.sol.iterations, s.sol.accepted
