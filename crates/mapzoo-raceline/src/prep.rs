@@ -96,12 +96,21 @@ fn side_of_line(a: [f64; 2], b: [f64; 2], z: [f64; 2]) -> f64 {
     }
 }
 
-/// Stage 7: the smoothed reference line with widths from a closed track (TUM `spline_approximation`).
-pub fn prep(track: &RefTrack, params: &RacelineParams) -> Result<RefTrack, OptimizeError> {
+/// The checks before a reference line is prepped: finite and in range ([`RefTrack::check`]),
+/// and neither the `stepsize_prep` nor the `stepsize_reg` sampling of its lap too many points.
+pub(crate) fn check_reference(
+    track: &RefTrack,
+    params: &RacelineParams,
+) -> Result<(), OptimizeError> {
     track.check("reference line")?;
     let lap = closed_arc_lengths(&track.xy, Norm::SqrtOfSquares)[track.len()];
     check_samples("reference line", "stepsize_prep", lap, params.stepsize_prep)?;
-    check_samples("reference line", "stepsize_reg", lap, params.stepsize_reg)?;
+    check_samples("reference line", "stepsize_reg", lap, params.stepsize_reg)
+}
+
+/// Stage 7: the smoothed reference line with widths from a closed track (TUM `spline_approximation`).
+pub fn prep(track: &RefTrack, params: &RacelineParams) -> Result<RefTrack, OptimizeError> {
+    check_reference(track, params)?;
     let mut interp_cl = interp_track(track, params.stepsize_prep).xy;
     interp_cl.push(interp_cl[0]);
 

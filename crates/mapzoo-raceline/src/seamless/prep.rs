@@ -1,11 +1,9 @@
 //! Stage 7 for seamless lines: the reference line smoothed by a filter that treats every
 //! point alike, with its widths measured to the walls.
 
-use mapzoo_geom::{closed_arc_lengths, Norm};
-
-use crate::error::{check_samples, OptimizeError};
+use crate::error::OptimizeError;
 use crate::params::RacelineParams;
-use crate::prep::{interp_track, RefTrack};
+use crate::prep::{check_reference, interp_track, RefTrack};
 use crate::spline::ClosedSpline;
 use crate::walls::ResampledWalls;
 
@@ -21,10 +19,7 @@ pub(crate) fn prep(
     walls: &ResampledWalls,
     params: &RacelineParams,
 ) -> Result<RefTrack, OptimizeError> {
-    track.check("reference line")?;
-    let lap = closed_arc_lengths(&track.xy, Norm::SqrtOfSquares)[track.len()];
-    check_samples("reference line", "stepsize_prep", lap, params.stepsize_prep)?;
-    check_samples("reference line", "stepsize_reg", lap, params.stepsize_reg)?;
+    check_reference(track, params)?;
     let dense = interp_track(track, params.stepsize_prep).xy;
     let smoothed = smooth_closed(&dense, params.s_reg)?;
     let xy = ClosedSpline::through(&smoothed, None)?
