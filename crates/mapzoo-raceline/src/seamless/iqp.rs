@@ -37,13 +37,12 @@ pub(crate) fn iqp(
     params: &RacelineParams,
 ) -> Result<IqpSolution, OptimizeError> {
     reference.check("iqp reference line")?;
-    let narrowing = Narrowing::of(reference, walls);
+    let (narrowing, mut rt) = Narrowing::of(reference, walls);
     let widths = |xy: Vec<[f64; 2]>| {
         let mut rt = with_wall_widths(xy, walls);
         narrowing.apply(&mut rt);
         rt
     };
-    let mut rt = widths(reference.xy.clone());
     let mut scaling = distance_scaling(&rt.xy);
     let mut normals = ClosedSpline::through(&rt.xy, Some(&scaling))?.normals();
     let mut iteration = 0;
@@ -115,24 +114,32 @@ struct Narrowing {
 }
 
 impl Narrowing {
-    fn of(reference: &RefTrack, walls: &ResampledWalls) -> Self {
-        let cuts: Vec<(f64, f64)> = reference
-            .xy
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| {
-                let (right, left) = walls.polyline_distances(p);
-                (
-                    (right - reference.w_right[i]).max(0.0),
-                    (left - reference.w_left[i]).max(0.0),
-                )
-            })
-            .collect();
+    /// The narrowing of `reference` against `walls`, and the reference with the widths it
+    /// gives its own knots (its wall distances less its cuts).
+    fn of(reference: &RefTrack, walls: &ResampledWalls) -> (Self, RefTrack) {
+        let n = reference.len();
+        let mut cuts = Vec::with_capacity(n);
+        let mut first = RefTrack {
+            xy: reference.xy.clone(),
+            w_right: Vec::with_capacity(n),
+            w_left: Vec::with_capacity(n),
+        };
+        for (i, &p) in reference.xy.iter().enumerate() {
+            let (right, left) = walls.polyline_distances(p);
+            let cut = (
+                (right - reference.w_right[i]).max(0.0),
+                (left - reference.w_left[i]).max(0.0),
+            );
+            first.w_right.push(right - cut.0);
+            first.w_left.push(left - cut.1);
+            cuts.push(cut);
+        }
         let narrowed = cuts.iter().any(|&(r, l)| r > 0.0 || l > 0.0);
-        Narrowing {
+        let narrowing = Narrowing {
             knots: narrowed.then(|| PointIndex::new(reference.xy.clone(), CELL_M, Norm::Hypot)),
             cuts,
-        }
+        };
+        (narrowing, first)
     }
 
     fn apply(&self, rt: &mut RefTrack) {
