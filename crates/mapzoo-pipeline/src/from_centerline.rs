@@ -45,14 +45,12 @@ pub fn read_centerline_track(path: &Path) -> Result<CenterlineTrack, PipelineErr
     let mut notes = Vec::new();
     // Many tools close the loop by repeating the first point as the last row; the spline
     // through a point and its copy is singular. The loop is closed anyway: drop the copy.
-    if let [first, .., last] = centerline.as_slice() {
-        if centerline.len() > 2 && first.x_m == last.x_m && first.y_m == last.y_m {
-            notes.push(format!(
-                "the last point (row {}) repeats the first: a closed line, as many tools write it; the copy was dropped (mapzoo closes the loop itself)",
-                centerline.len() - 1
-            ));
-            centerline.pop();
-        }
+    let open = mapzoo_raceline::open_count(&centerline, |w| [w.x_m, w.y_m]);
+    if centerline.len() > 2 && open < centerline.len() {
+        notes.push(format!(
+            "the last point (row {open}) repeats the first: a closed line, as many tools write it; the copy was dropped (mapzoo closes the loop itself)"
+        ));
+        centerline.truncate(open);
     }
     // The input line's checks (issue 12 item 8) before any spline is fitted through it.
     crate::input_check::check_centerline(path, &centerline)?;

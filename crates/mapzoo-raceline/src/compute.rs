@@ -10,7 +10,7 @@ use mapzoo_format::{LineKind, Waypoint};
 
 use crate::clearance;
 use crate::error::OptimizeError;
-use crate::input::check_input_line;
+use crate::input::{check_input_line, open_count};
 use crate::params::RacelineParams;
 use crate::prep::RefTrack;
 use crate::progress;
@@ -110,7 +110,7 @@ fn compute_once(
     params: &RacelineParams,
     kinds: &[LineKind],
 ) -> Result<RacelineResult, OptimizeError> {
-    let centerline = open_loop(centerline);
+    let centerline = &centerline[..open_count(centerline, |w| [w.x_m, w.y_m])];
     if !params.seamless {
         return compute_from(centerline, walls, params, kinds);
     }
@@ -125,17 +125,6 @@ fn compute_once(
     let mut result = compute_from(&turned, walls, params, kinds)?;
     crate::seamless::start_lines_near(&mut result, [first.x_m, first.y_m]);
     Ok(result)
-}
-
-/// `centerline` without a last point that repeats the first (a closed loop as many tools write
-/// it; [`check_input_line`] accepts it, and the stages close the loop themselves).
-fn open_loop(centerline: &[Waypoint]) -> &[Waypoint] {
-    match (centerline.first(), centerline.last()) {
-        (Some(a), Some(b)) if centerline.len() > 1 && (a.x_m, a.y_m) == (b.x_m, b.y_m) => {
-            &centerline[..centerline.len() - 1]
-        }
-        _ => centerline,
-    }
 }
 
 /// Stages 7–11 from `centerline` as given (its first point is the start of every resampling).

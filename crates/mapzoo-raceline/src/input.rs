@@ -18,13 +18,20 @@ use crate::error::{
 };
 use crate::prep::RefTrack;
 
+/// How many of `points` (x, y by `xy`) are points of the loop: all but a last one that
+/// repeats the first, as a file that closes the loop by repeating its first point writes it
+/// (the copy is not a point; the stages close the loop themselves).
+pub fn open_count<T>(points: &[T], xy: impl Fn(&T) -> [f64; 2]) -> usize {
+    match (points.first(), points.last()) {
+        (Some(a), Some(b)) if points.len() > 1 && xy(a) == xy(b) => points.len() - 1,
+        _ => points.len(),
+    }
+}
+
 /// The first check of [`check_input_line`] alone, to run before the others' preconditions
 /// (finite values): at least [`MIN_INPUT_POINTS`] points (a closing copy of the first not counted).
 pub fn check_point_count(track: &RefTrack) -> Result<(), LineInputError> {
-    let mut n = track.xy.len();
-    if n > 1 && track.xy[n - 1] == track.xy[0] {
-        n -= 1;
-    }
+    let n = open_count(&track.xy, |p| *p);
     if n < MIN_INPUT_POINTS {
         return Err(LineInputError::TooFewPoints { found: n });
     }
@@ -34,11 +41,7 @@ pub fn check_point_count(track: &RefTrack) -> Result<(), LineInputError> {
 /// Checks an input centerline (finite values, as [`RefTrack::check`] ensures): see the module
 /// documentation. `stepsize_reg` (metres) sets the shortest lap that can be optimised.
 pub fn check_input_line(track: &RefTrack, stepsize_reg: f64) -> Result<(), LineInputError> {
-    let mut n = track.xy.len();
-    // A file that closes the loop by repeating its first point: the copy is not a point.
-    if n > 1 && track.xy[n - 1] == track.xy[0] {
-        n -= 1;
-    }
+    let n = open_count(&track.xy, |p| *p);
     let xy = &track.xy[..n];
     if n < MIN_INPUT_POINTS {
         return Err(LineInputError::TooFewPoints { found: n });

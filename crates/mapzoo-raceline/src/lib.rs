@@ -54,7 +54,7 @@ pub use compute::{compute, compute_lines, compute_lines_once, reftrack_from_wayp
 pub use error::{
     LineInputError, ObstacleNote, OptimizeError, Remedy, MAX_COORD_M, MAX_LAP_M, MAX_SAMPLES,
 };
-pub use input::{check_input_line, check_point_count};
+pub use input::{check_input_line, check_point_count, open_count};
 pub use iqp::IqpSolution;
 pub use mapzoo_format::format_number;
 pub use mapzoo_format::LineKind;
