@@ -62,16 +62,18 @@ pub fn install() {
 #[cfg(not(unix))]
 pub fn install() {}
 
-/// Set once the command's work is done ([`finished`]): a time limit that fires later leaves the
-/// run to end with the command's own status; one that fired first holds it until it exits.
-static FINISHED: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+/// Commands that have done their work ([`finished`]). A time limit belongs to the command that
+/// was running when it was set (the Python package runs several in one process): once that one
+/// has finished, the limit does nothing and the run ends with the command's own status; a limit
+/// that fired first holds the lock until it exits.
+static FINISHED: std::sync::Mutex<u64> = std::sync::Mutex::new(0);
 
-/// The command has done its work (called when it returns, before its status is reported): a
+/// The command has done its work (called when it returns, before its status is reported): its
 /// time limit no longer ends the run with 2.
 pub fn finished() {
     *FINISHED
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        .unwrap_or_else(std::sync::PoisonError::into_inner) += 1;
 }
 
 /// Ends the run after `seconds` of wall time (`--max-seconds`, the configuration's
@@ -82,6 +84,9 @@ pub fn stop_after(seconds: f64, source: &'static str) {
     let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
         return;
     };
+    let run = *FINISHED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let _ = std::thread::Builder::new()
         .name("time limit".into())
         .spawn(move || {
@@ -89,7 +94,7 @@ pub fn stop_after(seconds: f64, source: &'static str) {
             let done = FINISHED
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if *done {
+            if *done != run {
                 return;
             }
             let removed = mapzoo_format::set::interrupt_cleanup();
