@@ -663,13 +663,9 @@ fn descend(
         count.iterations += 1;
         match prob.step(&cur, rho, count.iterations) {
             Ok(alpha) => {
-                // the longest shift the QP took: a region larger than that did not bind
-                let taken = alpha
-                    .iter()
-                    .zip(&cur.alpha)
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0.0, f64::max);
                 let step: Vec<f64> = alpha.iter().zip(&cur.alpha).map(|(a, b)| a - b).collect();
+                // the longest shift the QP took: a region larger than that did not bind
+                let taken = step.iter().map(|d| d.abs()).fold(0.0, f64::max);
                 // the lap first (already timed), the walls only for a faster line
                 let candidate = prob.candidate(alpha).ok();
                 let change = candidate
