@@ -55,6 +55,26 @@ fn sub_atb<const M: usize>(c: &mut Block<M>, a: &Block<M>, b: &Block<M>) {
     }
 }
 
+/// out −= Aᵀ v.
+#[inline]
+fn sub_atv<const M: usize>(out: &mut [f64; M], a: &Block<M>, v: &[f64; M]) {
+    for i in 0..M {
+        for j in 0..M {
+            out[j] -= a[i][j] * v[i];
+        }
+    }
+}
+
+/// out −= A v.
+#[inline]
+fn sub_av<const M: usize>(out: &mut [f64; M], a: &Block<M>, v: &[f64; M]) {
+    for i in 0..M {
+        for j in 0..M {
+            out[i] -= a[i][j] * v[j];
+        }
+    }
+}
+
 /// In-place LU with partial pivoting; false on a zero or non-finite pivot.
 fn lu<const M: usize>(a: &mut Block<M>, piv: &mut [usize; M]) -> bool {
     for k in 0..M {
@@ -204,18 +224,9 @@ impl<const M: usize> Uniform<M> {
         for k in 0..b {
             let rk = head[k];
             if k + 1 < b {
-                let next = &mut head[k + 1];
-                for i in 0..M {
-                    for j in 0..M {
-                        next[j] -= self.x[k][i][j] * rk[i];
-                    }
-                }
+                sub_atv(&mut head[k + 1], &self.x[k], &rk);
             }
-            for i in 0..M {
-                for j in 0..M {
-                    border[j] -= self.y[k][i][j] * rk[i];
-                }
-            }
+            sub_atv(border, &self.y[k], &rk);
             lu_solve_vec(&self.s[k], &self.piv[k], &mut head[k]);
         }
         lu_solve_vec(&self.r, &self.r_piv, border);
@@ -224,18 +235,9 @@ impl<const M: usize> Uniform<M> {
         for k in (0..b).rev() {
             let mut v = head[k];
             if k + 1 < b {
-                let next = head[k + 1];
-                for i in 0..M {
-                    for j in 0..M {
-                        v[i] -= self.x[k][i][j] * next[j];
-                    }
-                }
+                sub_av(&mut v, &self.x[k], &head[k + 1]);
             }
-            for i in 0..M {
-                for j in 0..M {
-                    v[i] -= self.y[k][i][j] * xb[j];
-                }
-            }
+            sub_av(&mut v, &self.y[k], &xb);
             head[k] = v;
         }
     }
