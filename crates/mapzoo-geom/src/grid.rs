@@ -83,24 +83,35 @@ impl Grid {
 
     /// Calls `scan(state, cell)` on the cells around `q` ring by ring (ring r: the cells r
     /// columns or rows from q's cell), from the first ring that touches the grid, so that a
-    /// query kilometres away costs O(nx + ny) rings, not O(distance²). After each ring r it
-    /// stops when `done(state, r·cell)` holds: every item wholly in ring r + 1 or beyond is at
-    /// least r·cell metres from `q`.
+    /// query kilometres away costs O(nx + ny) rings, not O(distance²). `best(state)` is the
+    /// distance, metres, of the best item found so far (infinite while there is none), and
+    /// `scan` says whether it may have changed: a cell whose box lies farther than that from
+    /// `q` is not scanned, and the search stops when every cell of the rings still to come
+    /// does. An item may be scanned in any cell that holds a point of it (a point item, or
+    /// the closest point of a segment lying in the cells its box overlaps), so whatever can
+    /// equal or beat the final best is scanned.
+    ///
+    /// The box distances are lower bounds with a slack ([`CellBounds`]) that covers the
+    /// rounding of the cell coordinates, so the answer does not depend on them; compared with
+    /// the plain ring search (every cell of every ring up to the best distance) this skips
+    /// the corners of the square and the rows beyond the best distance.
+    #[inline(always)]
     pub(crate) fn search<S>(
         &self,
         q: Point,
         state: &mut S,
-        mut scan: impl FnMut(&mut S, usize),
-        done: impl Fn(&S, f64) -> bool,
+        mut scan: impl FnMut(&mut S, usize) -> bool,
+        best: impl Fn(&S) -> f64,
     ) {
         if self.nx * self.ny == 1 {
             scan(state, 0);
             return;
         }
+        let bounds = CellBounds::new(self, q);
         // far queries are clamped (no overflow)
         let lim = 1e12;
-        let qx = ((q[0] - self.min[0]) / self.cell).floor().clamp(-lim, lim) as i64;
-        let qy = ((q[1] - self.min[1]) / self.cell).floor().clamp(-lim, lim) as i64;
+        let qx = bounds.qx.floor().clamp(-lim, lim) as i64;
+        let qy = bounds.qy.floor().clamp(-lim, lim) as i64;
         let gap = |c: i64, n: i64| {
             if c < 0 {
                 -c
@@ -111,24 +122,133 @@ impl Grid {
             }
         };
         let r0 = gap(qx, self.nx).max(gap(qy, self.ny));
+        let mut limit = bounds.limit(best(state));
         for r in r0..=r0 + self.nx + self.ny + 2 {
+            let (c0, c1) = ((qx - r).max(0), (qx + r).min(self.nx - 1));
             for cy in (qy - r).max(0)..=(qy + r).min(self.ny - 1) {
+                let dy2 = bounds.gap2(bounds.qy, cy);
+                if dy2 > limit {
+                    continue;
+                }
                 if r == 0 || cy == qy - r || cy == qy + r {
-                    for cx in (qx - r).max(0)..=(qx + r).min(self.nx - 1) {
-                        scan(state, self.at(cx, cy));
+                    // the whole ring row at its top and bottom: the columns that may hold a
+                    // point within the limit (all of them near the query)
+                    let (lo, hi) = if r > 1 {
+                        bounds.columns(limit - dy2)
+                    } else {
+                        (c0, c1)
+                    };
+                    for cx in c0.max(lo)..=c1.min(hi) {
+                        if scan(state, self.at(cx, cy)) {
+                            limit = bounds.limit(best(state));
+                        }
                     }
                 } else {
+                    // its two end cells in between
                     for cx in [qx - r, qx + r] {
-                        if (0..self.nx).contains(&cx) {
-                            scan(state, self.at(cx, cy));
+                        if (0..self.nx).contains(&cx)
+                            && dy2 + bounds.gap2(bounds.qx, cx) <= limit
+                            && scan(state, self.at(cx, cy))
+                        {
+                            limit = bounds.limit(best(state));
                         }
                     }
                 }
             }
-            if done(state, r as f64 * self.cell) {
+            // the nearest cell of the rings beyond r, in each direction the grid goes on
+            let mut beyond = f64::INFINITY;
+            let mut more = false;
+            if qx - r > 0 {
+                beyond = beyond.min(bounds.gap2(bounds.qx, qx - r - 1));
+                more = true;
+            }
+            if qx + r < self.nx - 1 {
+                beyond = beyond.min(bounds.gap2(bounds.qx, qx + r + 1));
+                more = true;
+            }
+            if qy - r > 0 {
+                beyond = beyond.min(bounds.gap2(bounds.qy, qy - r - 1));
+                more = true;
+            }
+            if qy + r < self.ny - 1 {
+                beyond = beyond.min(bounds.gap2(bounds.qy, qy + r + 1));
+                more = true;
+            }
+            if !more || beyond > limit {
                 break;
             }
         }
+    }
+}
+
+/// Lower bounds on the distance from a query to the points of a column or row of cells, in
+/// cell units, squared: the gap between the query's cell coordinate and the cell's edges,
+/// less a slack that covers the rounding of both cell coordinates. A finite indexed point
+/// lies in the grid's box, so its cell coordinate is in [0, nx) (no clamping); a segment's
+/// closest point may stray from the segment's box by a few ulps of its coordinates, which
+/// the slack covers too.
+struct CellBounds {
+    /// The query in cell units from the grid's corner, as [`Grid::cell_xy`] computes it.
+    qx: f64,
+    qy: f64,
+    /// Slack, cell units: orders of magnitude above the rounding of any coordinate involved.
+    slack: f64,
+    /// 1 / cell size, 1/metres.
+    per_m: f64,
+}
+
+impl CellBounds {
+    fn new(grid: &Grid, q: Point) -> Self {
+        let qx = (q[0] - grid.min[0]) / grid.cell;
+        let qy = (q[1] - grid.min[1]) / grid.cell;
+        let extent =
+            (grid.nx + grid.ny) as f64 + (grid.min[0].abs() + grid.min[1].abs()) / grid.cell;
+        CellBounds {
+            qx,
+            qy,
+            slack: 1e-12 * (4.0 + extent + qx.abs() + qy.abs()),
+            per_m: 1.0 / grid.cell,
+        }
+    }
+
+    /// Squared gap from query coordinate `q` to the cell coordinates [c, c + 1), less the
+    /// slack; 0 where that is not positive or not a number.
+    #[inline]
+    fn gap2(&self, q: f64, c: i64) -> f64 {
+        let gap = (c as f64 - q).max(q - (c + 1) as f64);
+        let g = (gap - self.slack).max(0.0);
+        g * g
+    }
+
+    /// The columns c with `gap2(qx, c) <= span`, and perhaps one more at each end, as
+    /// (first, last); all of them while `span` is infinite.
+    #[inline]
+    fn columns(&self, span: f64) -> (i64, i64) {
+        let reach = span.sqrt() + 2.0 * self.slack;
+        let (first, last) = (self.qx - reach, self.qx + reach);
+        // `as` saturates (±∞ become the extreme columns); ∞ − ∞ means every column
+        (
+            if first.is_nan() {
+                i64::MIN
+            } else {
+                first.floor() as i64
+            },
+            if last.is_nan() {
+                i64::MAX
+            } else {
+                last.floor() as i64
+            },
+        )
+    }
+
+    /// The squared bound, cell units, beyond which a cell cannot hold a point at `best`
+    /// metres or less: (best / cell)² with a margin far above the rounding of the norms
+    /// and of these bounds, never below 1e-280 (where the squares lose precision), infinite
+    /// while there is no best.
+    #[inline]
+    fn limit(&self, best: f64) -> f64 {
+        let t = best * self.per_m;
+        (t * t * (1.0 + 1e-9)).max(1e-280)
     }
 }
 

@@ -38,6 +38,9 @@ pub struct PointIndex {
     norm: Norm,
     grid: Grid,
     buckets: Buckets,
+    /// The points in bucket order (`pts[buckets.items[i]]`), so that a cell's points are
+    /// read in one run.
+    bucketed: Vec<Point>,
 }
 
 impl PointIndex {
@@ -51,11 +54,13 @@ impl PointIndex {
             .map(|(k, &p)| (grid.index(p), k))
             .collect();
         let buckets = Buckets::new(grid.cells(), &pairs);
+        let bucketed = buckets.items.iter().map(|&k| pts[k]).collect();
         PointIndex {
             pts,
             norm,
             grid,
             buckets,
+            bucketed,
         }
     }
 
@@ -75,25 +80,45 @@ impl PointIndex {
         if !(q[0].is_finite() && q[1].is_finite()) {
             return None;
         }
+        let best = match self.norm {
+            Norm::SqrtOfSquares => self.nearest_by(q, |dx, dy, _| Some(dx.powi(2) + dy.powi(2))),
+            // hypot only where the squares leave a chance ([`hypot_may_reach`])
+            Norm::Hypot => self.nearest_by(q, |dx, dy, best| {
+                hypot_may_reach(dx * dx + dy * dy, best).then(|| dx.hypot(dy))
+            }),
+        };
+        (best.1 != usize::MAX).then(|| Nearest {
+            index: best.1,
+            distance: self.norm.key_distance(best.0),
+        })
+    }
+
+    /// The smallest (key, index) over the points, searched on the grid; `key(dx, dy, best)`
+    /// is [`Norm::key`] of the point p at (dx, dy) = p − q, or `None` when that key surely
+    /// exceeds `best`, the key to beat (so p can neither win nor tie).
+    #[inline]
+    fn nearest_by(&self, q: Point, key: impl Fn(f64, f64, f64) -> Option<f64>) -> (f64, usize) {
         let norm = self.norm;
         let mut best = (f64::INFINITY, usize::MAX);
+        let (start, items, pts) = (&self.buckets.start, &self.buckets.items, &self.bucketed);
         self.grid.search(
             q,
             &mut best,
             |best, c| {
-                for &k in self.buckets.cell(c) {
-                    let key = norm.key(self.pts[k], q);
-                    if key < best.0 || (key == best.0 && k < best.1) {
-                        *best = (key, k);
+                let run = start[c]..start[c + 1];
+                let before = best.1;
+                for (p, &k) in pts[run.clone()].iter().zip(&items[run]) {
+                    if let Some(key) = key(p[0] - q[0], p[1] - q[1], best.0) {
+                        if key < best.0 || (key == best.0 && k < best.1) {
+                            *best = (key, k);
+                        }
                     }
                 }
+                best.1 != before
             },
-            |best, bound| best.0.is_finite() && norm.key_distance(best.0) <= bound,
+            |best| norm.key_distance(best.0),
         );
-        (best.1 != usize::MAX).then(|| Nearest {
-            index: best.1,
-            distance: norm.key_distance(best.0),
-        })
+        best
     }
 
     /// Distance from `q` to the nearest point, metres; infinite when there is none.
@@ -119,6 +144,16 @@ impl PointIndex {
         found.sort_unstable();
         found
     }
+}
+
+/// Whether a point at squared distance `squares` (dx² + dy², rounded) may have a hypot equal
+/// to or below `best` (a hypot, metres): false only when the squares exceed best² by far more
+/// than both roundings (a relative 1e-12, against an error of a few 1e-16), and best² is far
+/// from underflow. Always true while `best` is infinite.
+#[inline]
+pub(crate) fn hypot_may_reach(squares: f64, best: f64) -> bool {
+    // NaN squares (a NaN coordinate) leave the decision to hypot
+    squares <= (best * best * (1.0 + 1e-12)).max(1e-280) || squares.is_nan()
 }
 
 /// The segments of a polyline of `n` points: (k − 1, k) for k in 1..n, then (n − 1, 0) when
@@ -208,8 +243,9 @@ impl SegmentIndex {
                         *best = (key, s, t);
                     }
                 }
+                true
             },
-            |best, bound| best.0.is_finite() && norm.key_distance(best.0) <= bound,
+            |best| norm.key_distance(best.0),
         );
         (best.1 != usize::MAX).then(|| NearestSegment {
             segment: best.1,
@@ -372,6 +408,51 @@ mod tests {
             let index = PointIndex::new(pts.clone(), cell, norm);
             for q in points(qs) {
                 prop_assert_eq!(index.within(q, radius), reference::points_within(&pts, q, radius, norm));
+            }
+        }
+
+        /// Points and queries on a lattice of half cells far from the origin: many exact ties
+        /// between cells, points on cell edges and queries on them; the pruned ring search
+        /// still answers exactly what the all-pairs search answers.
+        #[test]
+        fn lattice_ties_match_naive(
+            pts in proptest::collection::vec((-12i32..12, -12i32..12), 1..120),
+            qs in proptest::collection::vec((-40i32..40, -40i32..40), 1..20),
+            offset in proptest::sample::select(vec![0.0, 0.3, 1e5, -7.25e6]),
+            cell in proptest::sample::select(vec![0.25, 0.5, 1.0, 0.3]),
+            hypot: bool,
+            closed: bool,
+        ) {
+            let lattice = |v: Vec<(i32, i32)>| -> Vec<Point> {
+                v.into_iter()
+                    .map(|(x, y)| [offset + x as f64 * cell / 2.0, offset + y as f64 * cell / 2.0])
+                    .collect()
+            };
+            let pts = lattice(pts);
+            let norm = norm_of(hypot);
+            let index = PointIndex::new(pts.clone(), cell, norm);
+            let segments = SegmentIndex::new(&pts, closed, cell, norm);
+            for q in lattice(qs) {
+                prop_assert_eq!(index.nearest(q), reference::nearest_point(&pts, q, norm));
+                prop_assert_eq!(segments.nearest(q), reference::nearest_segment(&pts, closed, q, norm));
+            }
+        }
+
+        /// The squares never rule out a point whose hypot reaches the best one, also for a
+        /// best a few ulps below or above the point's own hypot and for extreme magnitudes.
+        #[test]
+        fn hypot_filter_keeps_every_contender(
+            dx in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO,
+            dy in -1e3f64..1e3,
+            scale in proptest::sample::select(vec![1.0, 1e-160, 1e-150, 1e150, 1e160, 1e-300]),
+            ulps in -4i64..4,
+        ) {
+            let (dx, dy) = (dx, dy * scale);
+            let h = dx.hypot(dy);
+            prop_assume!(h.is_finite() && h > 0.0);
+            let best = f64::from_bits((h.to_bits() as i64 + ulps) as u64);
+            if h <= best {
+                prop_assert!(hypot_may_reach(dx * dx + dy * dy, best), "{} {} {}", dx, dy, best);
             }
         }
 
