@@ -7,37 +7,51 @@
 //! Reference: P. Dierckx, "Algorithms for smoothing data with periodic and
 //! parametric splines", Computer Graphics and Image Processing 20 (1982).
 //! Arrays keep FITPACK's 1-based indices (slot 0 unused) so the port can be
-//! read against the original line by line.
+//! read against the original line by line. The hot sweeps take fixed-width rows and
+//! windows (no index arithmetic, fewer checks) and clear only the rows in use; the
+//! operations and their order are FITPACK's, and the tests hold the result bit for bit
+//! to the port as first written (`naive`).
 
 // The port keeps FITPACK's explicit index arithmetic (1-based, counters that
 // run beside the loop variable) on purpose, so it can be checked against the
 // Fortran; iterator rewrites would hide that correspondence.
 #![allow(clippy::needless_range_loop, clippy::explicit_counter_loop)]
 
-/// Column-major-free dense matrix with 1-based (row, column) indices.
-struct Mat {
-    cols: usize,
-    data: Vec<f64>,
+#[cfg(test)]
+mod naive;
+
+/// The spline degree: cubic.
+const K: usize = 3;
+
+/// A dense matrix with 1-based (row, column) indices, stored as rows of `W` values
+/// (column 0 unused): a fixed row width lets the hot loops index without arithmetic.
+struct Mat<const W: usize> {
+    rows: Vec<[f64; W]>,
 }
 
-impl Mat {
-    fn new(rows: usize, cols: usize) -> Self {
+impl<const W: usize> Mat<W> {
+    /// Rows 0..=rows, all zero.
+    fn new(rows: usize) -> Self {
         Mat {
-            cols,
-            data: vec![0.0; (rows + 1) * (cols + 1)],
+            rows: vec![[0.0; W]; rows + 1],
         }
     }
     #[inline]
     fn at(&self, i: usize, j: usize) -> f64 {
-        self.data[i * (self.cols + 1) + j]
+        self.rows[i][j]
     }
     #[inline]
     fn set(&mut self, i: usize, j: usize, v: f64) {
-        self.data[i * (self.cols + 1) + j] = v;
+        self.rows[i][j] = v;
     }
     #[inline]
     fn get_mut(&mut self, i: usize, j: usize) -> &mut f64 {
-        &mut self.data[i * (self.cols + 1) + j]
+        &mut self.rows[i][j]
+    }
+    /// Sets rows 0..=last to zero.
+    fn clear_to(&mut self, last: usize) {
+        let last = last.min(self.rows.len() - 1);
+        self.rows[..=last].iter_mut().for_each(|r| *r = [0.0; W]);
     }
 }
 
@@ -86,32 +100,41 @@ fn fprati(p1: &mut f64, f1: &mut f64, p2: f64, f2: f64, p3: &mut f64, f3: &mut f
     p
 }
 
-/// FITPACK `fpbspl` with 1-based knots `t` (slot 0 unused) and 1-based interval l: the k+1
-/// non-zero B-splines at x, returned 1-based (slot 0 unused).
-fn fpbspl(t: &[f64], k: usize, x: f64, l: usize) -> [f64; 7] {
+/// FITPACK `fpbspl` for k = 3 with 1-based knots `t` (slot 0 unused) and 1-based interval
+/// l: the k+1 non-zero B-splines at x, returned 1-based (slot 0 unused). The knots it reads,
+/// t[l−2..=l+3], are taken as one window so that the unrolled loops index it directly.
+#[inline]
+fn fpbspl(t: &[f64], x: f64, l: usize) -> [f64; 7] {
+    // window slot w holds t[l − 2 + w]: t[li] = tw[i + 2], t[lj] = tw[i + 2 − j]
+    let tw = &t[l - 2..l + 4];
     let mut h = [0.0; 7];
     let mut hh = [0.0; 7];
     h[1] = 1.0;
-    for j in 1..=k {
+    for j in 1..=K {
         hh[1..=j].copy_from_slice(&h[1..=j]);
         h[1] = 0.0;
         for i in 1..=j {
-            let li = l + i;
-            let lj = li - j;
-            if t[li] == t[lj] {
+            let (tli, tlj) = (tw[i + 2], tw[i + 2 - j]);
+            if tli == tlj {
                 h[i + 1] = 0.0;
                 continue;
             }
-            let f = hh[i] / (t[li] - t[lj]);
-            h[i] += f * (t[li] - x);
-            h[i + 1] = f * (x - t[lj]);
+            let f = hh[i] / (tli - tlj);
+            h[i] += f * (tli - x);
+            h[i + 1] = f * (x - tlj);
         }
     }
     h
 }
 
 /// FITPACK `fpbacp`: solve g·c = z, g = [a | b] upper triangular (a of bandwidth k1, b n×k).
-fn fpbacp(a: &Mat, b: &Mat, z: &[f64], n: usize, k: usize) -> Vec<f64> {
+fn fpbacp<const A: usize, const B: usize>(
+    a: &Mat<A>,
+    b: &Mat<B>,
+    z: &[f64],
+    n: usize,
+    k: usize,
+) -> Vec<f64> {
     let mut c = vec![0.0; z.len()];
     let mut l = n;
     for i in 1..=k {
@@ -161,14 +184,14 @@ fn fpbacp(a: &Mat, b: &Mat, z: &[f64], n: usize, k: usize) -> Vec<f64> {
 }
 
 /// FITPACK `fpdisc`: jumps of the k-th derivative of the B-splines at the interior knots.
-fn fpdisc(t: &[f64], n: usize, k2: usize, nest: usize) -> Mat {
+fn fpdisc(t: &[f64], n: usize, k2: usize, nest: usize) -> Mat<{ K + 3 }> {
     let k1 = k2 - 1;
     let k = k1 - 1;
     let nk1 = n - k1;
     let nrint = nk1 - k;
     let an = nrint as f64;
     let fac = an / (t[nk1 + 1] - t[k1]);
-    let mut b = Mat::new(nest, k2);
+    let mut b = Mat::new(nest);
     let mut h = [0.0; 13];
     for l in k2..=nk1 {
         let lmk = l - k1;
@@ -243,6 +266,130 @@ fn fpknot(
     *nrint += 1;
 }
 
+/// Rotates the observation row (B-spline values `h[1..=k1]`, right-hand side `xi`) into the
+/// triangle rows `rows` (a1's rows l5+1..=l5+k1, with `z0`, `z1` the same rows of the
+/// right-hand sides) by Givens rotations, as `fpclos` does where the periodic B-splines
+/// vanish; rows and windows are taken whole so that the unrolled loops index them directly.
+fn rotate_row(
+    rows: &mut [[f64; K + 2]],
+    z0: &mut [f64],
+    z1: &mut [f64],
+    h: &mut [f64; 7],
+    xi: &mut [f64; 2],
+) {
+    let (rows, z0, z1) = (&mut rows[..K + 1], &mut z0[..K + 1], &mut z1[..K + 1]);
+    for i in 1..=K + 1 {
+        let piv = h[i];
+        if piv == 0.0 {
+            continue;
+        }
+        let row = &mut rows[i - 1];
+        let (cos, sin) = fpgivs(piv, &mut row[1]);
+        fprota(cos, sin, &mut xi[0], &mut z0[i - 1]);
+        fprota(cos, sin, &mut xi[1], &mut z1[i - 1]);
+        // FITPACK's i2 = i1 − i + 1
+        for i1 in (i + 1)..=K + 1 {
+            fprota(cos, sin, &mut h[i1], &mut row[i1 - i + 1]);
+        }
+    }
+}
+
+/// Rotates an observation row where the periodic B-splines do not vanish into the triangle
+/// [a1 | a2] (right-hand sides `z`), as `fpclos` does.
+#[allow(clippy::too_many_arguments)]
+fn rotate_periodic_row(
+    a1: &mut Mat<{ K + 2 }>,
+    a2: &mut Mat<{ K + 1 }>,
+    z: &mut [Vec<f64>; 2],
+    h: [f64; 7],
+    l5: usize,
+    n10: i64,
+    xi: &mut [f64; 2],
+) {
+    const IDIM: usize = 2;
+    let (kk, kk1) = (K, K + 1);
+    let mut h1 = [0.0; 8];
+    let mut h2 = [0.0; 8];
+    let mut j = l5 as i64 - n10;
+    for i in 1..=kk1 {
+        j += 1;
+        let mut l0 = j;
+        loop {
+            let l1 = l0 - kk as i64;
+            if l1 <= 0 {
+                h2[l0 as usize] += h[i];
+                break;
+            }
+            if l1 <= n10 {
+                h1[l1 as usize] = h[i];
+                break;
+            }
+            l0 = l1 - n10;
+        }
+    }
+    if n10 > 0 {
+        let n10u = n10 as usize;
+        for j in 1..=n10u {
+            let piv = h1[1];
+            if piv == 0.0 {
+                if h1[2..=kk1].iter().all(|&v| v == 0.0) {
+                    // h1 is all zeros (it holds at most kk1 values): the rest of the sweep
+                    // would only shift them
+                    break;
+                }
+                for i in 1..=kk {
+                    h1[i] = h1[i + 1];
+                }
+                h1[kk1] = 0.0;
+                continue;
+            }
+            let (cos, sin) = fpgivs(piv, a1.get_mut(j, 1));
+            for d in 0..IDIM {
+                fprota(cos, sin, &mut xi[d], &mut z[d][j]);
+            }
+            for (i, h2i) in h2.iter_mut().enumerate().take(kk + 1).skip(1) {
+                fprota(cos, sin, h2i, a2.get_mut(j, i));
+            }
+            if j == n10u {
+                break;
+            }
+            let i2 = (n10u - j).min(kk);
+            let mut i1 = 0;
+            for i in 1..=i2 {
+                i1 = i + 1;
+                let mut hv = h1[i1];
+                fprota(cos, sin, &mut hv, a1.get_mut(j, i1));
+                h1[i1] = hv;
+                h1[i] = h1[i1];
+            }
+            h1[i1] = 0.0;
+        }
+    }
+    for j in 1..=kk {
+        let ij = n10 + j as i64;
+        if ij <= 0 {
+            continue;
+        }
+        let ij = ij as usize;
+        let piv = h2[j];
+        if piv == 0.0 {
+            continue;
+        }
+        let (cos, sin) = fpgivs(piv, a2.get_mut(ij, j));
+        for d in 0..IDIM {
+            fprota(cos, sin, &mut xi[d], &mut z[d][ij]);
+        }
+        if j == kk {
+            break;
+        }
+        for i in (j + 1)..=kk {
+            let mut hv = h2[i];
+            fprota(cos, sin, &mut hv, a2.get_mut(ij, i));
+            h2[i] = hv;
+        }
+    }
+}
+
 /// Result of [`clocur`]: knots and per-dimension coefficients, 0-based.
 #[derive(Debug, Clone)]
 pub struct ClocurFit {
@@ -263,7 +410,6 @@ pub struct ClocurFit {
 /// FITPACK `clocur` (iopt = 0, k = 3, idim = 2, unit weights) on parameters u (u[0] = 0,
 /// u[m−1] = 1) and closed data x (x[m−1] == x[0]) with smoothing factor s > 0.
 pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
-    const K: usize = 3;
     const IDIM: usize = 2;
     let k = K;
     let k1 = k + 1;
@@ -284,9 +430,9 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
     let mut nrdata = vec![0i64; nest + 2];
     let mut z = [vec![0.0; nest + 2], vec![0.0; nest + 2]];
     let mut c = [vec![0.0; nest + 2], vec![0.0; nest + 2]];
-    let mut a1 = Mat::new(nest, k1);
-    let mut a2 = Mat::new(nest, k);
-    let mut q = Mat::new(m, k1);
+    let mut a1: Mat<{ K + 2 }> = Mat::new(nest);
+    let mut a2: Mat<{ K + 1 }> = Mat::new(nest);
+    let mut q: Mat<{ K + 2 }> = Mat::new(m);
     let mut ier = 0;
 
     let m1 = m - 1;
@@ -351,11 +497,12 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
             t[nk2 + j] = t[k1 + j] + per;
             t[k1 - j] = t[nk2 - j] - per;
         }
-        for zd in z.iter_mut() {
-            zd.iter_mut().for_each(|v| *v = 0.0);
-        }
-        a1.data.iter_mut().for_each(|v| *v = 0.0);
         n7 = nk1 - k;
+        // rows past n7 are never written (n only grows), so they are still zero
+        for zd in z.iter_mut() {
+            zd[..=n7].fill(0.0);
+        }
+        a1.clear_to(n7);
         n10 = n7 as i64 - kk as i64;
         let mut jper = false;
         fp = 0.0;
@@ -367,41 +514,28 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
             while ui >= t[l + 1] {
                 l += 1;
             }
-            let mut h = fpbspl(&t, k, ui, l);
+            let mut h = fpbspl(&t, ui, l);
             for i in 1..=k1 {
                 q.set(it, i, h[i]);
                 h[i] *= wi;
             }
             let l5 = l - k1;
             if (l5 as i64) < n10 {
-                // all of the B-splines n7+1..nk1 vanish at ui
-                let mut j = l5;
-                for i in 1..=kk1 {
-                    j += 1;
-                    let piv = h[i];
-                    if piv == 0.0 {
-                        continue;
-                    }
-                    let (cos, sin) = fpgivs(piv, a1.get_mut(j, 1));
-                    for d in 0..IDIM {
-                        fprota(cos, sin, &mut xi[d], &mut z[d][j]);
-                    }
-                    if i == kk1 {
-                        break;
-                    }
-                    let mut i2 = 1;
-                    for i1 in (i + 1)..=kk1 {
-                        i2 += 1;
-                        let mut hv = h[i1];
-                        fprota(cos, sin, &mut hv, a1.get_mut(j, i2));
-                        h[i1] = hv;
-                    }
-                }
+                // all of the B-splines n7+1..nk1 vanish at ui; rows j = l5 + i, i = 1..=kk1,
+                // taken as windows (slot i − 1) so that the unrolled loops index them directly
+                let [z0, z1] = &mut z;
+                rotate_row(
+                    &mut a1.rows[l5 + 1..l5 + 2 + K],
+                    &mut z0[l5 + 1..l5 + 2 + K],
+                    &mut z1[l5 + 1..l5 + 2 + K],
+                    &mut h,
+                    &mut xi,
+                );
                 fp += xi[0] * xi[0] + xi[1] * xi[1];
                 continue;
             }
             if !jper {
-                a2.data.iter_mut().for_each(|v| *v = 0.0);
+                a2.clear_to(n7);
                 let mut jk = n10 + 1;
                 for i in 1..=kk {
                     let mut ik = jk;
@@ -416,81 +550,7 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
                 }
                 jper = true;
             }
-            let mut h1 = [0.0; 8];
-            let mut h2 = [0.0; 8];
-            let mut j = l5 as i64 - n10;
-            for i in 1..=kk1 {
-                j += 1;
-                let mut l0 = j;
-                loop {
-                    let l1 = l0 - kk as i64;
-                    if l1 <= 0 {
-                        h2[l0 as usize] += h[i];
-                        break;
-                    }
-                    if l1 <= n10 {
-                        h1[l1 as usize] = h[i];
-                        break;
-                    }
-                    l0 = l1 - n10;
-                }
-            }
-            if n10 > 0 {
-                let n10u = n10 as usize;
-                for j in 1..=n10u {
-                    let piv = h1[1];
-                    if piv == 0.0 {
-                        for i in 1..=kk {
-                            h1[i] = h1[i + 1];
-                        }
-                        h1[kk1] = 0.0;
-                        continue;
-                    }
-                    let (cos, sin) = fpgivs(piv, a1.get_mut(j, 1));
-                    for d in 0..IDIM {
-                        fprota(cos, sin, &mut xi[d], &mut z[d][j]);
-                    }
-                    for (i, h2i) in h2.iter_mut().enumerate().take(kk + 1).skip(1) {
-                        fprota(cos, sin, h2i, a2.get_mut(j, i));
-                    }
-                    if j == n10u {
-                        break;
-                    }
-                    let i2 = (n10u - j).min(kk);
-                    let mut i1 = 0;
-                    for i in 1..=i2 {
-                        i1 = i + 1;
-                        let mut hv = h1[i1];
-                        fprota(cos, sin, &mut hv, a1.get_mut(j, i1));
-                        h1[i1] = hv;
-                        h1[i] = h1[i1];
-                    }
-                    h1[i1] = 0.0;
-                }
-            }
-            for j in 1..=kk {
-                let ij = n10 + j as i64;
-                if ij <= 0 {
-                    continue;
-                }
-                let ij = ij as usize;
-                let piv = h2[j];
-                if piv == 0.0 {
-                    continue;
-                }
-                let (cos, sin) = fpgivs(piv, a2.get_mut(ij, j));
-                for d in 0..IDIM {
-                    fprota(cos, sin, &mut xi[d], &mut z[d][ij]);
-                }
-                if j == kk {
-                    break;
-                }
-                for i in (j + 1)..=kk {
-                    let mut hv = h2[i];
-                    fprota(cos, sin, &mut hv, a2.get_mut(ij, i));
-                    h2[i] = hv;
-                }
-            }
+            rotate_periodic_row(&mut a1, &mut a2, &mut z, h, l5, n10, &mut xi);
             fp += xi[0] * xi[0] + xi[1] * xi[1];
         }
         fpint[n] = fp0;
@@ -602,8 +662,8 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
     p = rn / p;
     let mut ich1 = false;
     let mut ich3 = false;
-    let mut g1 = Mat::new(nest, k2);
-    let mut g2 = Mat::new(nest, k1);
+    let mut g1: Mat<{ K + 3 }> = Mat::new(nest);
+    let mut g2: Mat<{ K + 2 }> = Mat::new(nest);
     for iter in 1..=maxit {
         let pinv = 1.0 / p;
         c[0].copy_from_slice(&z[0]);
@@ -804,5 +864,68 @@ fn finish(t: &[f64], c: &[Vec<f64>; 2], n: usize, k: usize, fp: f64, ier: i32) -
         c: [c[0][1..=nc].to_vec(), c[1][1..=nc].to_vec()],
         fp,
         ier,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// Parameters as `PeriodicSpline::fit` computes them: chord lengths over the total.
+    fn chord_parameters(pts: &[[f64; 2]]) -> Vec<f64> {
+        let m = pts.len();
+        let mut u = vec![0.0; m];
+        for i in 1..m {
+            let dx = pts[i][0] - pts[i - 1][0];
+            let dy = pts[i][1] - pts[i - 1][1];
+            u[i] = u[i - 1] + (dx * dx + dy * dy).sqrt();
+        }
+        let total = u[m - 1];
+        for v in u.iter_mut().skip(1) {
+            *v /= total;
+        }
+        u[m - 1] = 1.0;
+        u
+    }
+
+    fn assert_same(fit: &ClocurFit, twin: &ClocurFit) {
+        assert_eq!(bits(&fit.t), bits(&twin.t));
+        assert_eq!(bits(&fit.c[0]), bits(&twin.c[0]));
+        assert_eq!(bits(&fit.c[1]), bits(&twin.c[1]));
+        assert_eq!(fit.fp.to_bits(), twin.fp.to_bits());
+        assert_eq!(fit.ier, twin.ier);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// The port gives bit-identical knots, coefficients, residual and ier to its naive
+        /// twin on noisy closed loops of a few to a thousand points, for smoothing factors
+        /// from interpolation-like to "a constant is enough".
+        #[test]
+        fn clocur_matches_naive_twin(
+            m in 8usize..1000,
+            wiggle in proptest::collection::vec(-1.0f64..1.0, 1..50),
+            noise in 0.0f64..0.2,
+            aspect in 0.3f64..3.0,
+            s_exp in -4.0f64..4.0,
+        ) {
+            let pts: Vec<[f64; 2]> = (0..=m)
+                .map(|i| {
+                    let i = i % m;
+                    let a = std::f64::consts::TAU * i as f64 / m as f64;
+                    let r = 10.0
+                        + wiggle.iter().enumerate().map(|(h, w)| w * ((h + 2) as f64 * a).sin()).sum::<f64>()
+                        + noise * wiggle[i % wiggle.len()];
+                    [r * a.cos(), aspect * r * a.sin()]
+                })
+                .collect();
+            let u = chord_parameters(&pts);
+            let s = 10f64.powf(s_exp);
+            assert_same(&clocur(&u, &pts, s), &naive::clocur(&u, &pts, s));
+        }
     }
 }

@@ -1,0 +1,786 @@
+//! The naive twin of [`super::clocur`]: the port as first written, line by
+//! line against the Fortran (every rotation done, every array cleared whole),
+//! kept for the tests that check the fast port gives bit-identical fits.
+
+// The port keeps FITPACK's explicit index arithmetic (1-based, counters that
+// run beside the loop variable) on purpose, so it can be checked against the
+// Fortran; iterator rewrites would hide that correspondence.
+#![allow(clippy::needless_range_loop, clippy::explicit_counter_loop)]
+
+use super::ClocurFit;
+
+/// Column-major-free dense matrix with 1-based (row, column) indices.
+struct Mat {
+    cols: usize,
+    data: Vec<f64>,
+}
+
+impl Mat {
+    fn new(rows: usize, cols: usize) -> Self {
+        Mat {
+            cols,
+            data: vec![0.0; (rows + 1) * (cols + 1)],
+        }
+    }
+    #[inline]
+    fn at(&self, i: usize, j: usize) -> f64 {
+        self.data[i * (self.cols + 1) + j]
+    }
+    #[inline]
+    fn set(&mut self, i: usize, j: usize, v: f64) {
+        self.data[i * (self.cols + 1) + j] = v;
+    }
+    #[inline]
+    fn get_mut(&mut self, i: usize, j: usize) -> &mut f64 {
+        &mut self.data[i * (self.cols + 1) + j]
+    }
+}
+
+/// FITPACK `fpgivs`: parameters of a Givens rotation; `ww` becomes the new diagonal.
+#[inline]
+fn fpgivs(piv: f64, ww: &mut f64) -> (f64, f64) {
+    let store = piv.abs();
+    let dd = if store >= *ww {
+        store * (1.0 + (*ww / piv) * (*ww / piv)).sqrt()
+    } else {
+        *ww * (1.0 + (piv / *ww) * (piv / *ww)).sqrt()
+    };
+    let cos = *ww / dd;
+    let sin = piv / dd;
+    *ww = dd;
+    (cos, sin)
+}
+
+/// FITPACK `fprota`: apply a Givens rotation to (a, b).
+#[inline]
+fn fprota(cos: f64, sin: f64, a: &mut f64, b: &mut f64) {
+    let stora = *a;
+    let storb = *b;
+    *a = cos * stora - sin * storb;
+    *b = cos * storb + sin * stora;
+}
+
+/// FITPACK `fprati`: root of the rational interpolant through three (p, f) points;
+/// updates (p1, f1) or (p3, f3) so that f1 > 0 > f3.
+fn fprati(p1: &mut f64, f1: &mut f64, p2: f64, f2: f64, p3: &mut f64, f3: &mut f64) -> f64 {
+    let p = if *p3 > 0.0 {
+        let h1 = *f1 * (f2 - *f3);
+        let h2 = f2 * (*f3 - *f1);
+        let h3 = *f3 * (*f1 - f2);
+        -(*p1 * p2 * h3 + p2 * *p3 * h1 + *p3 * *p1 * h2) / (*p1 * h1 + p2 * h2 + *p3 * h3)
+    } else {
+        (*p1 * (*f1 - *f3) * f2 - p2 * (f2 - *f3) * *f1) / ((*f1 - f2) * *f3)
+    };
+    if f2 < 0.0 {
+        *p3 = p2;
+        *f3 = f2;
+    } else {
+        *p1 = p2;
+        *f1 = f2;
+    }
+    p
+}
+
+/// FITPACK `fpbspl` with 1-based knots `t` (slot 0 unused) and 1-based interval l: the k+1
+/// non-zero B-splines at x, returned 1-based (slot 0 unused).
+fn fpbspl(t: &[f64], k: usize, x: f64, l: usize) -> [f64; 7] {
+    let mut h = [0.0; 7];
+    let mut hh = [0.0; 7];
+    h[1] = 1.0;
+    for j in 1..=k {
+        hh[1..=j].copy_from_slice(&h[1..=j]);
+        h[1] = 0.0;
+        for i in 1..=j {
+            let li = l + i;
+            let lj = li - j;
+            if t[li] == t[lj] {
+                h[i + 1] = 0.0;
+                continue;
+            }
+            let f = hh[i] / (t[li] - t[lj]);
+            h[i] += f * (t[li] - x);
+            h[i + 1] = f * (x - t[lj]);
+        }
+    }
+    h
+}
+
+/// FITPACK `fpbacp`: solve g·c = z, g = [a | b] upper triangular (a of bandwidth k1, b n×k).
+fn fpbacp(a: &Mat, b: &Mat, z: &[f64], n: usize, k: usize) -> Vec<f64> {
+    let mut c = vec![0.0; z.len()];
+    let mut l = n;
+    for i in 1..=k {
+        let mut store = z[l];
+        let j = k + 2 - i;
+        if i != 1 {
+            let mut l0 = l;
+            for l1 in j..=k {
+                l0 += 1;
+                store -= c[l0] * b.at(l, l1);
+            }
+        }
+        c[l] = store / b.at(l, j - 1);
+        l -= 1;
+        if l == 0 {
+            return c;
+        }
+    }
+    // reached only when n > k
+    let n2 = n - k;
+    for i in 1..=n2 {
+        let mut store = z[i];
+        let mut l = n2;
+        for j in 1..=k {
+            l += 1;
+            store -= c[l] * b.at(i, j);
+        }
+        c[i] = store;
+    }
+    let mut i = n2;
+    c[i] /= a.at(i, 1);
+    if i == 1 {
+        return c;
+    }
+    for j in 2..=n2 {
+        i -= 1;
+        let mut store = c[i];
+        let i1 = if j <= k { j - 1 } else { k };
+        let mut l = i;
+        for l0 in 1..=i1 {
+            l += 1;
+            store -= c[l] * a.at(i, l0 + 1);
+        }
+        c[i] = store / a.at(i, 1);
+    }
+    c
+}
+
+/// FITPACK `fpdisc`: jumps of the k-th derivative of the B-splines at the interior knots.
+fn fpdisc(t: &[f64], n: usize, k2: usize, nest: usize) -> Mat {
+    let k1 = k2 - 1;
+    let k = k1 - 1;
+    let nk1 = n - k1;
+    let nrint = nk1 - k;
+    let an = nrint as f64;
+    let fac = an / (t[nk1 + 1] - t[k1]);
+    let mut b = Mat::new(nest, k2);
+    let mut h = [0.0; 13];
+    for l in k2..=nk1 {
+        let lmk = l - k1;
+        for j in 1..=k1 {
+            let ik = j + k1;
+            let lj = l + j;
+            let lk = lj - k2;
+            h[j] = t[l] - t[lk];
+            h[ik] = t[l] - t[lj];
+        }
+        let mut lp = lmk;
+        for j in 1..=k2 {
+            let mut jk = j;
+            let mut prod = h[j];
+            for _ in 1..=k {
+                jk += 1;
+                prod = prod * h[jk] * fac;
+            }
+            let lk = lp + k1;
+            b.set(lmk, j, (t[lk] - t[lp]) / prod);
+            lp += 1;
+        }
+    }
+    b
+}
+
+/// FITPACK `fpknot`: add one knot in the interval with the largest residual sum.
+#[allow(clippy::too_many_arguments)]
+fn fpknot(
+    x: &[f64],
+    t: &mut [f64],
+    n: &mut usize,
+    fpint: &mut [f64],
+    nrdata: &mut [i64],
+    nrint: &mut usize,
+    istart: i64,
+) {
+    let k = (*n - *nrint - 1) / 2;
+    let mut fpmax = 0.0;
+    let mut jbegin = istart;
+    let (mut number, mut maxpt, mut maxbeg) = (0usize, 0i64, 0i64);
+    for j in 1..=*nrint {
+        let jpoint = nrdata[j];
+        if !(fpmax >= fpint[j] || jpoint == 0) {
+            fpmax = fpint[j];
+            number = j;
+            maxpt = jpoint;
+            maxbeg = jbegin;
+        }
+        jbegin += jpoint + 1;
+    }
+    let ihalf = maxpt / 2 + 1;
+    let nrx = (maxbeg + ihalf) as usize;
+    let next = number + 1;
+    if next <= *nrint {
+        for j in next..=*nrint {
+            let jj = next + *nrint - j;
+            fpint[jj + 1] = fpint[jj];
+            nrdata[jj + 1] = nrdata[jj];
+            let jk = jj + k;
+            t[jk + 1] = t[jk];
+        }
+    }
+    nrdata[number] = ihalf - 1;
+    nrdata[next] = maxpt - ihalf;
+    let am = maxpt as f64;
+    fpint[number] = fpmax * nrdata[number] as f64 / am;
+    fpint[next] = fpmax * nrdata[next] as f64 / am;
+    let jk = next + k;
+    t[jk] = x[nrx];
+    *n += 1;
+    *nrint += 1;
+}
+
+/// FITPACK `clocur` (iopt = 0, k = 3, idim = 2, unit weights) on parameters u (u[0] = 0,
+/// u[m−1] = 1) and closed data x (x[m−1] == x[0]) with smoothing factor s > 0.
+pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
+    const K: usize = 3;
+    const IDIM: usize = 2;
+    let k = K;
+    let k1 = k + 1;
+    let k2 = k1 + 1;
+    let m = u0.len();
+    let nest = m + 2 * k;
+    let tol = 0.001;
+    let maxit = 20;
+    let (con1, con9, con4, half) = (0.1, 0.9, 0.04, 0.5);
+    // 1-based copies
+    let mut u = vec![0.0; m + 1];
+    u[1..].copy_from_slice(u0);
+    let xv = |it: usize, d: usize| x0[it - 1][d];
+    let w = 1.0;
+
+    let mut t = vec![0.0; nest + 2];
+    let mut fpint = vec![0.0; nest + 2];
+    let mut nrdata = vec![0i64; nest + 2];
+    let mut z = [vec![0.0; nest + 2], vec![0.0; nest + 2]];
+    let mut c = [vec![0.0; nest + 2], vec![0.0; nest + 2]];
+    let mut a1 = Mat::new(nest, k1);
+    let mut a2 = Mat::new(nest, k);
+    let mut q = Mat::new(m, k1);
+    let mut ier = 0;
+
+    let m1 = m - 1;
+    let kk = k;
+    let kk1 = k1;
+    let nmin = 2 * k1;
+    let per = u[m] - u[1];
+    let acc = tol * s;
+    let nmax = m + 2 * k;
+    let mut n;
+
+    // least-squares fixed point (p = 0)
+    let mut fp0 = 0.0;
+    let mut d1 = 0.0;
+    let mut zc = [0.0; IDIM];
+    for it in 1..=m1 {
+        let wi = w;
+        let (cos, sin) = fpgivs(wi, &mut d1);
+        for (j, zj) in zc.iter_mut().enumerate() {
+            let mut fac = wi * xv(it, j);
+            fprota(cos, sin, &mut fac, zj);
+            fp0 += fac * fac;
+        }
+    }
+    for zj in zc.iter_mut() {
+        *zj /= d1;
+    }
+    let mut fpms = fp0 - s;
+    if fpms < acc || nmax == nmin {
+        // the constant curve at the mean is the solution
+        let mut tt = vec![0.0; nmin];
+        for i in 1..=k1 {
+            tt[i - 1] = u[1] - (k1 - i) as f64 * per;
+            tt[i + k1 - 1] = u[m] + (i - 1) as f64 * per;
+        }
+        return ClocurFit {
+            t: tt,
+            c: [vec![zc[0]; k1], vec![zc[1]; k1]],
+            fp: fp0,
+            ier: -2,
+        };
+    }
+    let mut fpold = fp0;
+    let mut nplus: i64 = 1;
+    n = nmin + 1;
+    let mm = m.div_ceil(2);
+    t[k2] = u[mm];
+    nrdata[1] = mm as i64 - 2;
+    nrdata[2] = (m1 - mm) as i64;
+
+    let mut fp = 0.0;
+    let mut n7 = 0;
+    let mut n10: i64 = 0;
+    let mut part2 = false;
+    'knots: for _iter in 1..=m {
+        let mut nrint = n - nmin + 1;
+        t[k1] = u[1];
+        let nk1 = n - k1;
+        let nk2 = nk1 + 1;
+        t[nk2] = u[m];
+        for j in 1..=k {
+            t[nk2 + j] = t[k1 + j] + per;
+            t[k1 - j] = t[nk2 - j] - per;
+        }
+        for zd in z.iter_mut() {
+            zd.iter_mut().for_each(|v| *v = 0.0);
+        }
+        a1.data.iter_mut().for_each(|v| *v = 0.0);
+        n7 = nk1 - k;
+        n10 = n7 as i64 - kk as i64;
+        let mut jper = false;
+        fp = 0.0;
+        let mut l = k1;
+        for it in 1..=m1 {
+            let ui = u[it];
+            let wi = w;
+            let mut xi = [xv(it, 0) * wi, xv(it, 1) * wi];
+            while ui >= t[l + 1] {
+                l += 1;
+            }
+            let mut h = fpbspl(&t, k, ui, l);
+            for i in 1..=k1 {
+                q.set(it, i, h[i]);
+                h[i] *= wi;
+            }
+            let l5 = l - k1;
+            if (l5 as i64) < n10 {
+                // all of the B-splines n7+1..nk1 vanish at ui
+                let mut j = l5;
+                for i in 1..=kk1 {
+                    j += 1;
+                    let piv = h[i];
+                    if piv == 0.0 {
+                        continue;
+                    }
+                    let (cos, sin) = fpgivs(piv, a1.get_mut(j, 1));
+                    for d in 0..IDIM {
+                        fprota(cos, sin, &mut xi[d], &mut z[d][j]);
+                    }
+                    if i == kk1 {
+                        break;
+                    }
+                    let mut i2 = 1;
+                    for i1 in (i + 1)..=kk1 {
+                        i2 += 1;
+                        let mut hv = h[i1];
+                        fprota(cos, sin, &mut hv, a1.get_mut(j, i2));
+                        h[i1] = hv;
+                    }
+                }
+                fp += xi[0] * xi[0] + xi[1] * xi[1];
+                continue;
+            }
+            if !jper {
+                a2.data.iter_mut().for_each(|v| *v = 0.0);
+                let mut jk = n10 + 1;
+                for i in 1..=kk {
+                    let mut ik = jk;
+                    for j in 1..=kk1 {
+                        if ik <= 0 {
+                            break;
+                        }
+                        a2.set(ik as usize, i, a1.at(ik as usize, j));
+                        ik -= 1;
+                    }
+                    jk += 1;
+                }
+                jper = true;
+            }
+            let mut h1 = [0.0; 8];
+            let mut h2 = [0.0; 8];
+            let mut j = l5 as i64 - n10;
+            for i in 1..=kk1 {
+                j += 1;
+                let mut l0 = j;
+                loop {
+                    let l1 = l0 - kk as i64;
+                    if l1 <= 0 {
+                        h2[l0 as usize] += h[i];
+                        break;
+                    }
+                    if l1 <= n10 {
+                        h1[l1 as usize] = h[i];
+                        break;
+                    }
+                    l0 = l1 - n10;
+                }
+            }
+            if n10 > 0 {
+                let n10u = n10 as usize;
+                for j in 1..=n10u {
+                    let piv = h1[1];
+                    if piv == 0.0 {
+                        for i in 1..=kk {
+                            h1[i] = h1[i + 1];
+                        }
+                        h1[kk1] = 0.0;
+                        continue;
+                    }
+                    let (cos, sin) = fpgivs(piv, a1.get_mut(j, 1));
+                    for d in 0..IDIM {
+                        fprota(cos, sin, &mut xi[d], &mut z[d][j]);
+                    }
+                    for (i, h2i) in h2.iter_mut().enumerate().take(kk + 1).skip(1) {
+                        fprota(cos, sin, h2i, a2.get_mut(j, i));
+                    }
+                    if j == n10u {
+                        break;
+                    }
+                    let i2 = (n10u - j).min(kk);
+                    let mut i1 = 0;
+                    for i in 1..=i2 {
+                        i1 = i + 1;
+                        let mut hv = h1[i1];
+                        fprota(cos, sin, &mut hv, a1.get_mut(j, i1));
+                        h1[i1] = hv;
+                        h1[i] = h1[i1];
+                    }
+                    h1[i1] = 0.0;
+                }
+            }
+            for j in 1..=kk {
+                let ij = n10 + j as i64;
+                if ij <= 0 {
+                    continue;
+                }
+                let ij = ij as usize;
+                let piv = h2[j];
+                if piv == 0.0 {
+                    continue;
+                }
+                let (cos, sin) = fpgivs(piv, a2.get_mut(ij, j));
+                for d in 0..IDIM {
+                    fprota(cos, sin, &mut xi[d], &mut z[d][ij]);
+                }
+                if j == kk {
+                    break;
+                }
+                for i in (j + 1)..=kk {
+                    let mut hv = h2[i];
+                    fprota(cos, sin, &mut hv, a2.get_mut(ij, i));
+                    h2[i] = hv;
+                }
+            }
+            fp += xi[0] * xi[0] + xi[1] * xi[1];
+        }
+        fpint[n] = fp0;
+        fpint[n - 1] = fpold;
+        nrdata[n] = nplus;
+        for d in 0..IDIM {
+            c[d] = fpbacp(&a1, &a2, &z[d], n7, kk);
+            for i in 1..=k {
+                c[d][i + n7] = c[d][i];
+            }
+        }
+        fpms = fp - s;
+        if fpms.abs() < acc {
+            return finish(&t, &c, n, k, fp, ier);
+        }
+        if fpms < 0.0 {
+            part2 = true;
+            break 'knots;
+        }
+        if n == nmax {
+            return finish(&t, &c, n, k, fp, -1);
+        }
+        if n == nest {
+            return finish(&t, &c, n, k, fp, 1);
+        }
+        let mut npl1 = nplus * 2;
+        let rn = nplus as f64;
+        if fpold - fp > acc {
+            npl1 = (rn * fpms / (fpold - fp)) as i64;
+        }
+        nplus = (nplus * 2).min(npl1.max(nplus / 2).max(1));
+        fpold = fp;
+        // residual sum per knot interval
+        let mut fpart = 0.0;
+        let mut i = 1;
+        let mut l = k1;
+        let mut new = false;
+        for it in 1..=m1 {
+            if u[it] >= t[l] {
+                new = true;
+                l += 1;
+            }
+            let mut term = 0.0;
+            let l0 = l - k2;
+            for d in 0..IDIM {
+                let mut fac = 0.0;
+                let mut j1 = l0;
+                for j in 1..=k1 {
+                    j1 += 1;
+                    fac += c[d][j1] * q.at(it, j);
+                }
+                term += (w * (fac - xv(it, d))).powi(2);
+            }
+            fpart += term;
+            if !new {
+                continue;
+            }
+            if l > k2 {
+                let store = term * half;
+                fpint[i] = fpart - store;
+                i += 1;
+                fpart = store;
+            } else {
+                fpint[nrint] = term;
+            }
+            new = false;
+        }
+        fpint[nrint] += fpart;
+        for _ in 1..=nplus {
+            fpknot(&u, &mut t, &mut n, &mut fpint, &mut nrdata, &mut nrint, 1);
+            if n == nmax {
+                // as many knots as for interpolation: place them at the data points (odd k)
+                t[(2 + k)..(m1 + k + 1)].copy_from_slice(&u[2..(m1 + 1)]);
+                continue 'knots;
+            }
+            if n == nest {
+                continue 'knots;
+            }
+        }
+    }
+    let _ = part2;
+
+    // part 2: the smoothing spline with f(p) = s, p by rational interpolation
+    let b = fpdisc(&t, n, k2, nest);
+    let mut p1 = 0.0;
+    let mut f1 = fp0 - s;
+    let mut p3 = -1.0;
+    let mut f3 = fpms;
+    let n11 = n10 - 1;
+    let n8 = n7 - 1;
+    let mut p = 0.0;
+    let mut l = n7;
+    let mut done = false;
+    for i in 1..=k {
+        let j = k + 1 - i;
+        p += a2.at(l, j);
+        l -= 1;
+        if l == 0 {
+            done = true;
+            break;
+        }
+    }
+    if !done {
+        for i in 1..=n10.max(0) as usize {
+            p += a1.at(i, 1);
+        }
+    }
+    let rn = n7 as f64;
+    p = rn / p;
+    let mut ich1 = false;
+    let mut ich3 = false;
+    let mut g1 = Mat::new(nest, k2);
+    let mut g2 = Mat::new(nest, k1);
+    for iter in 1..=maxit {
+        let pinv = 1.0 / p;
+        c[0].copy_from_slice(&z[0]);
+        c[1].copy_from_slice(&z[1]);
+        for i in 1..=n7 {
+            g1.set(i, k1, a1.at(i, k1));
+            g1.set(i, k2, 0.0);
+            g2.set(i, 1, 0.0);
+            for j in 1..=k {
+                g1.set(i, j, a1.at(i, j));
+                g2.set(i, j + 1, a2.at(i, j));
+            }
+        }
+        let mut l = n10;
+        for j in 1..=k1 {
+            if l <= 0 {
+                break;
+            }
+            g2.set(l as usize, 1, a1.at(l as usize, j));
+            l -= 1;
+        }
+        for it in 1..=n8 {
+            let mut xi = [0.0; IDIM];
+            let mut h1 = [0.0; 8];
+            let mut h2 = [0.0; 8];
+            let lstart;
+            let mut rotate_g1 = true;
+            if (it as i64) <= n11 {
+                lstart = it;
+                let mut l0 = it;
+                let mut jhit = 0;
+                for j in 1..=k2 {
+                    if l0 as i64 == n10 {
+                        jhit = j;
+                        break;
+                    }
+                    h1[j] = b.at(it, j) * pinv;
+                    l0 += 1;
+                }
+                if jhit > 0 {
+                    let mut l0 = 1;
+                    for l1 in jhit..=k2 {
+                        h2[l0] = b.at(it, l1) * pinv;
+                        l0 += 1;
+                    }
+                }
+            } else {
+                lstart = 1;
+                let mut i = it as i64 - n10;
+                for j in 1..=k2 {
+                    i += 1;
+                    let mut l0 = i;
+                    loop {
+                        let l1 = l0 - k1 as i64;
+                        if l1 <= 0 {
+                            h2[l0 as usize] += b.at(it, j) * pinv;
+                            break;
+                        }
+                        if l1 <= n11 {
+                            h1[l1 as usize] = b.at(it, j) * pinv;
+                            break;
+                        }
+                        l0 = l1 - n11;
+                    }
+                }
+                if n11 <= 0 {
+                    rotate_g1 = false;
+                }
+            }
+            if rotate_g1 && n11 >= lstart as i64 {
+                for j in lstart..=(n11 as usize) {
+                    let piv = h1[1];
+                    let (cos, sin) = fpgivs(piv, g1.get_mut(j, 1));
+                    for d in 0..IDIM {
+                        fprota(cos, sin, &mut xi[d], &mut c[d][j]);
+                    }
+                    for (i, h2i) in h2.iter_mut().enumerate().take(k1 + 1).skip(1) {
+                        fprota(cos, sin, h2i, g2.get_mut(j, i));
+                    }
+                    if j as i64 == n11 {
+                        break;
+                    }
+                    let i2 = ((n11 as usize) - j).min(k1);
+                    let mut i1 = 0;
+                    for i in 1..=i2 {
+                        i1 = i + 1;
+                        let mut hv = h1[i1];
+                        fprota(cos, sin, &mut hv, g1.get_mut(j, i1));
+                        h1[i1] = hv;
+                        h1[i] = h1[i1];
+                    }
+                    h1[i1] = 0.0;
+                }
+            }
+            for j in 1..=k1 {
+                let ij = n11 + j as i64;
+                if ij <= 0 {
+                    continue;
+                }
+                let ij = ij as usize;
+                let piv = h2[j];
+                let (cos, sin) = fpgivs(piv, g2.get_mut(ij, j));
+                for d in 0..IDIM {
+                    fprota(cos, sin, &mut xi[d], &mut c[d][ij]);
+                }
+                if j == k1 {
+                    break;
+                }
+                for i in (j + 1)..=k1 {
+                    let mut hv = h2[i];
+                    fprota(cos, sin, &mut hv, g2.get_mut(ij, i));
+                    h2[i] = hv;
+                }
+            }
+        }
+        for d in 0..IDIM {
+            c[d] = fpbacp(&g1, &g2, &c[d], n7, k1);
+            for i in 1..=k {
+                c[d][i + n7] = c[d][i];
+            }
+        }
+        fp = 0.0;
+        let mut l = k1;
+        for it in 1..=m1 {
+            if u[it] >= t[l] {
+                l += 1;
+            }
+            let l0 = l - k2;
+            let mut term = 0.0;
+            for d in 0..IDIM {
+                let mut fac = 0.0;
+                let mut j1 = l0;
+                for j in 1..=k1 {
+                    j1 += 1;
+                    fac += c[d][j1] * q.at(it, j);
+                }
+                term += (fac - xv(it, d)).powi(2);
+            }
+            fp += term * w * w;
+        }
+        fpms = fp - s;
+        if fpms.abs() < acc {
+            return finish(&t, &c, n, k, fp, ier);
+        }
+        if iter == maxit {
+            ier = 3;
+            return finish(&t, &c, n, k, fp, ier);
+        }
+        let p2 = p;
+        let f2 = fpms;
+        if !ich3 {
+            if f2 - f3 <= acc {
+                // the initial p is too large
+                p3 = p2;
+                f3 = f2;
+                p *= con4;
+                if p <= p1 {
+                    p = p1 * con9 + p2 * con1;
+                }
+                continue;
+            }
+            if f2 < 0.0 {
+                ich3 = true;
+            }
+        }
+        if !ich1 {
+            if f1 - f2 <= acc {
+                // the initial p is too small
+                p1 = p2;
+                f1 = f2;
+                p /= con4;
+                if p3 < 0.0 {
+                    continue;
+                }
+                if p >= p3 {
+                    p = p2 * con1 + p3 * con9;
+                }
+                continue;
+            }
+            if f2 > 0.0 {
+                ich1 = true;
+            }
+        }
+        if f2 >= f1 || f2 <= f3 {
+            ier = 2;
+            return finish(&t, &c, n, k, fp, ier);
+        }
+        p = fprati(&mut p1, &mut f1, p2, f2, &mut p3, &mut f3);
+    }
+    finish(&t, &c, n, k, fp, 3)
+}
+
+/// 0-based knots and the n − k − 1 coefficients per dimension.
+fn finish(t: &[f64], c: &[Vec<f64>; 2], n: usize, k: usize, fp: f64, ier: i32) -> ClocurFit {
+    let nc = n - k - 1;
+    ClocurFit {
+        t: t[1..=n].to_vec(),
+        c: [c[0][1..=nc].to_vec(), c[1][1..=nc].to_vec()],
+        fp,
+        ier,
+    }
+}
