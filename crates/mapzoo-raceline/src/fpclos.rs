@@ -390,6 +390,18 @@ fn rotate_periodic_row(
     }
 }
 
+/// The spline's value at a data point: the k1 coefficients from l0 + 1 (`c`) times the
+/// point's B-spline values (`q`, its row of the matrix q, 1-based), summed in FITPACK's order.
+#[inline]
+fn spline_value(c: &[f64], q: &[f64; K + 2]) -> f64 {
+    let c = &c[..K + 1];
+    let mut fac = 0.0;
+    for j in 1..=K + 1 {
+        fac += c[j - 1] * q[j];
+    }
+    fac
+}
+
 /// Result of [`clocur`]: knots and per-dimension coefficients, 0-based.
 #[derive(Debug, Clone)]
 pub struct ClocurFit {
@@ -596,12 +608,7 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
             let mut term = 0.0;
             let l0 = l - k2;
             for d in 0..IDIM {
-                let mut fac = 0.0;
-                let mut j1 = l0;
-                for j in 1..=k1 {
-                    j1 += 1;
-                    fac += c[d][j1] * q.at(it, j);
-                }
+                let fac = spline_value(&c[d][l0 + 1..=l0 + K + 1], &q.rows[it]);
                 term += (w * (fac - xv(it, d))).powi(2);
             }
             fpart += term;
@@ -794,12 +801,7 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
             let l0 = l - k2;
             let mut term = 0.0;
             for d in 0..IDIM {
-                let mut fac = 0.0;
-                let mut j1 = l0;
-                for j in 1..=k1 {
-                    j1 += 1;
-                    fac += c[d][j1] * q.at(it, j);
-                }
+                let fac = spline_value(&c[d][l0 + 1..=l0 + K + 1], &q.rows[it]);
                 term += (fac - xv(it, d)).powi(2);
             }
             fp += term * w * w;
