@@ -63,6 +63,7 @@
 #![warn(missing_docs)]
 
 mod barrier;
+mod bits;
 mod centerline;
 mod clean;
 mod cycle;
