@@ -16,9 +16,45 @@ pub(crate) struct Bits {
     words: Vec<u64>,
 }
 
+/// Each byte's eight bits as pixels, bit k to pixel k.
+static SPREAD: [[bool; 8]; 256] = {
+    let mut t = [[false; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[b][k] = (b >> k) & 1 != 0;
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Gathers eight 0/1 bytes (little-endian in `v`) into one byte, byte k to bit k.
 fn gather8(v: u64) -> u64 {
     v.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Packs one row of pixels into `out` (its `row.len().div_ceil(64)` words), column c to bit
+/// c % 64 of word c / 64; bits past the row's end unset.
+pub(crate) fn pack_row(row: &[bool], out: &mut [u64]) {
+    for (o, chunk) in out.iter_mut().zip(row.chunks(64)) {
+        let mut w = 0u64;
+        let mut eights = chunk.chunks_exact(8);
+        for (k, e) in eights.by_ref().enumerate() {
+            let v = e
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            w |= gather8(v) << (8 * k);
+        }
+        let done = chunk.len() - eights.remainder().len();
+        for (k, &b) in eights.remainder().iter().enumerate() {
+            w |= u64::from(b) << (done + k);
+        }
+        *o = w;
+    }
 }
 
 impl Bits {
@@ -28,22 +64,11 @@ impl Bits {
         let wpr = width.div_ceil(64);
         let mut words = vec![0u64; wpr * height];
         for (r, out) in words.chunks_mut(wpr.max(1)).enumerate().take(height) {
-            let row = mask.row(r);
-            for (o, chunk) in out.iter_mut().zip(row.chunks(64)) {
-                let mut w = 0u64;
-                let mut eights = chunk.chunks_exact(8);
-                for (k, e) in eights.by_ref().enumerate() {
-                    let v = e
-                        .iter()
-                        .rev()
-                        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-                    w |= gather8(v) << (8 * k);
+            pack_row(mask.row(r), out);
+            if invert {
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = !*o & tail(width - 64 * k);
                 }
-                let done = chunk.len() - eights.remainder().len();
-                for (k, &b) in eights.remainder().iter().enumerate() {
-                    w |= u64::from(b) << (done + k);
-                }
-                *o = if invert { !w & tail(chunk.len()) } else { w };
             }
         }
         Bits {
@@ -67,8 +92,13 @@ impl Bits {
         {
             for (chunk, &w) in row.chunks_mut(64).zip(words) {
                 let w = if invert { !w } else { w };
-                for (k, px) in chunk.iter_mut().enumerate() {
-                    *px = (w >> k) & 1 != 0;
+                let done = chunk.len() - chunk.len() % 8;
+                let mut eights = chunk.chunks_exact_mut(8);
+                for (k, e) in eights.by_ref().enumerate() {
+                    e.copy_from_slice(&SPREAD[(w >> (8 * k)) as usize & 0xFF]);
+                }
+                for (k, px) in eights.into_remainder().iter_mut().enumerate() {
+                    *px = (w >> (done + k)) & 1 != 0;
                 }
             }
         }

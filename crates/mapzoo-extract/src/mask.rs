@@ -191,10 +191,12 @@ pub struct Component {
 
 /// Labels the connected components of `mask` (8- or 4-connectivity), numbered in raster
 /// order of their first pixel. Returns labels (0 = not in the mask, k + 1 = component k)
-/// and the components. Works on runs of set pixels joined with union–find.
+/// and the components. Works on runs of set pixels joined with union–find: each row is
+/// packed 64 pixels to a word to find its runs a word at a time, and joined to the runs of
+/// the row above that it overlaps in one merge of the two rows' runs.
 pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
     let (width, height) = (mask.width, mask.height);
-    // Runs [start, end) of each row, and the index of each row's first run.
+    // Runs (row, start, end) with end exclusive, in raster order.
     let mut runs: Vec<(u32, u32, u32)> = Vec::new();
     let mut parent: Vec<u32> = Vec::new();
     fn find(parent: &mut [u32], mut a: u32) -> u32 {
@@ -205,37 +207,39 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
         a
     }
     let slack = eight as u32;
+    let mut packed = vec![0u64; width.div_ceil(64)];
     let mut prev = 0..0;
     for r in 0..height {
-        let row = mask.row(r);
+        crate::bits::pack_row(mask.row(r), &mut packed);
         let first = runs.len();
+        // The first run of the row above that may still touch a run of this row.
+        let mut k0 = prev.start;
         let mut c = 0;
-        while c < width {
-            if !row[c] {
-                c += 1;
-                continue;
-            }
-            let s = c;
-            while c < width && row[c] {
-                c += 1;
-            }
+        while let Some(s) = next_bit(&packed, c, width, false) {
+            let e = next_bit(&packed, s, width, true).unwrap_or(width);
+            c = e;
+            let (s, e) = (s as u32, e as u32);
             let id = runs.len() as u32;
-            runs.push((r as u32, s as u32, c as u32));
+            runs.push((r as u32, s, e));
             parent.push(id);
-            // Join the runs of the row above that touch this one.
-            for k in prev.clone() {
-                let (_, ps, pe) = runs[k];
-                if ps < c as u32 + slack && s as u32 <= pe - 1 + slack {
-                    let (a, b) = (find(&mut parent, id), find(&mut parent, k as u32));
-                    // The older run's root stays the root, so roots are first runs.
-                    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-                    parent[hi as usize] = lo;
-                }
+            // Join the runs of the row above that touch this one: those ending (with the
+            // slack) before s touch no later run either.
+            while k0 < prev.end && runs[k0].2 + slack <= s {
+                k0 += 1;
+            }
+            let mut k = k0;
+            while k < prev.end && runs[k].1 < e + slack {
+                let (a, b) = (find(&mut parent, id), find(&mut parent, k as u32));
+                // The older run's root stays the root, so roots are first runs.
+                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                parent[hi as usize] = lo;
+                k += 1;
             }
         }
         prev = first..runs.len();
     }
-    let mut labels = vec![0u32; mask.len()];
+    // Labels are written in raster order, each pixel once.
+    let mut labels: Vec<u32> = Vec::with_capacity(mask.len());
     let mut comp_of_root = vec![u32::MAX; runs.len()];
     let mut comps: Vec<Component> = Vec::new();
     for (k, &(r, s, e)) in runs.iter().enumerate() {
@@ -260,9 +264,25 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
         if r == 0 || s == 0 || r + 1 == height || e == width {
             comp.touches_border = true;
         }
-        labels[r * width + s..r * width + e].fill(id + 1);
+        labels.resize(r * width + s, 0);
+        labels.resize(r * width + e, id + 1);
     }
+    labels.resize(mask.len(), 0);
     (labels, comps)
+}
+
+/// The first column at or after `from` (below `width`) whose bit in the packed row `words`
+/// is set (`unset`: is unset); `None` when there is none.
+fn next_bit(words: &[u64], from: usize, width: usize, unset: bool) -> Option<usize> {
+    let flip = if unset { u64::MAX } else { 0 };
+    let mut w = from / 64;
+    let mut bits = (*words.get(w)? ^ flip) & (u64::MAX << (from % 64));
+    while bits == 0 {
+        w += 1;
+        bits = *words.get(w)? ^ flip;
+    }
+    let c = w * 64 + bits.trailing_zeros() as usize;
+    (c < width).then_some(c)
 }
 
 #[cfg(any(test, feature = "reference"))]
@@ -351,6 +371,16 @@ mod tests {
         fn labelling_matches_naive(w in 1usize..30, h in 1usize..30, seed in any::<u64>(), eight in any::<bool>(), density in 1u64..5) {
             let mut s = seed | 1;
             let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 < density }).collect();
+            let m = Mask { width: w, height: h, data };
+            prop_assert_eq!(label_components(&m, eight), label_components_naive(&m, eight));
+        }
+
+        /// Rows of several words, with long runs crossing word boundaries.
+        #[test]
+        fn labelling_wide_rows_matches_naive(w in 60usize..300, h in 1usize..12, seed in any::<u64>(), eight in any::<bool>(), switch in 2u64..40) {
+            let mut s = seed | 1;
+            let mut v = false;
+            let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; if s % switch == 0 { v = !v; } v }).collect();
             let m = Mask { width: w, height: h, data };
             prop_assert_eq!(label_components(&m, eight), label_components_naive(&m, eight));
         }
