@@ -1,10 +1,11 @@
 //! A binary image packed 64 pixels to a word, for the morphology of stage 2
-//! (`clean`): a square dilation ORs whole words instead of counting pixels.
+//! (`clean`): a square dilation ORs whole words instead of counting pixels, and the
+//! opened image is labelled without unpacking it.
 //!
 //! Each row starts on a word boundary; bit `c % 64` of word `c / 64` of a row is column
 //! `c`. Bits past the last column are always unset.
 
-use crate::mask::Mask;
+use crate::mask::{label_rows, pack_row, Component, Mask};
 
 /// A `width` × `height` binary image, rows of `wpr` words each.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,32 +32,6 @@ static SPREAD: [[bool; 8]; 256] = {
     t
 };
 
-/// Gathers eight 0/1 bytes (little-endian in `v`) into one byte, byte k to bit k.
-fn gather8(v: u64) -> u64 {
-    v.wrapping_mul(0x0102_0408_1020_4080) >> 56
-}
-
-/// Packs one row of pixels into `out` (its `row.len().div_ceil(64)` words), column c to bit
-/// c % 64 of word c / 64; bits past the row's end unset.
-pub(crate) fn pack_row(row: &[bool], out: &mut [u64]) {
-    for (o, chunk) in out.iter_mut().zip(row.chunks(64)) {
-        let mut w = 0u64;
-        let mut eights = chunk.chunks_exact(8);
-        for (k, e) in eights.by_ref().enumerate() {
-            let v = e
-                .iter()
-                .rev()
-                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-            w |= gather8(v) << (8 * k);
-        }
-        let done = chunk.len() - eights.remainder().len();
-        for (k, &b) in eights.remainder().iter().enumerate() {
-            w |= u64::from(b) << (done + k);
-        }
-        *o = w;
-    }
-}
-
 impl Bits {
     /// Packs `mask`, complemented when `invert`.
     pub(crate) fn pack(mask: &Mask, invert: bool) -> Self {
@@ -77,6 +52,28 @@ impl Bits {
             wpr,
             words,
         }
+    }
+
+    /// (width, height), pixels.
+    pub(crate) fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    /// The words of row `r`.
+    pub(crate) fn row(&self, r: usize) -> &[u64] {
+        &self.words[r * self.wpr..(r + 1) * self.wpr]
+    }
+
+    /// Whether any pixel is set.
+    pub(crate) fn any(&self) -> bool {
+        self.words.iter().any(|&w| w != 0)
+    }
+
+    /// [`crate::mask::label_components`] of this image.
+    pub(crate) fn label(&self, eight: bool) -> (Vec<u32>, Vec<Component>) {
+        label_rows(self.width, self.height, eight, |r, out| {
+            out.copy_from_slice(self.row(r))
+        })
     }
 
     /// Unpacks to a mask, complemented when `invert`.
@@ -232,14 +229,6 @@ fn shr_or(row: &mut [u64], step: usize) {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    #[test]
-    fn gather_takes_byte_k_to_bit_k() {
-        for b in 0..256u64 {
-            let v = (0..8).fold(0u64, |acc, k| acc | ((b >> k) & 1) << (8 * k));
-            assert_eq!(gather8(v), b);
-        }
-    }
 
     /// Window dilation pixel by pixel, windows clipped to the image.
     fn dilate_naive(m: &Mask, radius: usize) -> Mask {

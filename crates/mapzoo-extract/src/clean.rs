@@ -59,10 +59,15 @@ pub fn open_free(free: &Mask, radius: usize) -> Mask {
     if radius == 0 || !free.any() || free.data.iter().all(|&f| f) {
         return free.clone();
     }
+    open_packed(&Bits::pack(free, true), radius).unpack(false)
+}
+
+/// [`open_free`] of the free pixels whose complement `occupied` is, packed.
+fn open_packed(occupied: &Bits, radius: usize) -> Bits {
     // Erosion with outside counted free = the complement of dilating the occupied pixels.
-    let mut eroded = Bits::pack(free, true).dilate(radius);
+    let mut eroded = occupied.dilate(radius);
     eroded.invert();
-    eroded.dilate(radius).unpack(false)
+    eroded.dilate(radius)
 }
 
 #[cfg(any(test, feature = "reference"))]
@@ -97,16 +102,16 @@ pub fn open_free_naive(free: &Mask, radius: usize) -> Mask {
 }
 
 impl FreeSpace {
-    /// Cuts component `label` out of `labels` (the labelling of `image`) with a
+    /// Cuts component `label` out of `labels` (the labelling of an image of `width` ×
+    /// `height` pixels) with a
     /// one-pixel margin, clipped to the image, and finds its holes; `Err` when none can be
     /// an infield (with the largest small one, if any).
     fn cut(
         labels: &[u32],
-        image: &Mask,
+        (width, height): (usize, usize),
         label: u32,
         comp: &Component,
     ) -> Result<Cut, Option<SmallHole>> {
-        let (width, height) = (image.width, image.height);
         let col0 = comp.bbox[0].saturating_sub(1);
         let row0 = comp.bbox[1].saturating_sub(1);
         let col1 = (comp.bbox[2] + 1).min(width - 1);
@@ -190,8 +195,8 @@ const MAX_KEPT: usize = 4;
 /// outside of an F1TENTH-style map, or a walled frame around it), not the track; of the rest
 /// the one with the largest infield wins, unless the next one's infield is at least half as
 /// large.
-pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
-    let (labels, comps) = label_components(opened, true);
+pub(crate) fn choose_track(opened: &Bits) -> TrackChoice {
+    let (labels, comps) = opened.label(true);
     let mut order: Vec<usize> = (0..comps.len()).collect();
     order.sort_by(|&a, &b| comps[b].area.cmp(&comps[a].area).then(a.cmp(&b)));
     let largest = order.first().map(|&k| comps[k].area).unwrap_or(0);
@@ -203,7 +208,7 @@ pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
         if comp.area * 100 < largest {
             break;
         }
-        let region = match FreeSpace::cut(&labels, opened, k as u32 + 1, comp) {
+        let region = match FreeSpace::cut(&labels, opened.size(), k as u32 + 1, comp) {
             Ok(region) => region,
             Err(found) => {
                 if small.is_none() {
@@ -314,8 +319,9 @@ fn open_until_holed(
     // `None` in a failure: the opening left no free pixel.
     let mut first_failure: Option<(Option<TrackChoice>, usize)> = None;
     let mut first_border: Option<(TrackChoice, usize)> = None;
+    let occupied = Bits::pack(free, true);
     loop {
-        let opened = open_free(free, radius);
+        let opened = open_packed(&occupied, radius);
         let choice = opened.any().then(|| choose_track(&opened));
         drop(opened);
         match choice {
@@ -483,12 +489,12 @@ mod tests {
         let (labels, comps) = label_components(&free, true);
         assert_eq!(comps.len(), 2);
         assert!(!comps[0].touches_border && comps[1].touches_border);
-        let region = FreeSpace::cut(&labels, &free, 1, &comps[0])
+        let region = FreeSpace::cut(&labels, (free.width, free.height), 1, &comps[0])
             .expect("a hole")
             .space;
         assert!(region.obstacles.is_empty());
         assert_eq!(region.infield.area, 10);
-        match choose_track(&free) {
+        match choose_track(&Bits::pack(&free, false)) {
             TrackChoice::Track(r) => assert_eq!(r.space.area, 18),
             other => panic!("expected a track, got {other:?}"),
         }

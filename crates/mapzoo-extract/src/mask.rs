@@ -189,13 +189,51 @@ pub struct Component {
     pub touches_border: bool,
 }
 
+/// Gathers eight 0/1 bytes (little-endian in `v`) into one byte, byte k to bit k.
+fn gather8(v: u64) -> u64 {
+    v.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Packs one row of pixels into `out` (its `row.len().div_ceil(64)` words), column c to bit
+/// c % 64 of word c / 64; bits past the row's end unset.
+pub(crate) fn pack_row(row: &[bool], out: &mut [u64]) {
+    for (o, chunk) in out.iter_mut().zip(row.chunks(64)) {
+        let mut w = 0u64;
+        let mut eights = chunk.chunks_exact(8);
+        for (k, e) in eights.by_ref().enumerate() {
+            let v = e
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            w |= gather8(v) << (8 * k);
+        }
+        let done = chunk.len() - eights.remainder().len();
+        for (k, &b) in eights.remainder().iter().enumerate() {
+            w |= u64::from(b) << (done + k);
+        }
+        *o = w;
+    }
+}
+
 /// Labels the connected components of `mask` (8- or 4-connectivity), numbered in raster
 /// order of their first pixel. Returns labels (0 = not in the mask, k + 1 = component k)
 /// and the components. Works on runs of set pixels joined with union–find: each row is
 /// packed 64 pixels to a word to find its runs a word at a time, and joined to the runs of
 /// the row above that it overlaps in one merge of the two rows' runs.
 pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
-    let (width, height) = (mask.width, mask.height);
+    label_rows(mask.width, mask.height, eight, |r, out| {
+        pack_row(mask.row(r), out)
+    })
+}
+
+/// [`label_components`] of the `width` × `height` image whose row r `pack(r, out)` writes
+/// packed into `out`.
+pub(crate) fn label_rows(
+    width: usize,
+    height: usize,
+    eight: bool,
+    mut pack: impl FnMut(usize, &mut [u64]),
+) -> (Vec<u32>, Vec<Component>) {
     // Runs (row, start, end) with end exclusive, in raster order.
     let mut runs: Vec<(u32, u32, u32)> = Vec::new();
     let mut parent: Vec<u32> = Vec::new();
@@ -210,7 +248,7 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
     let mut packed = vec![0u64; width.div_ceil(64)];
     let mut prev = 0..0;
     for r in 0..height {
-        crate::bits::pack_row(mask.row(r), &mut packed);
+        pack(r, &mut packed);
         let first = runs.len();
         // The first run of the row above that may still touch a run of this row.
         let mut k0 = prev.start;
@@ -239,7 +277,7 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
         prev = first..runs.len();
     }
     // Labels are written in raster order, each pixel once.
-    let mut labels: Vec<u32> = Vec::with_capacity(mask.len());
+    let mut labels: Vec<u32> = Vec::with_capacity(width * height);
     let mut comp_of_root = vec![u32::MAX; runs.len()];
     let mut comps: Vec<Component> = Vec::new();
     for (k, &(r, s, e)) in runs.iter().enumerate() {
@@ -267,7 +305,7 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
         labels.resize(r * width + s, 0);
         labels.resize(r * width + e, id + 1);
     }
-    labels.resize(mask.len(), 0);
+    labels.resize(width * height, 0);
     (labels, comps)
 }
 
@@ -337,6 +375,14 @@ fn neighbours(eight: bool) -> &'static [(isize, isize)] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gather_takes_byte_k_to_bit_k() {
+        for b in 0..256u64 {
+            let v = (0..8).fold(0u64, |acc, k| acc | ((b >> k) & 1) << (8 * k));
+            assert_eq!(gather8(v), b);
+        }
+    }
 
     #[test]
     fn addressing_and_neighbours() {

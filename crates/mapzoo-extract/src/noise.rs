@@ -59,9 +59,10 @@ pub(crate) fn drop_specks(map: &OccupancyMap) -> Option<(OccupancyMap, Vec<Speck
         data: map.free.iter().map(|&f| !f).collect(),
     };
     let (labels, comps) = label_components(&blocked, true);
-    // The free regions, to tell whether the free space outside a ring reaches the border.
-    let (free_labels, free_comps) = label_components(&blocked.inverted(), true);
-    drop(blocked);
+    // The free regions, to tell whether the free space outside a ring reaches the border:
+    // labelled when the first ring round a wall asks.
+    let free_regions = std::cell::OnceCell::new();
+    let free_regions = || free_regions.get_or_init(|| label_components(&blocked.inverted(), true));
     // Components with a pixel that is not faint are obstacles (or walls).
     let mut all_faint = vec![true; comps.len()];
     for (i, &l) in labels.iter().enumerate() {
@@ -91,15 +92,22 @@ pub(crate) fn drop_specks(map: &OccupancyMap) -> Option<(OccupancyMap, Vec<Speck
                 let p = image(i);
                 !map.free[p] && !faint[p]
             });
+            if !round_wall {
+                continue;
+            }
             // Outside it, free space closed off from the image border: the free region of
             // the first free pixel next to it (every pixel next to a speck is free).
             let outside_closed = (0..local.len())
                 .find(|&i| {
                     !local[i] && !inside[i] && local.neighbours(i, &NEIGHBOURS_4).any(|q| local[q])
                 })
-                .map(|i| free_labels[image(i)])
-                .is_some_and(|l| l != 0 && !free_comps[l as usize - 1].touches_border);
-            if !(round_wall && outside_closed) {
+                .map(|i| {
+                    let (free_labels, free_comps) = free_regions();
+                    let l = free_labels[image(i)];
+                    l != 0 && !free_comps[l as usize - 1].touches_border
+                })
+                .unwrap_or(false);
+            if !outside_closed {
                 continue;
             }
         }
