@@ -19,7 +19,7 @@ use mapzoo_format::OccupancyMap;
 use crate::bits::Bits;
 use crate::error::{ExtractError, MapPoint};
 use crate::holes::{resolve, small_loop_error, sort_holes, SmallHole};
-use crate::mask::{label_components, Component, Mask};
+use crate::mask::{label_complement, Component, Mask};
 use crate::params::ExtractParams;
 use crate::pose::StartPose;
 use crate::space::FreeSpace;
@@ -126,7 +126,7 @@ impl FreeSpace {
         }
         // Holes: complement components inside the crop that do not touch the crop's frame
         // (everything outside the crop is outside the region's bounding box, hence not a hole).
-        let (hole_labels, comps) = label_components(&mask.inverted(), false);
+        let (hole_labels, comps) = label_complement(&mask, false);
         let region_extent = (comp.bbox[2] - comp.bbox[0] + 1).max(comp.bbox[3] - comp.bbox[1] + 1);
         let holes = sort_holes(&mask, &hole_labels, comps, region_extent, (col0, row0))?;
         drop(hole_labels);
@@ -403,6 +403,7 @@ fn no_free_space(map: &OccupancyMap, radius: usize) -> ExtractError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mask::label_components;
     use proptest::prelude::*;
 
     #[test]

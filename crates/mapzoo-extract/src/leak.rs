@@ -17,7 +17,7 @@ use std::collections::BinaryHeap;
 use mapzoo_format::OccupancyMap;
 
 use crate::error::ExtractError;
-use crate::mask::{label_components, Mask, NEIGHBOURS_4};
+use crate::mask::{label_complement, Mask, NEIGHBOURS_4};
 use crate::skeleton::{cycle_length, SkeletonLoop};
 use crate::space::FreeSpace;
 
@@ -53,7 +53,7 @@ pub(crate) fn border_leak(
     }
     let to_loop = clearance(&seeds);
     drop(seeds);
-    let (labels, comps) = label_components(&mask.inverted(), false);
+    let (labels, comps) = label_complement(mask, false);
     let island = |i: usize| labels[i] != 0 && !comps[labels[i] as usize - 1].touches_border;
     let (mut walls, mut on_islands) = (0usize, 0usize);
     for i in 0..mask.len() {

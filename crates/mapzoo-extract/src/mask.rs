@@ -226,6 +226,23 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
     })
 }
 
+/// [`label_components`] of the complement of `mask` (without building it).
+pub(crate) fn label_complement(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
+    let width = mask.width;
+    label_rows(width, mask.height, eight, |r, out| {
+        pack_row(mask.row(r), out);
+        for (k, w) in out.iter_mut().enumerate() {
+            let valid = width - 64 * k;
+            let tail = if valid >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << valid) - 1
+            };
+            *w = !*w & tail;
+        }
+    })
+}
+
 /// [`label_components`] of the `width` × `height` image whose row r `pack(r, out)` writes
 /// packed into `out`.
 pub(crate) fn label_rows(
@@ -429,6 +446,7 @@ mod tests {
             let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; if s % switch == 0 { v = !v; } v }).collect();
             let m = Mask { width: w, height: h, data };
             prop_assert_eq!(label_components(&m, eight), label_components_naive(&m, eight));
+            prop_assert_eq!(label_complement(&m, eight), label_components_naive(&m.inverted(), eight));
         }
     }
 }
