@@ -193,10 +193,10 @@ impl Padded {
 
     fn unflip(&self, width: usize, height: usize) -> Mask {
         let mut out = Mask::new(width, height);
-        for r in 0..height {
+        for (r, row) in out.data.chunks_mut(width.max(1)).enumerate().take(height) {
             let src = (height - r) * self.pw + 1;
-            for c in 0..width {
-                out.data[r * width + c] = self.img[src + c] == 1;
+            for (o, &v) in row.iter_mut().zip(&self.img[src..src + width]) {
+                *o = v == 1;
             }
         }
         out
@@ -254,10 +254,11 @@ pub fn skeletonize(mask: &Mask) -> Mask {
     let mut code = vec![0u8; n];
     let mut changed_in = Worklist::new(n);
     // The frontier is looked at in each of the first four sweeps: it goes in the last slot.
-    for (i, c) in code.iter_mut().enumerate().take(n - pw).skip(pw) {
-        if p.img[i] == 1 {
-            *c = p.code(i) as u8;
-            if *c != 0xFF {
+    for (k, &v) in p.img[pw..n - pw].iter().enumerate() {
+        if v == 1 {
+            let i = pw + k;
+            code[i] = p.code(i) as u8;
+            if code[i] != 0xFF {
                 changed_in.mark(SWEEPS.len() - 1, i);
             }
         }
