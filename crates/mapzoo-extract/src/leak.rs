@@ -17,7 +17,7 @@ use std::collections::BinaryHeap;
 use mapzoo_format::OccupancyMap;
 
 use crate::error::ExtractError;
-use crate::mask::{label_complement, Mask, NEIGHBOURS_4};
+use crate::mask::{label_complement, Mask};
 use crate::skeleton::{cycle_length, SkeletonLoop};
 use crate::space::FreeSpace;
 
@@ -56,13 +56,22 @@ pub(crate) fn border_leak(
     let (labels, comps) = label_complement(mask, false);
     let island = |i: usize| labels[i] != 0 && !comps[labels[i] as usize - 1].touches_border;
     let (mut walls, mut on_islands) = (0usize, 0usize);
-    for i in 0..mask.len() {
-        if mask[i] || inside[i] || to_loop[i] > reach {
-            continue;
-        }
-        if mask.neighbours(i, &NEIGHBOURS_4).any(|q| mask[q]) {
-            walls += 1;
-            on_islands += island(i) as usize;
+    let (w, h) = (mask.width, mask.height);
+    for r in 0..h {
+        for c in 0..w {
+            let i = r * w + c;
+            if mask[i] || inside[i] || to_loop[i] > reach {
+                continue;
+            }
+            // Next to the free space by an edge (the in-grid 4-neighbours).
+            let edge = (r > 0 && mask[i - w])
+                || (c > 0 && mask[i - 1])
+                || (c + 1 < w && mask[i + 1])
+                || (r + 1 < h && mask[i + w]);
+            if edge {
+                walls += 1;
+                on_islands += island(i) as usize;
+            }
         }
     }
     if walls == 0 || 2 * on_islands <= walls {

@@ -19,8 +19,9 @@
 //! pixel for pixel against scikit-image 0.26 on random images).
 //!
 //! In 2-D the whole test depends on the 8 neighbours only, so it is tabulated
-//! once ([`tables`]). [`skeletonize`] re-checks only pixels on the
-//! region's frontier (pixels with all 8 neighbours set are never deletable);
+//! once ([`tables`]). [`skeletonize`] looks only at pixels on the region's
+//! frontier (pixels with all 8 neighbours set are never deletable) whose
+//! neighbourhood changed within the last four sweeps;
 //! [`skeletonize_naive`] scans the whole image every sweep, as the original.
 
 use std::sync::OnceLock;
