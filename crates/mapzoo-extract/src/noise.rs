@@ -65,8 +65,8 @@ pub(crate) fn drop_specks(map: &OccupancyMap) -> Option<(OccupancyMap, Vec<Speck
     let free_regions = || free_regions.get_or_init(|| label_components(&blocked.inverted(), true));
     // Components with a pixel that is not faint are obstacles (or walls).
     let mut all_faint = vec![true; comps.len()];
-    for (i, &l) in labels.iter().enumerate() {
-        if l != 0 && !faint[i] {
+    for (&l, &f) in labels.iter().zip(&faint) {
+        if l != 0 && !f {
             all_faint[l as usize - 1] = false;
         }
     }
@@ -151,14 +151,15 @@ fn faint_pixels(map: &OccupancyMap) -> Option<Vec<bool>> {
         return None;
     }
     let free_grey = (sum / count) as i32;
+    // The same rule as a match on the class, written as comparisons without branches so
+    // that it runs on vectors.
     Some(
         map.occupancy
             .iter()
             .zip(&map.gray)
-            .map(|(o, &g)| match o {
-                Occupancy::Unknown => true,
-                Occupancy::Occupied => (g as i32 - free_grey).abs() < 128,
-                Occupancy::Free => false,
+            .map(|(&o, &g)| {
+                (o == Occupancy::Unknown)
+                    | ((o == Occupancy::Occupied) & ((g as i32 - free_grey).abs() < 128))
             })
             .collect(),
     )
