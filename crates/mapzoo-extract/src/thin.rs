@@ -19,9 +19,8 @@
 //! pixel for pixel against scikit-image 0.26 on random images).
 //!
 //! In 2-D the whole test depends on the 8 neighbours only, so it is tabulated
-//! once ([`tables`]). [`skeletonize`] looks only at pixels on the region's
-//! frontier (pixels with all 8 neighbours set are never deletable) whose
-//! neighbourhood changed within the last four sweeps;
+//! once ([`tables`]). [`skeletonize`] re-checks only pixels on the
+//! region's frontier (pixels with all 8 neighbours set are never deletable);
 //! [`skeletonize_naive`] scans the whole image every sweep, as the original.
 
 use std::sync::OnceLock;
@@ -113,8 +112,6 @@ pub(crate) struct Tables {
     pub deletable: [bool; 256],
     /// Still simple (the re-check).
     pub simple: [bool; 256],
-    /// A candidate of each sweep of [`SWEEPS`]: deletable and a border point of its direction.
-    pub border_deletable: [[bool; 256]; 4],
 }
 
 /// The tables of the deletion tests, built once from the 3-D definitions.
@@ -124,7 +121,6 @@ pub(crate) fn tables() -> &'static Tables {
         let mut t = Tables {
             deletable: [false; 256],
             simple: [false; 256],
-            border_deletable: [[false; 256]; 4],
         };
         for code in 0..256 {
             let mut nb = [0u8; 27];
@@ -137,9 +133,6 @@ pub(crate) fn tables() -> &'static Tables {
             let endpoint = nb.iter().map(|&v| v as u32).sum::<u32>() == 2;
             t.simple[code] = simple(&nb);
             t.deletable[code] = !endpoint && euler_invariant(&nb) && t.simple[code];
-            for (k, &b) in SWEEPS.iter().enumerate() {
-                t.border_deletable[k][code] = t.deletable[code] && code & b.bit() == 0;
-            }
         }
         t
     })
@@ -159,18 +152,6 @@ enum Border {
 }
 
 const SWEEPS: [Border; 4] = [Border::W, Border::E, Border::S, Border::N];
-
-impl Border {
-    /// The bit of the neighbour code ([`Padded::code`]) that must be unset.
-    fn bit(self) -> usize {
-        match self {
-            Border::W => 1 << 1,
-            Border::E => 1 << 6,
-            Border::S => 1 << 4,
-            Border::N => 1 << 3,
-        }
-    }
-}
 
 struct Padded {
     pw: usize,
@@ -194,10 +175,10 @@ impl Padded {
 
     fn unflip(&self, width: usize, height: usize) -> Mask {
         let mut out = Mask::new(width, height);
-        for (r, row) in out.data.chunks_mut(width.max(1)).enumerate().take(height) {
+        for r in 0..height {
             let src = (height - r) * self.pw + 1;
-            for (o, &v) in row.iter_mut().zip(&self.img[src..src + width]) {
-                *o = v == 1;
+            for c in 0..width {
+                out.data[r * width + c] = self.img[src + c] == 1;
             }
         }
         out
@@ -216,7 +197,6 @@ impl Padded {
             | g(i + pw + 1) << 7
     }
 
-    #[cfg(any(test, feature = "reference"))]
     fn is_border(&self, i: usize, b: Border) -> bool {
         match b {
             Border::W => self.img[i - self.pw] == 0,
@@ -227,69 +207,51 @@ impl Padded {
     }
 }
 
-/// Lee skeleton of `mask` (row 0 on top), worklist version.
+/// Lee skeleton of `mask` (row 0 on top), frontier-tracking version.
 ///
-/// Each pixel keeps its neighbour code, updated as its neighbours go, so a test is one table
-/// look-up ([`Tables::border_deletable`]). A pixel is looked at in a sweep only when its code
-/// changed within the last four sweeps (or it starts on the region's frontier): otherwise the
-/// sweep of the same direction four sweeps back found it no candidate, and it still is not.
-/// Four bit sets, one per sweep slot, hold the pixels changed in that sweep; walking their
-/// union (with one summary bit per word, to skip empty stretches) visits the pixels in raster
-/// order, the order the candidates of a sweep are re-checked in.
+/// The frontier is a bit set over the padded image: walking its words visits the pixels in
+/// raster order, the order the candidates of a sweep are re-checked in, without sorting,
+/// and costs a 64th of a scan of the image per sweep. A pixel enters the frontier when a
+/// neighbour is deleted and leaves it when it is deleted itself.
 pub fn skeletonize(mask: &Mask) -> Mask {
     let t = tables();
     let mut p = Padded::flipped(mask);
     let pw = p.pw;
-    let n = p.img.len();
-    // Offsets of the neighbours in the bit order of the code (wrapping: some are negative).
-    let offsets: [usize; 8] = [
-        0usize.wrapping_sub(pw + 1),
-        0usize.wrapping_sub(pw),
-        0usize.wrapping_sub(pw - 1),
-        0usize.wrapping_sub(1),
-        1,
-        pw - 1,
-        pw,
-        pw + 1,
-    ];
-    let mut code = vec![0u8; n];
-    let mut changed_in = Worklist::new(n);
-    // The frontier is looked at in each of the first four sweeps: it goes in the last slot.
-    for (k, &v) in p.img[pw..n - pw].iter().enumerate() {
-        if v == 1 {
-            let i = pw + k;
-            code[i] = p.code(i) as u8;
-            if code[i] != 0xFF {
-                changed_in.mark(SWEEPS.len() - 1, i);
-            }
+    let offsets = [pw - 1, pw, pw + 1, 1];
+    let mut front = vec![0u64; p.img.len().div_ceil(64)];
+    for i in 0..p.img.len() {
+        if p.img[i] == 1 && p.code(i) != 0xFF {
+            front[i / 64] |= 1 << (i % 64);
         }
     }
     let mut candidates = Vec::new();
-    let mut sweep = 0usize;
     loop {
         let mut unchanged = 0;
-        for table in &t.border_deletable {
-            let slot = sweep % SWEEPS.len();
-            sweep += 1;
+        for &b in &SWEEPS {
             candidates.clear();
-            changed_in.drain(slot, |i| {
-                if p.img[i] == 1 && table[code[i] as usize] {
-                    candidates.push(i);
+            for (w, word) in front.iter_mut().enumerate() {
+                let mut bits = *word;
+                while bits != 0 {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if p.img[i] == 0 {
+                        *word &= !(1 << (i % 64));
+                    } else if p.is_border(i, b) && t.deletable[p.code(i)] {
+                        candidates.push(i);
+                    }
                 }
-            });
+            }
             let mut changed = false;
             for &i in &candidates {
-                if !t.simple[code[i] as usize] {
-                    continue;
-                }
-                p.img[i] = 0;
-                changed = true;
-                for (k, &o) in offsets.iter().enumerate() {
-                    // Seen from neighbour k, this pixel is its neighbour 7 − k.
-                    let j = i.wrapping_add(o);
-                    code[j] &= !(1 << (7 - k));
-                    if p.img[j] == 1 {
-                        changed_in.mark(slot, j);
+                if t.simple[p.code(i)] {
+                    p.img[i] = 0;
+                    changed = true;
+                    for &o in &offsets {
+                        for j in [i - o, i + o] {
+                            if p.img[j] == 1 {
+                                front[j / 64] |= 1 << (j % 64);
+                            }
+                        }
                     }
                 }
             }
@@ -302,49 +264,6 @@ pub fn skeletonize(mask: &Mask) -> Mask {
         }
     }
     p.unflip(mask.width, mask.height)
-}
-
-/// Pixels changed in each of the last four sweeps: a bit set per sweep slot, interleaved by
-/// word, with a summary bit per word that is non-zero in some slot.
-struct Worklist {
-    words: Vec<[u64; 4]>,
-    summary: Vec<[u64; 4]>,
-}
-
-impl Worklist {
-    fn new(n: usize) -> Self {
-        let nw = n.div_ceil(64);
-        Worklist {
-            words: vec![[0; 4]; nw],
-            summary: vec![[0; 4]; nw.div_ceil(64)],
-        }
-    }
-
-    fn mark(&mut self, slot: usize, i: usize) {
-        let w = i / 64;
-        self.words[w][slot] |= 1 << (i % 64);
-        self.summary[w / 64][slot] |= 1 << (w % 64);
-    }
-
-    /// Calls `visit` on the pixels of every slot, in raster order (once each), and empties
-    /// slot `slot`.
-    fn drain(&mut self, slot: usize, mut visit: impl FnMut(usize)) {
-        for (sw, sum) in self.summary.iter_mut().enumerate() {
-            let mut s = sum[0] | sum[1] | sum[2] | sum[3];
-            sum[slot] = 0;
-            while s != 0 {
-                let w = sw * 64 + s.trailing_zeros() as usize;
-                s &= s - 1;
-                let word = &mut self.words[w];
-                let mut bits = word[0] | word[1] | word[2] | word[3];
-                word[slot] = 0;
-                while bits != 0 {
-                    visit(w * 64 + bits.trailing_zeros() as usize);
-                    bits &= bits - 1;
-                }
-            }
-        }
-    }
 }
 
 #[cfg(any(test, feature = "reference"))]
@@ -495,7 +414,7 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
-        /// Images of more than 64 words, so the work list's summary has several words.
+        /// Larger images, with blobs and holes, that take many sweeps.
         #[test]
         fn fast_matches_naive_on_large_blobs(w in 60usize..140, h in 40usize..90, seed in any::<u64>(), blobs in 1usize..12) {
             let mut s = seed | 1;
