@@ -16,9 +16,10 @@
 
 use mapzoo_format::OccupancyMap;
 
+use crate::bits::Bits;
 use crate::error::{ExtractError, MapPoint};
 use crate::holes::{resolve, small_loop_error, sort_holes, SmallHole};
-use crate::mask::{label_components, Component, Mask};
+use crate::mask::{label_complement, Component, Mask};
 use crate::params::ExtractParams;
 use crate::pose::StartPose;
 use crate::space::FreeSpace;
@@ -50,70 +51,23 @@ pub(crate) fn check_map(map: &OccupancyMap) -> Result<(), ExtractError> {
 
 /// Square opening of a free mask with Chebyshev radius `radius` pixels.
 ///
-/// Erosion then dilation, each separable (a sliding count along rows, then along columns),
-/// O(width · height) whatever the radius. Windows are clipped to the image, which is
-/// OpenCV's padding: the erosion treats outside as free, the dilation as empty.
+/// Erosion then dilation on the mask packed 64 pixels to a word ([`Bits::dilate`]: shifted
+/// ORs of whole words, O(width · height · log radius / 64)). Windows are clipped to the
+/// image, which is OpenCV's padding: the erosion treats outside as free, the dilation as
+/// empty.
 pub fn open_free(free: &Mask, radius: usize) -> Mask {
     if radius == 0 || !free.any() || free.data.iter().all(|&f| f) {
         return free.clone();
     }
-    // Erosion with outside counted free = the complement of dilating the occupied pixels.
-    let eroded = dilate(&free.inverted(), radius).inverted();
-    dilate(&eroded, radius)
+    open_packed(&Bits::pack(free, true), radius).unpack(false)
 }
 
-/// Sets each pixel that has a set pixel of `src` within Chebyshev radius `radius` (clipped
-/// to the image): a window count along each row (from the row's prefix counts, without a
-/// branch per pixel), then a sliding count along each column.
-fn dilate(src: &Mask, radius: usize) -> Mask {
-    let (width, height) = (src.width, src.height);
-    let mut rows = Mask::new(width, height);
-    let mut prefix = vec![0u32; width + 1];
-    for (line, out) in src.data.chunks(width).zip(rows.data.chunks_mut(width)) {
-        let mut acc = 0u32;
-        for (p, &v) in prefix[1..].iter_mut().zip(line) {
-            acc += u32::from(v);
-            *p = acc;
-        }
-        if acc == 0 {
-            continue;
-        }
-        for (c, o) in out.iter_mut().enumerate() {
-            let lo = c.saturating_sub(radius);
-            let hi = (c + radius + 1).min(width);
-            *o = prefix[hi] > prefix[lo];
-        }
-    }
-    let mut out = Mask::new(width, height);
-    let mut count = vec![0u32; width];
-    let add = |count: &mut [u32], row: usize| {
-        for (k, &v) in count.iter_mut().zip(rows.row(row)) {
-            *k += v as u32;
-        }
-    };
-    let remove = |count: &mut [u32], row: usize| {
-        for (k, &v) in count.iter_mut().zip(rows.row(row)) {
-            *k -= v as u32;
-        }
-    };
-    for row in 0..=radius.min(height - 1) {
-        add(&mut count, row);
-    }
-    for row in 0..height {
-        for (o, &k) in out.data[row * width..(row + 1) * width]
-            .iter_mut()
-            .zip(&count)
-        {
-            *o = k > 0;
-        }
-        if row + radius + 1 < height {
-            add(&mut count, row + radius + 1);
-        }
-        if row >= radius {
-            remove(&mut count, row - radius);
-        }
-    }
-    out
+/// [`open_free`] of the free pixels whose complement `occupied` is, packed.
+fn open_packed(occupied: &Bits, radius: usize) -> Bits {
+    // Erosion with outside counted free = the complement of dilating the occupied pixels.
+    let mut eroded = occupied.dilate(radius);
+    eroded.invert();
+    eroded.dilate(radius)
 }
 
 #[cfg(any(test, feature = "reference"))]
@@ -148,16 +102,16 @@ pub fn open_free_naive(free: &Mask, radius: usize) -> Mask {
 }
 
 impl FreeSpace {
-    /// Cuts component `label` out of `labels` (the labelling of `image`) with a
+    /// Cuts component `label` out of `labels` (the labelling of an image of `width` ×
+    /// `height` pixels) with a
     /// one-pixel margin, clipped to the image, and finds its holes; `Err` when none can be
     /// an infield (with the largest small one, if any).
     fn cut(
         labels: &[u32],
-        image: &Mask,
+        (width, height): (usize, usize),
         label: u32,
         comp: &Component,
     ) -> Result<Cut, Option<SmallHole>> {
-        let (width, height) = (image.width, image.height);
         let col0 = comp.bbox[0].saturating_sub(1);
         let row0 = comp.bbox[1].saturating_sub(1);
         let col1 = (comp.bbox[2] + 1).min(width - 1);
@@ -172,7 +126,7 @@ impl FreeSpace {
         }
         // Holes: complement components inside the crop that do not touch the crop's frame
         // (everything outside the crop is outside the region's bounding box, hence not a hole).
-        let (hole_labels, comps) = label_components(&mask.inverted(), false);
+        let (hole_labels, comps) = label_complement(&mask, false);
         let region_extent = (comp.bbox[2] - comp.bbox[0] + 1).max(comp.bbox[3] - comp.bbox[1] + 1);
         let holes = sort_holes(&mask, &hole_labels, comps, region_extent, (col0, row0))?;
         drop(hole_labels);
@@ -241,8 +195,8 @@ const MAX_KEPT: usize = 4;
 /// outside of an F1TENTH-style map, or a walled frame around it), not the track; of the rest
 /// the one with the largest infield wins, unless the next one's infield is at least half as
 /// large.
-pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
-    let (labels, comps) = label_components(opened, true);
+pub(crate) fn choose_track(opened: &Bits) -> TrackChoice {
+    let (labels, comps) = opened.label(true);
     let mut order: Vec<usize> = (0..comps.len()).collect();
     order.sort_by(|&a, &b| comps[b].area.cmp(&comps[a].area).then(a.cmp(&b)));
     let largest = order.first().map(|&k| comps[k].area).unwrap_or(0);
@@ -254,7 +208,7 @@ pub(crate) fn choose_track(opened: &Mask) -> TrackChoice {
         if comp.area * 100 < largest {
             break;
         }
-        let region = match FreeSpace::cut(&labels, opened, k as u32 + 1, comp) {
+        let region = match FreeSpace::cut(&labels, opened.size(), k as u32 + 1, comp) {
             Ok(region) => region,
             Err(found) => {
                 if small.is_none() {
@@ -365,8 +319,9 @@ fn open_until_holed(
     // `None` in a failure: the opening left no free pixel.
     let mut first_failure: Option<(Option<TrackChoice>, usize)> = None;
     let mut first_border: Option<(TrackChoice, usize)> = None;
+    let occupied = Bits::pack(free, true);
     loop {
-        let opened = open_free(free, radius);
+        let opened = open_packed(&occupied, radius);
         let choice = opened.any().then(|| choose_track(&opened));
         drop(opened);
         match choice {
@@ -448,6 +403,7 @@ fn no_free_space(map: &OccupancyMap, radius: usize) -> ExtractError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mask::label_components;
     use proptest::prelude::*;
 
     #[test]
@@ -534,12 +490,12 @@ mod tests {
         let (labels, comps) = label_components(&free, true);
         assert_eq!(comps.len(), 2);
         assert!(!comps[0].touches_border && comps[1].touches_border);
-        let region = FreeSpace::cut(&labels, &free, 1, &comps[0])
+        let region = FreeSpace::cut(&labels, (free.width, free.height), 1, &comps[0])
             .expect("a hole")
             .space;
         assert!(region.obstacles.is_empty());
         assert_eq!(region.infield.area, 10);
-        match choose_track(&free) {
+        match choose_track(&Bits::pack(&free, false)) {
             TrackChoice::Track(r) => assert_eq!(r.space.area, 18),
             other => panic!("expected a track, got {other:?}"),
         }

@@ -17,7 +17,7 @@ use std::collections::BinaryHeap;
 use mapzoo_format::OccupancyMap;
 
 use crate::error::ExtractError;
-use crate::mask::{label_components, Mask, NEIGHBOURS_4};
+use crate::mask::{label_complement, Mask};
 use crate::skeleton::{cycle_length, SkeletonLoop};
 use crate::space::FreeSpace;
 
@@ -53,16 +53,25 @@ pub(crate) fn border_leak(
     }
     let to_loop = clearance(&seeds);
     drop(seeds);
-    let (labels, comps) = label_components(&mask.inverted(), false);
+    let (labels, comps) = label_complement(mask, false);
     let island = |i: usize| labels[i] != 0 && !comps[labels[i] as usize - 1].touches_border;
     let (mut walls, mut on_islands) = (0usize, 0usize);
-    for i in 0..mask.len() {
-        if mask[i] || inside[i] || to_loop[i] > reach {
-            continue;
-        }
-        if mask.neighbours(i, &NEIGHBOURS_4).any(|q| mask[q]) {
-            walls += 1;
-            on_islands += island(i) as usize;
+    let (w, h) = (mask.width, mask.height);
+    for r in 0..h {
+        for c in 0..w {
+            let i = r * w + c;
+            if mask[i] || inside[i] || to_loop[i] > reach {
+                continue;
+            }
+            // Next to the free space by an edge (the in-grid 4-neighbours).
+            let edge = (r > 0 && mask[i - w])
+                || (c > 0 && mask[i - 1])
+                || (c + 1 < w && mask[i + 1])
+                || (r + 1 < h && mask[i + w]);
+            if edge {
+                walls += 1;
+                on_islands += island(i) as usize;
+            }
         }
     }
     if walls == 0 || 2 * on_islands <= walls {
@@ -116,6 +125,57 @@ fn nearest_border(space: &FreeSpace, from: usize) -> Option<usize> {
 /// Which pixels of the crop `mask` lie inside the closed pixel polygon `loop_pixels`: an odd
 /// number of its edges cross row r + ¼ left of column c + ¼.
 pub(crate) fn inside_loop(mask: &Mask, loop_pixels: &[usize]) -> Vec<bool> {
+    let (w, h) = (mask.width, mask.height);
+    let n = loop_pixels.len();
+    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
+    for k in 0..n {
+        let (a, b) = (loop_pixels[k], loop_pixels[(k + 1) % n]);
+        let (ca, ra) = mask.col_row(a);
+        let (cb, rb) = mask.col_row(b);
+        let (ca, ra, cb, rb) = (ca as f64, ra as f64, cb as f64, rb as f64);
+        if ra == rb {
+            continue;
+        }
+        let row = ra.min(rb) as usize;
+        let t = (row as f64 + 0.25 - ra) / (rb - ra);
+        crossings[row].push(ca + t * (cb - ca));
+    }
+    let mut inside = vec![false; w * h];
+    for (r, xs) in crossings.iter_mut().enumerate() {
+        xs.sort_by(f64::total_cmp);
+        // Column c is inside when an odd number of crossings lie left of c + ¼: between
+        // the first column past crossing 2m and the first column past crossing 2m + 1.
+        let row = &mut inside[r * w..(r + 1) * w];
+        for pair in xs.chunks(2) {
+            let from = first_column_past(pair[0], w);
+            let to = pair.get(1).map_or(w, |&x| first_column_past(x, w));
+            row[from..to].fill(true);
+        }
+    }
+    inside
+}
+
+/// The first column c of `w` with x < c + ¼ (`w` when none).
+fn first_column_past(x: f64, w: usize) -> usize {
+    let guess = (x - 0.25).floor();
+    let mut c = if guess < 0.0 {
+        0
+    } else {
+        (guess as usize).saturating_add(1).min(w)
+    };
+    // Settle on the comparison itself, whatever the rounding of the guess.
+    while c > 0 && x < (c - 1) as f64 + 0.25 {
+        c -= 1;
+    }
+    while c < w && x >= c as f64 + 0.25 {
+        c += 1;
+    }
+    c
+}
+
+#[cfg(test)]
+/// Reference twin of [`inside_loop`]: each pixel counts the crossings left of it.
+pub(crate) fn inside_loop_naive(mask: &Mask, loop_pixels: &[usize]) -> Vec<bool> {
     let (w, h) = (mask.width, mask.height);
     let n = loop_pixels.len();
     let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
@@ -189,16 +249,18 @@ pub(crate) fn clearance(mask: &Mask) -> Vec<f32> {
     if width == 0 {
         return d;
     }
-    // from the row before, with the diagonal neighbours inside the row
+    // from the row before, with the diagonal neighbours inside the row (the middle of the
+    // row as zipped slices, so that it runs without bounds checks, on vectors)
     let from_row = |row: &mut [f32], prev: &[f32]| {
         row[0] = row[0].min(prev[0] + 1.0);
         if width > 1 {
             row[0] = row[0].min(prev[1] + d2);
-            for c in 1..width - 1 {
-                row[c] = row[c]
-                    .min(prev[c] + 1.0)
-                    .min(prev[c - 1] + d2)
-                    .min(prev[c + 1] + d2);
+            let middle = row[1..width - 1]
+                .iter_mut()
+                .zip(&prev[1..width - 1])
+                .zip(prev[..width - 2].iter().zip(&prev[2..width]));
+            for ((v, &up), (&left, &right)) in middle {
+                *v = lesser(lesser(lesser(*v, up + 1.0), left + d2), right + d2);
             }
             let c = width - 1;
             row[c] = row[c].min(prev[c] + 1.0).min(prev[c - 1] + d2);
@@ -208,10 +270,12 @@ pub(crate) fn clearance(mask: &Mask) -> Vec<f32> {
         let (done, rest) = d.split_at_mut(r * width);
         let row = &mut rest[..width];
         if r > 0 {
-            from_row(row, &done[(r - 1) * width..]);
+            from_row(row, &done[(r - 1) * width..r * width]);
         }
-        for c in 1..width {
-            row[c] = row[c].min(row[c - 1] + 1.0);
+        let mut left = row[0];
+        for v in &mut row[1..] {
+            left = lesser(*v, left + 1.0);
+            *v = left;
         }
     }
     for r in (0..height).rev() {
@@ -220,11 +284,24 @@ pub(crate) fn clearance(mask: &Mask) -> Vec<f32> {
         if r + 1 < height {
             from_row(row, &below[..width]);
         }
-        for c in (0..width - 1).rev() {
-            row[c] = row[c].min(row[c + 1] + 1.0);
+        let mut right = row[width - 1];
+        for v in row[..width - 1].iter_mut().rev() {
+            right = lesser(*v, right + 1.0);
+            *v = right;
         }
     }
     d
+}
+
+/// The smaller of two distances: `f32::min` without its NaN test (no distance here is NaN,
+/// nor −0, so the value is the same), which the row loops run as one vector minimum.
+#[inline]
+fn lesser(a: f32, b: f32) -> f32 {
+    if b < a {
+        b
+    } else {
+        a
+    }
 }
 
 #[cfg(test)]
@@ -455,6 +532,26 @@ mod tests {
                 fast.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 naive.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
             );
+        }
+    }
+
+    proptest! {
+        /// Closed 8-connected walks (loops may touch or cross themselves) on small crops.
+        #[test]
+        fn inside_loop_matches_naive(w in 1usize..30, h in 1usize..30, seed in any::<u64>(), len in 0usize..200) {
+            let mut s = seed | 1;
+            let mut next = move || { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s };
+            let m = Mask::new(w, h);
+            let (mut c, mut r) = ((next() % w as u64) as isize, (next() % h as u64) as isize);
+            let mut pixels = Vec::new();
+            for _ in 0..len {
+                pixels.push(r as usize * w + c as usize);
+                let dc = (next() % 3) as isize - 1;
+                let dr = (next() % 3) as isize - 1;
+                c = (c + dc).clamp(0, w as isize - 1);
+                r = (r + dr).clamp(0, h as isize - 1);
+            }
+            prop_assert_eq!(inside_loop(&m, &pixels), inside_loop_naive(&m, &pixels));
         }
     }
 

@@ -20,7 +20,8 @@
 //! (`pose`), resampling, heading and curvature) and `walls` (contours, track
 //! bounds); `leak` locates a wall gap when the track leaks; `unknown` and
 //! `noise` read the map's greys before cleaning; [`Mask`] is the binary image
-//! they share, with its connected components. With the `reference` feature, the `reference` module holds
+//! they share, with its connected components (`bits` packs it 64 pixels to a
+//! word for the opening). With the `reference` feature, the `reference` module holds
 //! the naive twins of the fast kernels (opening, labelling, thinning,
 //! Savitzky–Golay, the infield cycle) for property tests.
 //!
@@ -63,6 +64,7 @@
 #![warn(missing_docs)]
 
 mod barrier;
+mod bits;
 mod centerline;
 mod clean;
 mod cycle;

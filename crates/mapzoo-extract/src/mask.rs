@@ -118,11 +118,20 @@ impl Mask {
     }
 
     /// Row-major indices of the set pixels, in raster order.
+    ///
+    /// Blocks of 64 pixels are tested whole first (an OR without early exit, which runs on
+    /// vectors), so a sparse mask (a skeleton) costs little more than a pass over its bytes.
     pub fn ones(&self) -> impl Iterator<Item = usize> + '_ {
         self.data
-            .iter()
+            .chunks(64)
             .enumerate()
-            .filter_map(|(i, &v)| v.then_some(i))
+            .filter(|(_, block)| block.iter().fold(false, |any, &v| any | v))
+            .flat_map(|(k, block)| {
+                block
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(j, &v)| v.then_some(64 * k + j))
+            })
     }
 
     /// Number of set pixels.
@@ -189,12 +198,69 @@ pub struct Component {
     pub touches_border: bool,
 }
 
+/// Gathers eight 0/1 bytes (little-endian in `v`) into one byte, byte k to bit k.
+fn gather8(v: u64) -> u64 {
+    v.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Packs one row of pixels into `out` (its `row.len().div_ceil(64)` words), column c to bit
+/// c % 64 of word c / 64; bits past the row's end unset.
+pub(crate) fn pack_row(row: &[bool], out: &mut [u64]) {
+    for (o, chunk) in out.iter_mut().zip(row.chunks(64)) {
+        let mut w = 0u64;
+        let mut eights = chunk.chunks_exact(8);
+        for (k, e) in eights.by_ref().enumerate() {
+            let v = e
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            w |= gather8(v) << (8 * k);
+        }
+        let done = chunk.len() - eights.remainder().len();
+        for (k, &b) in eights.remainder().iter().enumerate() {
+            w |= u64::from(b) << (done + k);
+        }
+        *o = w;
+    }
+}
+
 /// Labels the connected components of `mask` (8- or 4-connectivity), numbered in raster
 /// order of their first pixel. Returns labels (0 = not in the mask, k + 1 = component k)
-/// and the components. Works on runs of set pixels joined with union–find.
+/// and the components. Works on runs of set pixels joined with union–find: each row is
+/// packed 64 pixels to a word to find its runs a word at a time, and joined to the runs of
+/// the row above that it overlaps in one merge of the two rows' runs.
 pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
-    let (width, height) = (mask.width, mask.height);
-    // Runs [start, end) of each row, and the index of each row's first run.
+    label_rows(mask.width, mask.height, eight, |r, out| {
+        pack_row(mask.row(r), out)
+    })
+}
+
+/// [`label_components`] of the complement of `mask` (without building it).
+pub(crate) fn label_complement(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) {
+    let width = mask.width;
+    label_rows(width, mask.height, eight, |r, out| {
+        pack_row(mask.row(r), out);
+        for (k, w) in out.iter_mut().enumerate() {
+            let valid = width - 64 * k;
+            let tail = if valid >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << valid) - 1
+            };
+            *w = !*w & tail;
+        }
+    })
+}
+
+/// [`label_components`] of the `width` × `height` image whose row r `pack(r, out)` writes
+/// packed into `out`.
+pub(crate) fn label_rows(
+    width: usize,
+    height: usize,
+    eight: bool,
+    mut pack: impl FnMut(usize, &mut [u64]),
+) -> (Vec<u32>, Vec<Component>) {
+    // Runs (row, start, end) with end exclusive, in raster order.
     let mut runs: Vec<(u32, u32, u32)> = Vec::new();
     let mut parent: Vec<u32> = Vec::new();
     fn find(parent: &mut [u32], mut a: u32) -> u32 {
@@ -205,37 +271,39 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
         a
     }
     let slack = eight as u32;
+    let mut packed = vec![0u64; width.div_ceil(64)];
     let mut prev = 0..0;
     for r in 0..height {
-        let row = mask.row(r);
+        pack(r, &mut packed);
         let first = runs.len();
+        // The first run of the row above that may still touch a run of this row.
+        let mut k0 = prev.start;
         let mut c = 0;
-        while c < width {
-            if !row[c] {
-                c += 1;
-                continue;
-            }
-            let s = c;
-            while c < width && row[c] {
-                c += 1;
-            }
+        while let Some(s) = next_bit(&packed, c, width, false) {
+            let e = next_bit(&packed, s, width, true).unwrap_or(width);
+            c = e;
+            let (s, e) = (s as u32, e as u32);
             let id = runs.len() as u32;
-            runs.push((r as u32, s as u32, c as u32));
+            runs.push((r as u32, s, e));
             parent.push(id);
-            // Join the runs of the row above that touch this one.
-            for k in prev.clone() {
-                let (_, ps, pe) = runs[k];
-                if ps < c as u32 + slack && s as u32 <= pe - 1 + slack {
-                    let (a, b) = (find(&mut parent, id), find(&mut parent, k as u32));
-                    // The older run's root stays the root, so roots are first runs.
-                    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-                    parent[hi as usize] = lo;
-                }
+            // Join the runs of the row above that touch this one: those ending (with the
+            // slack) before s touch no later run either.
+            while k0 < prev.end && runs[k0].2 + slack <= s {
+                k0 += 1;
+            }
+            let mut k = k0;
+            while k < prev.end && runs[k].1 < e + slack {
+                let (a, b) = (find(&mut parent, id), find(&mut parent, k as u32));
+                // The older run's root stays the root, so roots are first runs.
+                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                parent[hi as usize] = lo;
+                k += 1;
             }
         }
         prev = first..runs.len();
     }
-    let mut labels = vec![0u32; mask.len()];
+    // Labels are written in raster order, each pixel once.
+    let mut labels: Vec<u32> = Vec::with_capacity(width * height);
     let mut comp_of_root = vec![u32::MAX; runs.len()];
     let mut comps: Vec<Component> = Vec::new();
     for (k, &(r, s, e)) in runs.iter().enumerate() {
@@ -260,9 +328,25 @@ pub fn label_components(mask: &Mask, eight: bool) -> (Vec<u32>, Vec<Component>) 
         if r == 0 || s == 0 || r + 1 == height || e == width {
             comp.touches_border = true;
         }
-        labels[r * width + s..r * width + e].fill(id + 1);
+        labels.resize(r * width + s, 0);
+        labels.resize(r * width + e, id + 1);
     }
+    labels.resize(width * height, 0);
     (labels, comps)
+}
+
+/// The first column at or after `from` (below `width`) whose bit in the packed row `words`
+/// is set (`unset`: is unset); `None` when there is none.
+fn next_bit(words: &[u64], from: usize, width: usize, unset: bool) -> Option<usize> {
+    let flip = if unset { u64::MAX } else { 0 };
+    let mut w = from / 64;
+    let mut bits = (*words.get(w)? ^ flip) & (u64::MAX << (from % 64));
+    while bits == 0 {
+        w += 1;
+        bits = *words.get(w)? ^ flip;
+    }
+    let c = w * 64 + bits.trailing_zeros() as usize;
+    (c < width).then_some(c)
 }
 
 #[cfg(any(test, feature = "reference"))]
@@ -319,6 +403,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn gather_takes_byte_k_to_bit_k() {
+        for b in 0..256u64 {
+            let v = (0..8).fold(0u64, |acc, k| acc | ((b >> k) & 1) << (8 * k));
+            assert_eq!(gather8(v), b);
+        }
+    }
+
+    #[test]
     fn addressing_and_neighbours() {
         let m = Mask::parse(&["#..", ".#.", "..#", "#.."]);
         assert_eq!((m.width, m.height, m.count()), (3, 4, 4));
@@ -353,6 +445,26 @@ mod tests {
             let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 5 < density }).collect();
             let m = Mask { width: w, height: h, data };
             prop_assert_eq!(label_components(&m, eight), label_components_naive(&m, eight));
+        }
+
+        #[test]
+        fn ones_are_the_set_pixels_in_order(n in 0usize..400, seed in any::<u64>(), density in 0u64..20) {
+            let mut s = seed | 1;
+            let data: Vec<bool> = (0..n).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s % 100 < density }).collect();
+            let m = Mask { width: n.max(1), height: usize::from(n > 0), data };
+            let want: Vec<usize> = (0..m.len()).filter(|&i| m[i]).collect();
+            prop_assert_eq!(m.ones().collect::<Vec<_>>(), want);
+        }
+
+        /// Rows of several words, with long runs crossing word boundaries.
+        #[test]
+        fn labelling_wide_rows_matches_naive(w in 60usize..300, h in 1usize..12, seed in any::<u64>(), eight in any::<bool>(), switch in 2u64..40) {
+            let mut s = seed | 1;
+            let mut v = false;
+            let data = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; if s % switch == 0 { v = !v; } v }).collect();
+            let m = Mask { width: w, height: h, data };
+            prop_assert_eq!(label_components(&m, eight), label_components_naive(&m, eight));
+            prop_assert_eq!(label_complement(&m, eight), label_components_naive(&m.inverted(), eight));
         }
     }
 }

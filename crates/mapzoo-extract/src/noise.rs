@@ -59,13 +59,14 @@ pub(crate) fn drop_specks(map: &OccupancyMap) -> Option<(OccupancyMap, Vec<Speck
         data: map.free.iter().map(|&f| !f).collect(),
     };
     let (labels, comps) = label_components(&blocked, true);
-    // The free regions, to tell whether the free space outside a ring reaches the border.
-    let (free_labels, free_comps) = label_components(&blocked.inverted(), true);
-    drop(blocked);
+    // The free regions, to tell whether the free space outside a ring reaches the border:
+    // labelled when the first ring round a wall asks.
+    let free_regions = std::cell::OnceCell::new();
+    let free_regions = || free_regions.get_or_init(|| label_components(&blocked.inverted(), true));
     // Components with a pixel that is not faint are obstacles (or walls).
     let mut all_faint = vec![true; comps.len()];
-    for (i, &l) in labels.iter().enumerate() {
-        if l != 0 && !faint[i] {
+    for (&l, &f) in labels.iter().zip(&faint) {
+        if l != 0 && !f {
             all_faint[l as usize - 1] = false;
         }
     }
@@ -91,15 +92,22 @@ pub(crate) fn drop_specks(map: &OccupancyMap) -> Option<(OccupancyMap, Vec<Speck
                 let p = image(i);
                 !map.free[p] && !faint[p]
             });
+            if !round_wall {
+                continue;
+            }
             // Outside it, free space closed off from the image border: the free region of
             // the first free pixel next to it (every pixel next to a speck is free).
             let outside_closed = (0..local.len())
                 .find(|&i| {
                     !local[i] && !inside[i] && local.neighbours(i, &NEIGHBOURS_4).any(|q| local[q])
                 })
-                .map(|i| free_labels[image(i)])
-                .is_some_and(|l| l != 0 && !free_comps[l as usize - 1].touches_border);
-            if !(round_wall && outside_closed) {
+                .map(|i| {
+                    let (free_labels, free_comps) = free_regions();
+                    let l = free_labels[image(i)];
+                    l != 0 && !free_comps[l as usize - 1].touches_border
+                })
+                .unwrap_or(false);
+            if !outside_closed {
                 continue;
             }
         }
@@ -143,14 +151,15 @@ fn faint_pixels(map: &OccupancyMap) -> Option<Vec<bool>> {
         return None;
     }
     let free_grey = (sum / count) as i32;
+    // The same rule as a match on the class, written as comparisons without branches so
+    // that it runs on vectors.
     Some(
         map.occupancy
             .iter()
             .zip(&map.gray)
-            .map(|(o, &g)| match o {
-                Occupancy::Unknown => true,
-                Occupancy::Occupied => (g as i32 - free_grey).abs() < 128,
-                Occupancy::Free => false,
+            .map(|(&o, &g)| {
+                (o == Occupancy::Unknown)
+                    | ((o == Occupancy::Occupied) & ((g as i32 - free_grey).abs() < 128))
             })
             .collect(),
     )

@@ -413,6 +413,28 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Larger images, with blobs and holes, that take many sweeps.
+        #[test]
+        fn fast_matches_naive_on_large_blobs(w in 60usize..140, h in 40usize..90, seed in any::<u64>(), blobs in 1usize..12) {
+            let mut s = seed | 1;
+            let mut next = move || { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s };
+            let discs: Vec<(f64, f64, f64)> = (0..blobs)
+                .map(|_| ((next() % w as u64) as f64, (next() % h as u64) as f64, 3.0 + (next() % 20) as f64))
+                .collect();
+            let data = (0..w * h)
+                .map(|i| {
+                    let (c, r) = ((i % w) as f64, (i / w) as f64);
+                    let inside = discs.iter().filter(|d| (c - d.0).hypot(r - d.1) < d.2).count();
+                    inside % 2 == 1 || next() % 50 == 0
+                })
+                .collect();
+            let m = Mask { width: w, height: h, data };
+            prop_assert_eq!(skeletonize(&m), skeletonize_naive(&m));
+        }
+    }
+
+    proptest! {
         #[test]
         fn fast_matches_naive(w in 1usize..20, h in 1usize..20, seed in any::<u64>(), density in 1u64..6) {
             let mut s = seed | 1;
