@@ -122,12 +122,11 @@ fn nearest_border(space: &FreeSpace, from: usize) -> Option<usize> {
     None
 }
 
-/// Which pixels of the crop `mask` lie inside the closed pixel polygon `loop_pixels`: an odd
-/// number of its edges cross row r + ¼ left of column c + ¼.
-pub(crate) fn inside_loop(mask: &Mask, loop_pixels: &[usize]) -> Vec<bool> {
-    let (w, h) = (mask.width, mask.height);
+/// Where the edges of the closed pixel polygon `loop_pixels` cross row r + ¼ of the crop
+/// `mask`: the column of each crossing, per row, in increasing order.
+fn row_crossings(mask: &Mask, loop_pixels: &[usize]) -> Vec<Vec<f64>> {
     let n = loop_pixels.len();
-    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
+    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); mask.height];
     for k in 0..n {
         let (a, b) = (loop_pixels[k], loop_pixels[(k + 1) % n]);
         let (ca, ra) = mask.col_row(a);
@@ -140,9 +139,18 @@ pub(crate) fn inside_loop(mask: &Mask, loop_pixels: &[usize]) -> Vec<bool> {
         let t = (row as f64 + 0.25 - ra) / (rb - ra);
         crossings[row].push(ca + t * (cb - ca));
     }
-    let mut inside = vec![false; w * h];
-    for (r, xs) in crossings.iter_mut().enumerate() {
+    for xs in &mut crossings {
         xs.sort_by(f64::total_cmp);
+    }
+    crossings
+}
+
+/// Which pixels of the crop `mask` lie inside the closed pixel polygon `loop_pixels`: an odd
+/// number of its edges cross row r + ¼ left of column c + ¼.
+pub(crate) fn inside_loop(mask: &Mask, loop_pixels: &[usize]) -> Vec<bool> {
+    let (w, h) = (mask.width, mask.height);
+    let mut inside = vec![false; w * h];
+    for (r, xs) in row_crossings(mask, loop_pixels).iter().enumerate() {
         // Column c is inside when an odd number of crossings lie left of c + ¼: between
         // the first column past crossing 2m and the first column past crossing 2m + 1.
         let row = &mut inside[r * w..(r + 1) * w];
@@ -177,23 +185,8 @@ fn first_column_past(x: f64, w: usize) -> usize {
 /// Reference twin of [`inside_loop`]: each pixel counts the crossings left of it.
 pub(crate) fn inside_loop_naive(mask: &Mask, loop_pixels: &[usize]) -> Vec<bool> {
     let (w, h) = (mask.width, mask.height);
-    let n = loop_pixels.len();
-    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); h];
-    for k in 0..n {
-        let (a, b) = (loop_pixels[k], loop_pixels[(k + 1) % n]);
-        let (ca, ra) = mask.col_row(a);
-        let (cb, rb) = mask.col_row(b);
-        let (ca, ra, cb, rb) = (ca as f64, ra as f64, cb as f64, rb as f64);
-        if ra == rb {
-            continue;
-        }
-        let row = ra.min(rb) as usize;
-        let t = (row as f64 + 0.25 - ra) / (rb - ra);
-        crossings[row].push(ca + t * (cb - ca));
-    }
     let mut inside = vec![false; w * h];
-    for (r, xs) in crossings.iter_mut().enumerate() {
-        xs.sort_by(f64::total_cmp);
+    for (r, xs) in row_crossings(mask, loop_pixels).iter().enumerate() {
         let mut k = 0;
         for c in 0..w {
             while k < xs.len() && xs[k] < c as f64 + 0.25 {
