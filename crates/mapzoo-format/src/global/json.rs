@@ -9,6 +9,7 @@ use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
+use super::json_parts::GlobalJsonParts;
 use super::ros_msgs::{Header, MarkerArray, WpntArray};
 use super::{GlobalWaypoints, LineKind, MapInfo, KEYS};
 use crate::error::{FormatError, Result};
@@ -118,8 +119,14 @@ impl GlobalWaypoints {
     /// The JSON text, exactly as the Race Stack's `json.dumps` writes it.
     /// Fails (naming the entry) if any number is not finite.
     pub fn to_json_string(&self, path: &Path) -> Result<String> {
+        self.to_json_string_with(path, &GlobalJsonParts::default())
+    }
+
+    /// [`Self::to_json_string`], taking the sections `ahead` holds for this file's current
+    /// arrays from it (the same bytes, less work at the end of a build).
+    pub fn to_json_string_with(&self, path: &Path, ahead: &GlobalJsonParts) -> Result<String> {
         self.check_finite(path)?;
-        super::json_text::global_json(self)
+        super::json_text::global_json_with(self, ahead)
             .map_err(|e| FormatError::invalid(path, format!("could not encode JSON: {e}")))
     }
 

@@ -8,13 +8,15 @@
 //! markers as `null` as serde_json writes them, integral quaternion `w` as an integer. Keys
 //! are literals; strings that need escaping and the unknown top-level keys' values go
 //! through the serde path, so they are escaped exactly as before. The serde view stays
-//! beside it as the reference the tests compare with.
+//! beside it as the reference the tests compare with. The file is written section by section
+//! ([`JsonSection`]), so that sections encoded ahead ([`GlobalJsonParts`]) slot in.
 
+use super::json_parts::{GlobalJsonParts, JsonSection};
 use super::ros_msgs::WpntArray;
 use super::ros_msgs::{
     as_integral, ColorRgba, Header, Marker, MarkerArray, Point3, Quaternion, RosTime,
 };
-use super::{GlobalWaypoints, LineKind};
+use super::GlobalWaypoints;
 use crate::flavor::Flavor;
 use crate::pyfmt;
 use crate::waypoint::Waypoint;
@@ -23,8 +25,18 @@ use crate::waypoint::Waypoint;
 const MARKER_BYTES: usize = 700;
 const WAYPOINT_BYTES: usize = 300;
 
-/// The whole file's text (the caller has checked the waypoints are finite).
+/// The whole file's text (the caller has checked the waypoints are finite), encoded in one go.
+#[cfg(test)]
 pub(super) fn global_json(g: &GlobalWaypoints) -> Result<String, serde_json::Error> {
+    global_json_with(g, &GlobalJsonParts::default())
+}
+
+/// [`global_json`], with each section that `ahead` holds for `g`'s current arrays taken from
+/// it instead of encoded again.
+pub(super) fn global_json_with(
+    g: &GlobalWaypoints,
+    ahead: &GlobalJsonParts,
+) -> Result<String, serde_json::Error> {
     let markers = g.centerline_markers.markers.len()
         + g.iqp_markers.markers.len()
         + g.sp_markers.markers.len()
@@ -39,26 +51,48 @@ pub(super) fn global_json(g: &GlobalWaypoints) -> Result<String, serde_json::Err
         push_f64(&mut out, t);
         out.push('}');
     }
-    out.push_str(", \"centerline_markers\": ");
-    push_marker_array(&mut out, &g.centerline_markers)?;
-    out.push_str(", \"centerline_waypoints\": ");
-    push_wpnt_array(&mut out, &g.centerline)?;
-    for kind in LineKind::ALL {
-        if let Some((markers, wpnts)) = g.line(kind) {
-            push_key(&mut out, kind.markers_key())?;
-            push_marker_array(&mut out, markers)?;
-            push_key(&mut out, kind.wpnts_key())?;
-            push_wpnt_array(&mut out, wpnts)?;
+    for section in JsonSection::in_order() {
+        match ahead.text(g, section) {
+            Some(text) => out.push_str(text),
+            None => push_section(&mut out, g, section)?,
         }
     }
-    out.push_str(", \"trackbounds_markers\": ");
-    push_marker_array(&mut out, &g.trackbounds_markers)?;
     for (k, v) in &g.extra {
         push_key(&mut out, k)?;
         out.push_str(&pyfmt::to_py_json_string(v)?);
     }
     out.push('}');
     Ok(out)
+}
+
+/// The text of one section of `g` after the entries before it: `, "key": value` for each of
+/// its keys (nothing for a line the file does not carry).
+pub(super) fn push_section(
+    out: &mut String,
+    g: &GlobalWaypoints,
+    section: JsonSection,
+) -> Result<(), serde_json::Error> {
+    match section {
+        JsonSection::Centerline => {
+            out.push_str(", \"centerline_markers\": ");
+            push_marker_array(out, &g.centerline_markers)?;
+            out.push_str(", \"centerline_waypoints\": ");
+            push_wpnt_array(out, &g.centerline)?;
+        }
+        JsonSection::Line(kind) => {
+            if let Some((markers, wpnts)) = g.line(kind) {
+                push_key(out, kind.markers_key())?;
+                push_marker_array(out, markers)?;
+                push_key(out, kind.wpnts_key())?;
+                push_wpnt_array(out, wpnts)?;
+            }
+        }
+        JsonSection::Trackbounds => {
+            out.push_str(", \"trackbounds_markers\": ");
+            push_marker_array(out, &g.trackbounds_markers)?;
+        }
+    }
+    Ok(())
 }
 
 /// `, "key": ` after a previous entry.
@@ -275,7 +309,7 @@ fn push_wpnt_array(out: &mut String, a: &WpntArray) -> Result<(), serde_json::Er
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::json::SerView;
-    use super::super::{GlobalParts, LineParts};
+    use super::super::{GlobalParts, LineKind, LineParts};
     use super::*;
     use proptest::prelude::*;
 

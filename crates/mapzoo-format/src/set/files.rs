@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::global::GlobalWaypoints;
 use crate::map::{encode_gray_png, MapMeta};
 use crate::sectors::{OtSectors, SpeedScaling};
+use crate::set::ahead::EncodedAhead;
 use crate::set::layout::{
     line_csv, SetNames, GLOBAL_WAYPOINTS, OT_SECTORS, RACING_LINE, SPEED_SCALING, SP_LINE,
 };
@@ -113,13 +114,18 @@ impl TrackFiles {
 
     /// Every present file as (name, bytes), in set order; errors name the file under `dir`.
     pub fn encode(&self, dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
-        Ok(self.encode_hashed(dir)?.0)
+        Ok(self.encode_hashed(dir, &EncodedAhead::default())?.0)
     }
 
     /// [`Self::encode`], with the [`content_hash`] of each file as `mapzoo.toml` records it
     /// (`None` for `mapzoo.toml` itself and for every file of a set without a record), so
-    /// that [`Self::write`] need not hash the same bytes again.
-    fn encode_hashed(&self, dir: &Path) -> Result<(Encoded, Vec<Option<String>>)> {
+    /// that [`Self::write`] need not hash the same bytes again. Files and JSON sections that
+    /// `ahead` holds for this set's content are taken from it.
+    fn encode_hashed(
+        &self,
+        dir: &Path,
+        ahead: &EncodedAhead,
+    ) -> Result<(Encoded, Vec<Option<String>>)> {
         // global_waypoints.json is most of the bytes (its markers): it is written on a
         // second thread while this one writes the rest, into the same place of the list
         std::thread::scope(|scope| {
@@ -127,12 +133,12 @@ impl TrackFiles {
                 let path = dir.join(GLOBAL_WAYPOINTS);
                 let hash = self.record.is_some();
                 scope.spawn(move || -> Result<HashedFile> {
-                    let bytes = g.to_json_string(&path)?.into_bytes();
+                    let bytes = g.to_json_string_with(&path, ahead.global())?.into_bytes();
                     let h = hash.then(|| content_hash(&bytes));
                     Ok((bytes, h))
                 })
             });
-            self.encode_with(dir, global)
+            self.encode_with(dir, global, ahead)
         })
     }
 
@@ -141,9 +147,12 @@ impl TrackFiles {
         &self,
         dir: &Path,
         global: Option<std::thread::ScopedJoinHandle<'_, Result<HashedFile>>>,
+        ahead: &EncodedAhead,
     ) -> Result<(Encoded, Vec<Option<String>>)> {
         let names = SetNames::new(&self.track);
         let mut out = Vec::new();
+        // the hashes known with the bytes, by position in `out`
+        let mut known: Vec<Option<String>> = Vec::new();
         if let Some(map) = &self.map {
             out.push((names.png.clone(), map.image.clone()));
             let mut meta = map.meta.clone();
@@ -151,12 +160,20 @@ impl TrackFiles {
             out.push((names.yaml.clone(), meta.to_yaml_string().into_bytes()));
         }
         if let Some(cent) = &self.cent_map {
-            let png = encode_gray_png(
-                &dir.join(&names.cent_png),
-                cent.width,
-                cent.height,
-                &cent.gray,
-            )?;
+            let (png, hash) = match ahead.gray_png(cent) {
+                Some(e) => (e.bytes.clone(), Some(e.hash.clone())),
+                None => {
+                    let png = encode_gray_png(
+                        &dir.join(&names.cent_png),
+                        cent.width,
+                        cent.height,
+                        &cent.gray,
+                    )?;
+                    (png, None)
+                }
+            };
+            known.resize(out.len(), None);
+            known.push(hash);
             out.push((names.cent_png.clone(), png));
             let mut meta = cent.meta.clone();
             meta.image = names.cent_png.clone();
@@ -171,15 +188,23 @@ impl TrackFiles {
             .iter()
             .map(|(name, l)| (line_csv(&self.track, name), l.as_slice()));
         for (name, line) in centerline.into_iter().chain(lines) {
-            waypoint::check_finite(line, &dir.join(&name))?;
-            out.push((name, waypoint::to_csv_string(line).into_bytes()));
+            let (csv, hash) = match ahead.csv(line) {
+                Some(e) => (e.bytes.clone(), Some(e.hash.clone())),
+                None => {
+                    waypoint::check_finite(line, &dir.join(&name))?;
+                    (waypoint::to_csv_string(line).into_bytes(), None)
+                }
+            };
+            known.resize(out.len(), None);
+            known.push(hash);
+            out.push((name, csv));
         }
-        let mut global_hash = None;
         if let Some(handle) = global {
             let (bytes, hash) = handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-            global_hash = Some((out.len(), hash));
+            known.resize(out.len(), None);
+            known.push(hash);
             out.push((GLOBAL_WAYPOINTS.into(), bytes));
         }
         if let Some(s) = &self.speed_scaling {
@@ -192,13 +217,11 @@ impl TrackFiles {
         if let Some(record) = &self.record {
             let mut record = record.clone();
             record.track = self.track.clone();
+            known.resize(out.len(), None);
             hashes = out
                 .iter()
-                .enumerate()
-                .map(|(i, (_, bytes))| match &global_hash {
-                    Some((at, Some(hash))) if *at == i => Some(hash.clone()),
-                    _ => Some(content_hash(bytes)),
-                })
+                .zip(known)
+                .map(|((_, bytes), hash)| Some(hash.unwrap_or_else(|| content_hash(bytes))))
                 .collect();
             record.files = out
                 .iter()
@@ -222,7 +245,18 @@ impl TrackFiles {
     /// which the caller reads and carries over. Every other file is kept; what was replaced is
     /// named in [`Written`].
     pub fn write(&self, target: &Path, policy: WritePolicy) -> Result<Written> {
-        let (encoded, hashes) = self.encode_hashed(target)?;
+        self.write_with(target, policy, &EncodedAhead::default())
+    }
+
+    /// [`Self::write`], taking the files and JSON sections that `ahead` holds for this set's
+    /// content from it instead of encoding them again (the same bytes).
+    pub fn write_with(
+        &self,
+        target: &Path,
+        policy: WritePolicy,
+        ahead: &EncodedAhead,
+    ) -> Result<Written> {
+        let (encoded, hashes) = self.encode_hashed(target, ahead)?;
         let names = SetNames::new(&self.track);
         let old = if policy != WritePolicy::Create && target.is_dir() {
             self.check_same_track(target)?;
