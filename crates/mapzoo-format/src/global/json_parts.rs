@@ -61,13 +61,22 @@ impl JsonSection {
 
 /// Sections of a `global_waypoints.json` encoded ahead, each with the arrays it was encoded
 /// from (see the module documentation).
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct GlobalJsonParts {
     parts: Vec<Part>,
 }
 
+impl std::fmt::Debug for GlobalJsonParts {
+    /// The sections held, not their text.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("GlobalJsonParts")
+            .field(&self.sections())
+            .finish()
+    }
+}
+
 /// One section's text and the arrays it was encoded from.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 struct Part {
     section: JsonSection,
     markers: MarkerArray,
@@ -190,5 +199,12 @@ mod tests {
             ahead.sections(),
             [JsonSection::Trackbounds, JsonSection::Centerline]
         );
+        // used for the file it was encoded from, not once its arrays change
+        assert!(ahead.text(&g, JsonSection::Centerline).is_some());
+        assert!(ahead.text(&g, JsonSection::Line(LineKind::Iqp)).is_none());
+        let mut moved = g.clone();
+        moved.centerline.wpnts[1].x_m = 0.5;
+        assert!(ahead.text(&moved, JsonSection::Centerline).is_none());
+        assert!(ahead.text(&moved, JsonSection::Trackbounds).is_some());
     }
 }

@@ -373,6 +373,41 @@ mod tests {
         assert_eq!(files.centerline_waypoints().len(), 3);
     }
 
+    /// Files encoded ahead are used only for the content they were encoded from: a set
+    /// written with current, stale or no files encoded ahead has the same bytes, `mapzoo.toml`
+    /// (its checksums) included.
+    #[test]
+    fn files_encoded_ahead_give_the_same_bytes() {
+        use crate::global::{GlobalParts, GlobalWaypoints, JsonSection};
+        let set = |n: usize| {
+            let mut files = TrackFiles::new("t");
+            files.centerline = Some(line(n));
+            files.lines = vec![(RACING_LINE.into(), line(n + 1))];
+            files.global = Some(GlobalWaypoints::build(GlobalParts {
+                centerline: line(n),
+                right_bound: vec![[0.0, 1.0]; n],
+                ..GlobalParts::default()
+            }));
+            files.record = Some(SetRecord::new("t", toml::Table::new()));
+            files
+        };
+        let ahead_of = |files: &TrackFiles| {
+            let mut ahead = EncodedAhead::default();
+            ahead.add_csv(files.centerline.as_deref().unwrap());
+            ahead.add_csv(&files.lines[0].1);
+            let sections: Vec<JsonSection> = JsonSection::in_order().collect();
+            ahead.add_global(files.global.clone().unwrap(), &sections);
+            ahead
+        };
+        let files = set(4);
+        let plain = files.encode_hashed(Path::new("out"), &EncodedAhead::default());
+        let plain = plain.unwrap().0;
+        for ahead in [ahead_of(&files), ahead_of(&set(5))] {
+            let with = files.encode_hashed(Path::new("out"), &ahead).unwrap().0;
+            assert_eq!(with, plain);
+        }
+    }
+
     /// A NaN anywhere in a line stops the encoding, naming the file, the waypoint and the column.
     #[test]
     fn non_finite_values_never_reach_a_file() {
