@@ -119,14 +119,22 @@ impl GlobalWaypoints {
     /// The JSON text, exactly as the Race Stack's `json.dumps` writes it.
     /// Fails (naming the entry) if any number is not finite.
     pub fn to_json_string(&self, path: &Path) -> Result<String> {
-        self.to_json_string_with(path, &GlobalJsonParts::default())
+        self.to_json_string_with(path, &GlobalJsonParts::default(), |_| {})
     }
 
     /// [`Self::to_json_string`], taking the sections `ahead` holds for this file's current
-    /// arrays from it (the same bytes, less work at the end of a build).
-    pub fn to_json_string_with(&self, path: &Path, ahead: &GlobalJsonParts) -> Result<String> {
+    /// arrays from it (the same bytes, less work at the end of a build), and handing `feed`
+    /// the text in order, in pieces, as it is written: with sections held, the others are
+    /// encoded on a second thread while the text before them is fed (a checksum of the file
+    /// runs beside their encoding).
+    pub fn to_json_string_with(
+        &self,
+        path: &Path,
+        ahead: &GlobalJsonParts,
+        mut feed: impl FnMut(&str),
+    ) -> Result<String> {
         self.check_finite(path)?;
-        super::json_text::global_json_with(self, ahead)
+        super::json_text::global_json_with(self, ahead, &mut feed)
             .map_err(|e| FormatError::invalid(path, format!("could not encode JSON: {e}")))
     }
 

@@ -131,7 +131,7 @@ impl GlobalJsonParts {
 
 #[cfg(test)]
 mod tests {
-    use super::super::json_text::{global_json, tests::global};
+    use super::super::json_text::{global_json, global_json_with, tests::global};
     use super::*;
     use crate::flavor::Flavor;
     use proptest::prelude::*;
@@ -158,8 +158,10 @@ mod tests {
             let whole = global_json(&g).unwrap();
             let mut ahead = GlobalJsonParts::default();
             ahead.encode(g.clone(), &subset(mask));
-            let with = super::super::json_text::global_json_with(&g, &ahead).unwrap();
+            let mut fed = String::new();
+            let with = global_json_with(&g, &ahead, &mut |piece| fed.push_str(piece)).unwrap();
             prop_assert_eq!(&with, &whole);
+            prop_assert_eq!(&fed, &whole);
 
             let mut stale = GlobalJsonParts::default();
             stale.encode(other, &subset(other_mask));
@@ -169,7 +171,7 @@ mod tests {
                 Flavor::Ros2 => Flavor::Ros1,
             });
             stale.encode(flipped, &subset(!mask));
-            let with = super::super::json_text::global_json_with(&g, &stale).unwrap();
+            let with = global_json_with(&g, &stale, &mut |_| {}).unwrap();
             prop_assert_eq!(&with, &whole);
         }
     }

@@ -28,41 +28,88 @@ const WAYPOINT_BYTES: usize = 300;
 /// The whole file's text (the caller has checked the waypoints are finite), encoded in one go.
 #[cfg(test)]
 pub(super) fn global_json(g: &GlobalWaypoints) -> Result<String, serde_json::Error> {
-    global_json_with(g, &GlobalJsonParts::default())
+    global_json_with(g, &GlobalJsonParts::default(), &mut |_| {})
 }
 
 /// [`global_json`], with each section that `ahead` holds for `g`'s current arrays taken from
-/// it instead of encoded again.
+/// it instead of encoded again; `feed` is handed the text in order, in pieces, as it is
+/// written. When `ahead` holds some sections, the others are encoded on a second thread while
+/// this one writes and feeds the text before them (a caller's checksum of the file runs
+/// beside their encoding).
 pub(super) fn global_json_with(
     g: &GlobalWaypoints,
     ahead: &GlobalJsonParts,
+    feed: &mut dyn FnMut(&str),
 ) -> Result<String, serde_json::Error> {
     let markers = g.centerline_markers.markers.len()
         + g.iqp_markers.markers.len()
         + g.sp_markers.markers.len()
         + g.trackbounds_markers.markers.len();
     let wpnts = g.centerline.wpnts.len() + g.iqp.wpnts.len() + g.sp.wpnts.len();
-    let mut out = String::with_capacity(markers * MARKER_BYTES + wpnts * WAYPOINT_BYTES + 4096);
-    out.push_str("{\"map_info_str\": {\"data\": ");
-    push_str_value(&mut out, &g.map_info_str)?;
-    out.push('}');
-    if let Some(t) = g.est_lap_time {
-        out.push_str(", \"est_lap_time\": {\"data\": ");
-        push_f64(&mut out, t);
+    let sections: Vec<(JsonSection, Option<&str>)> = JsonSection::in_order()
+        .map(|s| (s, ahead.text(g, s)))
+        .collect();
+    let missing: Vec<JsonSection> = sections
+        .iter()
+        .filter(|(_, text)| text.is_none())
+        .map(|&(s, _)| s)
+        .collect();
+    std::thread::scope(|scope| {
+        let mut beside = (!missing.is_empty() && missing.len() < sections.len())
+            .then(|| scope.spawn(|| encode_sections(g, &missing)));
+        let mut out = String::with_capacity(markers * MARKER_BYTES + wpnts * WAYPOINT_BYTES + 4096);
+        out.push_str("{\"map_info_str\": {\"data\": ");
+        push_str_value(&mut out, &g.map_info_str)?;
         out.push('}');
-    }
-    for section in JsonSection::in_order() {
-        match ahead.text(g, section) {
-            Some(text) => out.push_str(text),
-            None => push_section(&mut out, g, section)?,
+        if let Some(t) = g.est_lap_time {
+            out.push_str(", \"est_lap_time\": {\"data\": ");
+            push_f64(&mut out, t);
+            out.push('}');
         }
-    }
-    for (k, v) in &g.extra {
-        push_key(&mut out, k)?;
-        out.push_str(&pyfmt::to_py_json_string(v)?);
-    }
-    out.push('}');
-    Ok(out)
+        let mut fed = 0;
+        // the texts of the sections encoded beside, once joined
+        let mut encoded: Option<std::vec::IntoIter<String>> = None;
+        for &(section, text) in &sections {
+            if let Some(text) = text {
+                out.push_str(text);
+            } else if let Some(texts) = &mut encoded {
+                out.push_str(&texts.next().unwrap_or_default());
+            } else if let Some(handle) = beside.take() {
+                // the text before the first section encoded beside is fed while it is
+                feed(&out[fed..]);
+                fed = out.len();
+                let texts = handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                let texts = encoded.insert(texts.into_iter());
+                out.push_str(&texts.next().unwrap_or_default());
+            } else {
+                push_section(&mut out, g, section)?;
+            }
+        }
+        for (k, v) in &g.extra {
+            push_key(&mut out, k)?;
+            out.push_str(&pyfmt::to_py_json_string(v)?);
+        }
+        out.push('}');
+        feed(&out[fed..]);
+        Ok(out)
+    })
+}
+
+/// The texts of `sections` of `g`, each on its own.
+fn encode_sections(
+    g: &GlobalWaypoints,
+    sections: &[JsonSection],
+) -> Result<Vec<String>, serde_json::Error> {
+    sections
+        .iter()
+        .map(|&section| {
+            let mut text = String::new();
+            push_section(&mut text, g, section)?;
+            Ok(text)
+        })
+        .collect()
 }
 
 /// The text of one section of `g` after the entries before it: `, "key": value` for each of

@@ -13,7 +13,7 @@ use crate::set::ahead::EncodedAhead;
 use crate::set::layout::{
     line_csv, SetNames, GLOBAL_WAYPOINTS, OT_SECTORS, RACING_LINE, SPEED_SCALING, SP_LINE,
 };
-use crate::set::record::{content_hash, read_regular, SetRecord, SETTINGS_FILE};
+use crate::set::record::{content_hash, read_regular, ContentHasher, SetRecord, SETTINGS_FILE};
 use crate::set::writer::{StagedSet, WritePolicy, Written};
 use crate::waypoint::{self, Waypoint};
 
@@ -133,9 +133,14 @@ impl TrackFiles {
                 let path = dir.join(GLOBAL_WAYPOINTS);
                 let hash = self.record.is_some();
                 scope.spawn(move || -> Result<HashedFile> {
-                    let bytes = g.to_json_string_with(&path, ahead.global())?.into_bytes();
-                    let h = hash.then(|| content_hash(&bytes));
-                    Ok((bytes, h))
+                    // hashed as it is written, beside the encoding of its last sections
+                    let mut hasher = hash.then(ContentHasher::default);
+                    let text = g.to_json_string_with(&path, ahead.global(), |piece| {
+                        if let Some(h) = &mut hasher {
+                            h.update(piece.as_bytes());
+                        }
+                    })?;
+                    Ok((text.into_bytes(), hasher.map(ContentHasher::finish)))
                 })
             });
             self.encode_with(dir, global, ahead)
