@@ -14,7 +14,7 @@ use crate::input::{check_input_line, open_count};
 use crate::params::RacelineParams;
 use crate::prep::RefTrack;
 use crate::progress;
-use crate::result::{RacelineResult, RacingLine};
+use crate::result::{mintime_line, RacelineResult, RacingLine};
 use crate::stage::Stage;
 use crate::stages::{self, prep};
 use crate::suggest;
@@ -157,11 +157,13 @@ fn compute_from(
         iqp_lines(&reference, &walls, &walls_used.obstacles, params)?;
 
     // The SP starts from the second IQP's line, not from the IQP line's speeds: the IQP
-    // line is finished (velocity profile, waypoints) on a second thread beside it.
+    // line is finished (velocity profile, waypoints) on a second thread beside it, and the
+    // min-time line, which starts from the IQP line, after it on the same thread.
     let t = Instant::now();
     progress::report(progress::Event::Stage(Stage::Sp));
     let watcher = progress::line_watcher();
-    let ((iqp, t_iqp_end), sp) = std::thread::scope(|scope| {
+    let with_mintime = kinds.contains(&LineKind::Mintime);
+    let ((iqp, t_iqp_end, mintime), sp) = std::thread::scope(|scope| {
         let iqp = scope.spawn(|| {
             let t = Instant::now();
             let line = RacingLine::new(LineKind::Iqp, &traj_iqp.with_velocity(&vehicle), &walls);
@@ -169,14 +171,21 @@ fn compute_from(
             if let Some(watch) = &watcher {
                 watch(&line);
             }
-            (line, seconds)
+            let mintime = with_mintime.then(|| {
+                let t = Instant::now();
+                mintime_line(&line, &walls, params).map(|m| (m, t.elapsed().as_secs_f64()))
+            });
+            (line, seconds, mintime)
         });
         let sp = sp_line(&traj_iqp2, &walls, &walls_used.obstacles, params, &vehicle);
+        let t_sp = t.elapsed().as_secs_f64();
+        if with_mintime && sp.is_ok() {
+            progress::report(progress::Event::Stage(Stage::Mintime));
+        }
         let iqp = iqp.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (iqp, sp)
+        (iqp, sp.map(|sp| (sp, t_sp)))
     });
-    let (traj_sp, warnings) = sp?;
-    let t_sp = t.elapsed().as_secs_f64();
+    let ((traj_sp, warnings), t_sp) = sp?;
     timings.push((Stage::Iqp, t_iqp + t_iqp_end));
     timings.push((Stage::IqpSp, t_iqp2));
     timings.push((Stage::Sp, t_sp));
@@ -191,9 +200,9 @@ fn compute_from(
         racing: LineKind::RACING,
         mintime: None,
     };
-    if kinds.contains(&LineKind::Mintime) {
-        progress::report(progress::Event::Stage(Stage::Mintime));
-        result.add_mintime(params)?;
+    if let Some(mintime) = mintime {
+        let ((line, figures), seconds) = mintime?;
+        result.put_mintime(line, figures, seconds);
     }
     Ok(result)
 }
