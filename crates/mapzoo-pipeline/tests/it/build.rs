@@ -148,8 +148,10 @@ fn building_for_writing_writes_the_bytes_of_a_plain_build() {
         start: None,
         reverse: false,
     };
-    let mut drive_sp = Config::default();
-    drive_sp.lines = mapzoo_pipeline::LineConfig::new(&LineKind::ALL, LineKind::Sp);
+    let drive_sp = Config {
+        lines: mapzoo_pipeline::LineConfig::new(&LineKind::ALL, LineKind::Sp),
+        ..Config::default()
+    };
     let cases = [
         (Flavor::Ros1, Config::default()),
         (Flavor::Ros2, Config::default()),
