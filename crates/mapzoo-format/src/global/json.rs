@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
 use super::json_parts::GlobalJsonParts;
+use super::json_text::TextError;
 use super::ros_msgs::{Header, MarkerArray, WpntArray};
 use super::{GlobalWaypoints, LineKind, MapInfo, KEYS};
 use crate::error::{FormatError, Result};
@@ -124,18 +125,22 @@ impl GlobalWaypoints {
 
     /// [`Self::to_json_string`], taking the sections `ahead` holds for this file's current
     /// arrays from it (the same bytes, less work at the end of a build), and handing `feed`
-    /// the text in order, in pieces, as it is written: with sections held, the others are
-    /// encoded on a second thread while the text before them is fed (a checksum of the file
-    /// runs beside their encoding).
+    /// the text in order, in pieces, as it is written: with sections held, the check of the
+    /// numbers and the other sections run on a second thread while the text before them is
+    /// fed (a checksum of the file runs beside their encoding).
     pub fn to_json_string_with(
         &self,
         path: &Path,
         ahead: &GlobalJsonParts,
         mut feed: impl FnMut(&str),
     ) -> Result<String> {
-        self.check_finite(path)?;
-        super::json_text::global_json_with(self, ahead, &mut feed)
-            .map_err(|e| FormatError::invalid(path, format!("could not encode JSON: {e}")))
+        let check = || self.check_finite(path);
+        super::json_text::global_json_with(self, ahead, &mut feed, check).map_err(|e| match e {
+            TextError::Check(e) => e,
+            TextError::Encode(e) => {
+                FormatError::invalid(path, format!("could not encode JSON: {e}"))
+            }
+        })
     }
 
     /// Writes the file (see [`Self::to_json_string`]).

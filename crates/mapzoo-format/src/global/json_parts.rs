@@ -121,6 +121,11 @@ impl GlobalJsonParts {
         self.parts.iter().map(|p| p.section).collect()
     }
 
+    /// Whether `section` was encoded ahead (for whichever arrays).
+    pub(super) fn holds(&self, section: JsonSection) -> bool {
+        self.parts.iter().any(|p| p.section == section)
+    }
+
     /// The text of `section` in `g`, if it was encoded ahead from arrays equal to `g`'s.
     pub(super) fn text(&self, g: &GlobalWaypoints, section: JsonSection) -> Option<&str> {
         let part = self.parts.iter().find(|p| p.section == section)?;
@@ -155,11 +160,12 @@ mod tests {
             mask in any::<u8>(),
             other_mask in any::<u8>(),
         ) {
+            let ok = || Ok::<(), ()>(());
             let whole = global_json(&g).unwrap();
             let mut ahead = GlobalJsonParts::default();
             ahead.encode(g.clone(), &subset(mask));
             let mut fed = String::new();
-            let with = global_json_with(&g, &ahead, &mut |piece| fed.push_str(piece)).unwrap();
+            let with = global_json_with(&g, &ahead, &mut |piece| fed.push_str(piece), ok).unwrap();
             prop_assert_eq!(&with, &whole);
             prop_assert_eq!(&fed, &whole);
 
@@ -171,7 +177,7 @@ mod tests {
                 Flavor::Ros2 => Flavor::Ros1,
             });
             stale.encode(flipped, &subset(!mask));
-            let with = global_json_with(&g, &stale, &mut |_| {}).unwrap();
+            let with = global_json_with(&g, &stale, &mut |_| {}, ok).unwrap();
             prop_assert_eq!(&with, &whole);
         }
     }
@@ -208,5 +214,28 @@ mod tests {
         moved.centerline.wpnts[1].x_m = 0.5;
         assert!(ahead.text(&moved, JsonSection::Centerline).is_none());
         assert!(ahead.text(&moved, JsonSection::Trackbounds).is_some());
+    }
+
+    /// A file whose numbers are checked beside the encoding of its last sections is refused
+    /// as one written in one go is, naming the entry.
+    #[test]
+    fn a_non_finite_number_is_refused_with_sections_held() {
+        let mut g = GlobalWaypoints::build(crate::global::GlobalParts {
+            centerline: vec![crate::Waypoint::default(); 3],
+            ..crate::global::GlobalParts::default()
+        });
+        let mut ahead = GlobalJsonParts::default();
+        ahead.encode(g.clone(), &[JsonSection::Centerline]);
+        g.iqp.wpnts.push(crate::Waypoint {
+            vx_mps: f64::NAN,
+            ..Default::default()
+        });
+        let path = std::path::Path::new("g.json");
+        let err = g.to_json_string_with(path, &ahead, |_| {}).unwrap_err();
+        let err = err.to_string();
+        assert!(
+            err.contains("global_traj_wpnts_iqp") && err.contains("vx_mps"),
+            "{err}"
+        );
     }
 }

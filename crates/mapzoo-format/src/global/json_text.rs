@@ -28,35 +28,63 @@ const WAYPOINT_BYTES: usize = 300;
 /// The whole file's text (the caller has checked the waypoints are finite), encoded in one go.
 #[cfg(test)]
 pub(super) fn global_json(g: &GlobalWaypoints) -> Result<String, serde_json::Error> {
-    global_json_with(g, &GlobalJsonParts::default(), &mut |_| {})
+    let no_check = || Ok::<(), serde_json::Error>(());
+    global_json_with(g, &GlobalJsonParts::default(), &mut |_| {}, no_check).map_err(|e| match e {
+        TextError::Check(e) | TextError::Encode(e) => e,
+    })
 }
 
-/// [`global_json`], with each section that `ahead` holds for `g`'s current arrays taken from
-/// it instead of encoded again; `feed` is handed the text in order, in pieces, as it is
-/// written. When `ahead` holds some sections, the others are encoded on a second thread while
-/// this one writes and feeds the text before them (a caller's checksum of the file runs
-/// beside their encoding).
-pub(super) fn global_json_with(
+/// Why a file's text was not written: the caller's check refused the file, or a string or
+/// an unknown key's value could not be encoded.
+#[derive(Debug)]
+pub(super) enum TextError<E> {
+    Check(E),
+    Encode(serde_json::Error),
+}
+
+impl<E> From<serde_json::Error> for TextError<E> {
+    fn from(e: serde_json::Error) -> Self {
+        TextError::Encode(e)
+    }
+}
+
+/// [`global_json`] after `check` passes, with each section that `ahead` holds for `g`'s
+/// current arrays taken from it instead of encoded again; `feed` is handed the text in order,
+/// in pieces, as it is written. When `ahead` holds some sections, `check` and the sections it
+/// does not hold run on a second thread while this one writes and feeds the text before them
+/// (a caller's checksum of the file runs beside their encoding).
+pub(super) fn global_json_with<E: Send>(
     g: &GlobalWaypoints,
     ahead: &GlobalJsonParts,
     feed: &mut dyn FnMut(&str),
-) -> Result<String, serde_json::Error> {
+    check: impl FnOnce() -> Result<(), E> + Send,
+) -> Result<String, TextError<E>> {
     let markers = g.centerline_markers.markers.len()
         + g.iqp_markers.markers.len()
         + g.sp_markers.markers.len()
         + g.trackbounds_markers.markers.len();
     let wpnts = g.centerline.wpnts.len() + g.iqp.wpnts.len() + g.sp.wpnts.len();
-    let sections: Vec<(JsonSection, Option<&str>)> = JsonSection::in_order()
-        .map(|s| (s, ahead.text(g, s)))
+    let sections: Vec<(JsonSection, bool)> = JsonSection::in_order()
+        .map(|s| (s, ahead.holds(s)))
         .collect();
     let missing: Vec<JsonSection> = sections
         .iter()
-        .filter(|(_, text)| text.is_none())
+        .filter(|(_, held)| !held)
         .map(|&(s, _)| s)
         .collect();
     std::thread::scope(|scope| {
-        let mut beside = (!missing.is_empty() && missing.len() < sections.len())
-            .then(|| scope.spawn(|| encode_sections(g, &missing)));
+        let (mut beside, check) = if !missing.is_empty() && missing.len() < sections.len() {
+            let encode = move || -> Result<Vec<String>, TextError<E>> {
+                check().map_err(TextError::Check)?;
+                Ok(encode_sections(g, &missing)?)
+            };
+            (Some(scope.spawn(encode)), None)
+        } else {
+            (None, Some(check))
+        };
+        if let Some(check) = check {
+            check().map_err(TextError::Check)?;
+        }
         let mut out = String::with_capacity(markers * MARKER_BYTES + wpnts * WAYPOINT_BYTES + 4096);
         out.push_str("{\"map_info_str\": {\"data\": ");
         push_str_value(&mut out, &g.map_info_str)?;
@@ -69,9 +97,13 @@ pub(super) fn global_json_with(
         let mut fed = 0;
         // the texts of the sections encoded beside, once joined
         let mut encoded: Option<std::vec::IntoIter<String>> = None;
-        for &(section, text) in &sections {
-            if let Some(text) = text {
-                out.push_str(text);
+        for &(section, held) in &sections {
+            if held {
+                // a section held for other arrays than `g`'s is encoded here
+                match ahead.text(g, section) {
+                    Some(text) => out.push_str(text),
+                    None => push_section(&mut out, g, section)?,
+                }
             } else if let Some(texts) = &mut encoded {
                 out.push_str(&texts.next().unwrap_or_default());
             } else if let Some(handle) = beside.take() {
