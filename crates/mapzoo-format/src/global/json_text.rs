@@ -29,7 +29,8 @@ const WAYPOINT_BYTES: usize = 300;
 #[cfg(test)]
 pub(super) fn global_json(g: &GlobalWaypoints) -> Result<String, serde_json::Error> {
     let no_check = || Ok::<(), serde_json::Error>(());
-    global_json_with(g, &GlobalJsonParts::default(), &mut |_| {}, no_check).map_err(|e| match e {
+    let text = global_json_with(g, &GlobalJsonParts::default(), &mut |_| {}, no_check);
+    text.map(|(text, _)| text).map_err(|e| match e {
         TextError::Check(e) | TextError::Encode(e) => e,
     })
 }
@@ -49,16 +50,16 @@ impl<E> From<serde_json::Error> for TextError<E> {
 }
 
 /// [`global_json`] after `check` passes, with each section that `ahead` holds for `g`'s
-/// current arrays taken from it instead of encoded again; `feed` is handed the text in order,
-/// in pieces, as it is written. When `ahead` holds some sections, `check` and the sections it
-/// does not hold run on a second thread while this one writes and feeds the text before them
-/// (a caller's checksum of the file runs beside their encoding).
+/// current arrays taken from it instead of encoded again. When `ahead` holds some sections,
+/// `check` and the sections it does not hold run on a second thread while this one writes
+/// the text before them and hands it to `lead` (a caller's checksum of the file runs beside
+/// their encoding). Returns the text and the length of its start handed to `lead`.
 pub(super) fn global_json_with<E: Send>(
     g: &GlobalWaypoints,
     ahead: &GlobalJsonParts,
-    feed: &mut dyn FnMut(&str),
+    lead: &mut dyn FnMut(&str),
     check: impl FnOnce() -> Result<(), E> + Send,
-) -> Result<String, TextError<E>> {
+) -> Result<(String, usize), TextError<E>> {
     let markers = g.centerline_markers.markers.len()
         + g.iqp_markers.markers.len()
         + g.sp_markers.markers.len()
@@ -107,8 +108,8 @@ pub(super) fn global_json_with<E: Send>(
             } else if let Some(texts) = &mut encoded {
                 out.push_str(&texts.next().unwrap_or_default());
             } else if let Some(handle) = beside.take() {
-                // the text before the first section encoded beside is fed while it is
-                feed(&out[fed..]);
+                // the text before the first section encoded beside goes to `lead` while it is
+                lead(&out);
                 fed = out.len();
                 let texts = handle
                     .join()
@@ -124,8 +125,7 @@ pub(super) fn global_json_with<E: Send>(
             out.push_str(&pyfmt::to_py_json_string(v)?);
         }
         out.push('}');
-        feed(&out[fed..]);
-        Ok(out)
+        Ok((out, fed))
     })
 }
 
