@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use mapzoo_extract::StartPose;
 use mapzoo_format::{Flavor, WritePolicy};
 use mapzoo_pipeline::{
-    build, run_batch, update_set, write_set, BuildRecord, BuildRequest, FailureRecord,
+    build_for_writing, run_batch, update_set, write_set, BuildRecord, BuildRequest, FailureRecord,
 };
 use mapzoo_raceline::LineKind;
 
@@ -101,14 +101,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |req| {
             let t = std::time::Instant::now();
             let line_progress = LineProgress::new(&req.track_name(), requests.len() > 1);
-            let mut set = line_progress.run(|| build(req, &config))?;
+            let mut set = line_progress.run(|| build_for_writing(req, &config, args.flavor))?;
             for note in &set.map.notes {
                 eprintln!("note: {note}");
             }
             for note in &set.extraction.notes {
                 eprintln!("note: {note}");
             }
-            set.settings.flavor = args.flavor;
             let (dir, notes) = if args.force {
                 let up = update_set(&mut set, &args.out, args.force_sectors)?;
                 let mut notes = move_lines(&up.sectors.moves);

@@ -68,16 +68,16 @@ where
     D: Fn(&I, &Result<T, PipelineError>) + Sync,
 {
     use rayon::prelude::*;
-    let run = || {
-        items
-            .par_iter()
-            .map(|item| {
-                let r = run_caught(|| job(item));
-                done(item, &r);
-                r
-            })
-            .collect()
+    let run_one = |item: &I| {
+        let r = run_caught(|| job(item));
+        done(item, &r);
+        r
     };
+    // one item needs no pool: its threads would only be started and stopped
+    if items.len() < 2 {
+        return items.iter().map(run_one).collect();
+    }
+    let run = || items.par_iter().map(run_one).collect();
     let threads = Jobs::for_this_machine(jobs).threads;
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(run),

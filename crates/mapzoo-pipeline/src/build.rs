@@ -2,16 +2,18 @@
 //! 1–12), and the writer that lays the set out on disk atomically (§2, §3.12).
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use mapzoo_extract::Extraction;
+use mapzoo_format::global::JsonSection;
 use mapzoo_format::set::layout::{IQP_LINE, MINTIME_LINE, RACING_LINE};
-use mapzoo_format::set::{CentMap, MapFile, TrackFiles, WritePolicy};
+use mapzoo_format::set::{CentMap, EncodedAhead, MapFile, TrackFiles, WritePolicy};
 use mapzoo_format::{
-    Flavor, FormatError, FreeRule, GlobalWaypoints, MapMeta, OccupancyMap, OtSectors, SpeedScaling,
-    Waypoint,
+    Flavor, FormatError, FreeRule, GlobalParts, GlobalWaypoints, LineParts, MapMeta, OccupancyMap,
+    OtSectors, SpeedScaling, Waypoint,
 };
-use mapzoo_raceline::{LineKind, RacelineRecord, RacelineResult, Stage, Walls};
+use mapzoo_raceline::{LineKind, RacelineRecord, RacelineResult, RacingLine, Stage, Walls};
 
 use crate::config::{Config, SectorDefaults};
 use crate::error::PipelineError;
@@ -66,6 +68,9 @@ pub struct TrackSet {
     pub timings: Vec<(String, f64)>,
     /// How it was built (written as the set's `mapzoo.toml`).
     pub settings: BuildSettings,
+    /// Files encoded while the set was built ([`build_for_writing`]), used by its writers
+    /// where the set still holds what they were encoded from; empty otherwise.
+    pub ahead: EncodedAhead,
 }
 
 /// The summary of one built track (the `--json` record of `build`): the racing-line record
@@ -186,6 +191,18 @@ pub(crate) fn build_map_with(
     config: &Config,
     remedy: Remedy,
 ) -> Result<TrackSet, PipelineError> {
+    build_map_encoding(req, loaded, config, remedy, None)
+}
+
+/// [`build_map_with`]; with `ahead`, the files are encoded in that flavour as the stages make
+/// them final, on a second thread beside the racing-line stages ([`TrackSet::ahead`]).
+fn build_map_encoding(
+    req: &BuildRequest,
+    loaded: LoadedMap,
+    config: &Config,
+    remedy: Remedy,
+    ahead: Option<Flavor>,
+) -> Result<TrackSet, PipelineError> {
     let LoadedMap { meta, png, map } = loaded;
     let image = meta.image_path(&req.yaml);
     crate::input_check::check_map_extent(&req.yaml, &map)?;
@@ -215,12 +232,35 @@ pub(crate) fn build_map_with(
         obstacles: extraction.obstacles.clone(),
     };
     let t = Instant::now();
-    let lines = compute_lines_with(&extraction.centerline, Some(&walls), config, remedy).map_err(
-        |source| PipelineError::Optimize {
-            path: req.yaml.clone(),
-            source,
-        },
-    )?;
+    let compute = || compute_lines_with(&extraction.centerline, Some(&walls), config, remedy);
+    let (lines, ahead) = match ahead {
+        None => (compute(), EncodedAhead::default()),
+        Some(flavor) => std::thread::scope(|scope| {
+            let (meta, map, extraction) = (&meta, &map, &extraction);
+            let early = scope.spawn(move || encode_ahead(meta, map, extraction, flavor));
+            // the IQP line's files are encoded as soon as it is done, beside the SP
+            let done = Arc::new(Mutex::new(EncodedAhead::default()));
+            let sink = Arc::clone(&done);
+            let watcher = Arc::new(move |line: &RacingLine| {
+                let encoded = encode_line_ahead(line, flavor);
+                if let Ok(mut held) = sink.lock() {
+                    held.extend(encoded);
+                }
+            });
+            let lines = mapzoo_raceline::progress::watch_lines(watcher, compute);
+            let mut ahead = early
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            if let Ok(mut done) = done.lock() {
+                ahead.extend(std::mem::take(&mut *done));
+            }
+            (lines, ahead)
+        }),
+    };
+    let lines = lines.map_err(|source| PipelineError::Optimize {
+        path: req.yaml.clone(),
+        source,
+    })?;
     let t_raceline = t.elapsed().as_secs_f64();
     let (speed_scaling, ot_sectors) =
         default_sectors(lines.racing_line().waypoints.len(), &config.sectors);
@@ -253,7 +293,52 @@ pub(crate) fn build_map_with(
         ot_sectors,
         timings,
         settings: BuildSettings::of(req, config),
+        ahead,
     })
+}
+
+/// What a set's files hold before its racing lines exist, encoded in `flavor`: the track-only
+/// map's PNG, the centerline CSV, and global_waypoints.json's centerline and track-bound
+/// sections (two thirds of its bytes).
+fn encode_ahead(
+    meta: &MapMeta,
+    map: &OccupancyMap,
+    extraction: &Extraction,
+    flavor: Flavor,
+) -> EncodedAhead {
+    let mut ahead = EncodedAhead::default();
+    let mut global = GlobalWaypoints::build(GlobalParts {
+        centerline: extraction.centerline.clone(),
+        lines: Vec::new(),
+        right_bound: extraction.right_wall.clone(),
+        left_bound: extraction.left_wall.clone(),
+    });
+    global.set_flavor(flavor);
+    ahead.add_global(global, &[JsonSection::Centerline, JsonSection::Trackbounds]);
+    ahead.add_csv(&extraction.centerline);
+    ahead.add_cent_map(&cent_map(meta, map, extraction));
+    ahead
+}
+
+/// A finished racing line's files, encoded in `flavor`: its CSV and its section of
+/// global_waypoints.json.
+fn encode_line_ahead(line: &RacingLine, flavor: Flavor) -> EncodedAhead {
+    let mut ahead = EncodedAhead::default();
+    if line.kind.in_global_waypoints() {
+        let mut global = GlobalWaypoints::build(GlobalParts {
+            lines: vec![LineParts {
+                kind: line.kind,
+                wpnts: line.waypoints.clone(),
+                lap_time_s: line.lap_time_s,
+                max_speed_mps: line.v_max,
+            }],
+            ..GlobalParts::default()
+        });
+        global.set_flavor(flavor);
+        ahead.add_global(global, &[JsonSection::Line(line.kind)]);
+    }
+    ahead.add_csv(&line.waypoints);
+    ahead
 }
 
 /// The racing lines of `config.lines` from a centerline (stages 7–11), the configured one
@@ -287,17 +372,41 @@ pub fn build(req: &BuildRequest, config: &Config) -> Result<TrackSet, PipelineEr
     build_with(req, config, Remedy::Search)
 }
 
+/// [`build`] for a set about to be written in `flavor` (its settings say so): its files are
+/// encoded as the stages make them final, on a second thread beside the racing-line stages
+/// ([`TrackSet::ahead`]), so that little is left to encode when it is written. The files
+/// written are the same bytes as those of [`build`] with the same flavour.
+pub fn build_for_writing(
+    req: &BuildRequest,
+    config: &Config,
+    flavor: Flavor,
+) -> Result<TrackSet, PipelineError> {
+    let mut set = build_encoding(req, config, Remedy::Search, Some(flavor))?;
+    set.settings.flavor = flavor;
+    Ok(set)
+}
+
 /// [`build`], searching for a remedy on failure or not.
 pub(crate) fn build_with(
     req: &BuildRequest,
     config: &Config,
     remedy: Remedy,
 ) -> Result<TrackSet, PipelineError> {
+    build_encoding(req, config, remedy, None)
+}
+
+/// [`build_with`], encoding the files ahead in a flavour or not ([`build_map_encoding`]).
+fn build_encoding(
+    req: &BuildRequest,
+    config: &Config,
+    remedy: Remedy,
+    ahead: Option<Flavor>,
+) -> Result<TrackSet, PipelineError> {
     check_track_name(&req.track_name())?;
     let t = Instant::now();
     let loaded = LoadedMap::read(&req.yaml, config.map.free_rule)?;
     let t_load = t.elapsed().as_secs_f64();
-    let mut set = build_map_with(req, loaded, config, remedy)?;
+    let mut set = build_map_encoding(req, loaded, config, remedy, ahead)?;
     set.timings.insert(0, ("load".into(), t_load));
     Ok(set)
 }
@@ -312,25 +421,29 @@ impl TrackSet {
     }
 }
 
-fn set_files(set: &TrackSet) -> TrackFiles {
-    let cent = set
-        .extraction
+/// The track-only map of a set: the cleaned track free (254), all else occupied.
+fn cent_map(meta: &MapMeta, map: &OccupancyMap, extraction: &Extraction) -> CentMap {
+    let gray = extraction
         .track_free
         .iter()
         .map(|&f| if f { 254 } else { 0 })
         .collect();
+    CentMap {
+        meta: meta.clone(),
+        width: map.width,
+        height: map.height,
+        gray,
+    }
+}
+
+fn set_files(set: &TrackSet) -> TrackFiles {
     TrackFiles {
         track: set.name.clone(),
         map: Some(MapFile {
             meta: set.meta.clone(),
             image: set.png.clone(),
         }),
-        cent_map: Some(CentMap {
-            meta: set.meta.clone(),
-            width: set.map.width,
-            height: set.map.height,
-            gray: cent,
-        }),
+        cent_map: Some(cent_map(&set.meta, &set.map, &set.extraction)),
         centerline: Some(set.extraction.centerline.clone()),
         lines: set_lines(&set.lines),
         global: Some(set.global_waypoints()),
@@ -381,7 +494,7 @@ pub fn write_set_as(
     let mut files = set.files();
     files.set_flavor(flavor);
     let written = files
-        .write(&out.join(&set.name), policy.into())
+        .write_with(&out.join(&set.name), policy.into(), &set.ahead)
         .map_err(write_error)?;
     Ok(written.dir)
 }

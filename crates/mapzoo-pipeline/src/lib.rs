@@ -65,8 +65,8 @@ mod vehicle;
 
 pub use batch::{run_batch, run_caught, Jobs};
 pub use build::{
-    build, build_map, compute_lines, write_set, write_set_as, BuildRecord, LoadedMap, TrackSet,
-    MAX_TRACK_NAME_BYTES,
+    build, build_for_writing, build_map, compute_lines, write_set, write_set_as, BuildRecord,
+    LoadedMap, TrackSet, MAX_TRACK_NAME_BYTES,
 };
 pub use check::{
     check, check_rebuilt, fmt_pct, markdown, read_published_csv, CheckOptions, CheckReport,

@@ -37,7 +37,7 @@ pub fn update_set(
     }
     let written = set
         .files()
-        .write(&dir, WritePolicy::Merge)
+        .write_with(&dir, WritePolicy::Merge, &set.ahead)
         .map_err(write_error)?;
     Ok(UpdatedSet { written, sectors })
 }

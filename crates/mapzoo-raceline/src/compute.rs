@@ -14,7 +14,7 @@ use crate::input::{check_input_line, open_count};
 use crate::params::RacelineParams;
 use crate::prep::RefTrack;
 use crate::progress;
-use crate::result::{RacelineResult, RacingLine};
+use crate::result::{mintime_line, RacelineResult, RacingLine};
 use crate::stage::Stage;
 use crate::stages::{self, prep};
 use crate::suggest;
@@ -155,20 +155,42 @@ fn compute_from(
     progress::report(progress::Event::Stage(Stage::Iqp));
     let ((traj_iqp, t_iqp), (traj_iqp2, t_iqp2)) =
         iqp_lines(&reference, &walls, &walls_used.obstacles, params)?;
-    let t = Instant::now();
-    let traj_iqp = traj_iqp.with_velocity(&vehicle);
-    timings.push((Stage::Iqp, t_iqp + t.elapsed().as_secs_f64()));
-    timings.push((Stage::IqpSp, t_iqp2));
 
+    // The SP starts from the second IQP's line, not from the IQP line's speeds: the IQP
+    // line is finished (velocity profile, waypoints) on a second thread beside it, and the
+    // min-time line, which starts from the IQP line, after it on the same thread.
     let t = Instant::now();
     progress::report(progress::Event::Stage(Stage::Sp));
-    let (traj_sp, warnings) = sp_line(&traj_iqp2, &walls, &walls_used.obstacles, params, &vehicle)?;
-    timings.push((Stage::Sp, t.elapsed().as_secs_f64()));
+    let watcher = progress::line_watcher();
+    let with_mintime = kinds.contains(&LineKind::Mintime);
+    let ((iqp, t_iqp_end, mintime), sp) = std::thread::scope(|scope| {
+        let iqp = scope.spawn(|| {
+            let t = Instant::now();
+            let line = RacingLine::new(LineKind::Iqp, &traj_iqp.with_velocity(&vehicle), &walls);
+            let seconds = t.elapsed().as_secs_f64();
+            if let Some(watch) = &watcher {
+                watch(&line);
+            }
+            let mintime = with_mintime.then(|| {
+                let t = Instant::now();
+                mintime_line(&line, &walls, params).map(|m| (m, t.elapsed().as_secs_f64()))
+            });
+            (line, seconds, mintime)
+        });
+        let sp = sp_line(&traj_iqp2, &walls, &walls_used.obstacles, params, &vehicle);
+        let t_sp = t.elapsed().as_secs_f64();
+        if with_mintime && sp.is_ok() {
+            progress::report(progress::Event::Stage(Stage::Mintime));
+        }
+        let iqp = iqp.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (iqp, sp.map(|sp| (sp, t_sp)))
+    });
+    let ((traj_sp, warnings), t_sp) = sp?;
+    timings.push((Stage::Iqp, t_iqp + t_iqp_end));
+    timings.push((Stage::IqpSp, t_iqp2));
+    timings.push((Stage::Sp, t_sp));
 
-    let lines = vec![
-        RacingLine::new(LineKind::Iqp, &traj_iqp, &walls),
-        RacingLine::new(LineKind::Sp, &traj_sp, &walls),
-    ];
+    let lines = vec![iqp, RacingLine::new(LineKind::Sp, &traj_sp, &walls)];
     timings.push((Stage::Total, t0.elapsed().as_secs_f64()));
     let mut result = RacelineResult {
         lines,
@@ -178,9 +200,9 @@ fn compute_from(
         racing: LineKind::RACING,
         mintime: None,
     };
-    if kinds.contains(&LineKind::Mintime) {
-        progress::report(progress::Event::Stage(Stage::Mintime));
-        result.add_mintime(params)?;
+    if let Some(mintime) = mintime {
+        let ((line, figures), seconds) = mintime?;
+        result.put_mintime(line, figures, seconds);
     }
     Ok(result)
 }

@@ -1,11 +1,13 @@
 //! Sign of life from a long run: an observer the caller installs on its thread
 //! ([`observe`]), told the estimated work before the racing-line stages and each IQP
-//! iteration after it. No I/O here: the caller decides what to print.
+//! iteration after it; and a watcher of lines ([`watch_lines`]), handed each racing line as
+//! soon as it is done, before the run's later lines are. No I/O here: the caller decides
+//! what to print, or what to start on.
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use crate::{RacelineParams, Stage};
+use crate::{RacelineParams, RacingLine, Stage};
 
 /// What a run tells its observer.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -106,6 +108,36 @@ pub fn observe<R>(observer: Observer, run: impl FnOnce() -> R) -> R {
     }
     let _restore = Restore(before);
     run()
+}
+
+/// A watcher of a run's racing lines ([`watch_lines`]).
+pub type LineWatcher = Arc<dyn Fn(&RacingLine) + Send + Sync>;
+
+thread_local! {
+    static LINE_WATCHER: RefCell<Option<LineWatcher>> = const { RefCell::new(None) };
+}
+
+/// Runs `run` with `watcher` handed each racing line that a run on this thread has finished
+/// while its later lines are still being computed (the IQP line, beside the SP), on the
+/// thread that finished it. The line is as computed: a seamless run turns it to the given
+/// start afterwards, and [`crate::RacelineResult::drive`] may put another line in its slot.
+/// The previous watcher is back afterwards.
+pub fn watch_lines<R>(watcher: LineWatcher, run: impl FnOnce() -> R) -> R {
+    let before = LINE_WATCHER.with(|w| w.borrow_mut().replace(watcher));
+    struct Restore(Option<LineWatcher>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            LINE_WATCHER.with(|w| *w.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(before);
+    run()
+}
+
+/// This thread's line watcher, if any (to hand to the thread that finishes a line).
+pub(crate) fn line_watcher() -> Option<LineWatcher> {
+    LINE_WATCHER.with(|w| w.borrow().clone())
 }
 
 /// Tells this thread's observer, if any, about `event`.

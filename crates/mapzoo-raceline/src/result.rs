@@ -155,30 +155,48 @@ impl RacelineResult {
                     .into(),
             });
         };
-        let traj = Trajectory::from_waypoints(&iqp.waypoints);
         let walls = self.walls.resampled(params.wall_resample_step);
-        let fast = mintime::mintime(&traj, &walls, params, &params.vehicle())?;
+        let (line, figures) = mintime_line(iqp, &walls, params)?;
+        let seconds = t.elapsed().as_secs_f64();
+        self.put_mintime(line, figures, seconds);
+        if let Some((_, total)) = self.timings.iter_mut().find(|(s, _)| *s == Stage::Total) {
+            *total += seconds;
+        }
+        Ok(())
+    }
+
+    /// Puts the minimum-lap-time line made in `seconds` after the other lines, and its time
+    /// as [`Stage::Mintime`] before [`Stage::Total`] (which it leaves as it is).
+    pub(crate) fn put_mintime(&mut self, line: RacingLine, figures: MintimeFigures, seconds: f64) {
         self.lines.retain(|l| l.kind != LineKind::Mintime);
-        self.lines
-            .push(RacingLine::new(LineKind::Mintime, &fast.trajectory, &walls));
-        self.mintime = Some(MintimeFigures {
-            qps: fast.iterations,
-            kept: fast.accepted,
-            fine_lap_s: fast.fine_lap_s,
-        });
-        let secs = t.elapsed().as_secs_f64();
+        self.lines.push(line);
+        self.mintime = Some(figures);
         self.timings.retain(|(s, _)| *s != Stage::Mintime);
         let at = self
             .timings
             .iter()
             .position(|(s, _)| *s == Stage::Total)
             .unwrap_or(self.timings.len());
-        self.timings.insert(at, (Stage::Mintime, secs));
-        if let Some((_, total)) = self.timings.iter_mut().find(|(s, _)| *s == Stage::Total) {
-            *total += secs;
-        }
-        Ok(())
+        self.timings.insert(at, (Stage::Mintime, seconds));
     }
+}
+
+/// The minimum-lap-time line ([`mintime()`]) from the IQP line `iqp` within `walls` (the
+/// result's walls resampled at `wall_resample_step`), and its figures.
+pub(crate) fn mintime_line(
+    iqp: &RacingLine,
+    walls: &ResampledWalls,
+    params: &RacelineParams,
+) -> Result<(RacingLine, MintimeFigures), OptimizeError> {
+    let traj = Trajectory::from_waypoints(&iqp.waypoints);
+    let fast = mintime::mintime(&traj, walls, params, &params.vehicle())?;
+    let line = RacingLine::new(LineKind::Mintime, &fast.trajectory, walls);
+    let figures = MintimeFigures {
+        qps: fast.iterations,
+        kept: fast.accepted,
+        fine_lap_s: fast.fine_lap_s,
+    };
+    Ok((line, figures))
 }
 
 impl std::ops::Index<LineKind> for RacelineResult {

@@ -9,6 +9,8 @@ use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
+use super::json_parts::GlobalJsonParts;
+use super::json_text::TextError;
 use super::ros_msgs::{Header, MarkerArray, WpntArray};
 use super::{GlobalWaypoints, LineKind, MapInfo, KEYS};
 use crate::error::{FormatError, Result};
@@ -118,9 +120,28 @@ impl GlobalWaypoints {
     /// The JSON text, exactly as the Race Stack's `json.dumps` writes it.
     /// Fails (naming the entry) if any number is not finite.
     pub fn to_json_string(&self, path: &Path) -> Result<String> {
-        self.check_finite(path)?;
-        super::json_text::global_json(self)
-            .map_err(|e| FormatError::invalid(path, format!("could not encode JSON: {e}")))
+        let (text, _) = self.to_json_string_with(path, &GlobalJsonParts::default(), |_| {})?;
+        Ok(text)
+    }
+
+    /// [`Self::to_json_string`], taking the sections `ahead` holds for this file's current
+    /// arrays from it (the same bytes, less work at the end of a build). With sections held,
+    /// the check of the numbers and the other sections run on a second thread while the text
+    /// before them is written and handed to `lead` (a checksum of the file runs beside their
+    /// encoding). Returns the text and the length of its start handed to `lead`.
+    pub fn to_json_string_with(
+        &self,
+        path: &Path,
+        ahead: &GlobalJsonParts,
+        mut lead: impl FnMut(&str),
+    ) -> Result<(String, usize)> {
+        let check = || self.check_finite(path);
+        super::json_text::global_json_with(self, ahead, &mut lead, check).map_err(|e| match e {
+            TextError::Check(e) => e,
+            TextError::Encode(e) => {
+                FormatError::invalid(path, format!("could not encode JSON: {e}"))
+            }
+        })
     }
 
     /// Writes the file (see [`Self::to_json_string`]).

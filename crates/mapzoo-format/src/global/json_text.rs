@@ -8,13 +8,15 @@
 //! markers as `null` as serde_json writes them, integral quaternion `w` as an integer. Keys
 //! are literals; strings that need escaping and the unknown top-level keys' values go
 //! through the serde path, so they are escaped exactly as before. The serde view stays
-//! beside it as the reference the tests compare with.
+//! beside it as the reference the tests compare with. The file is written section by section
+//! ([`JsonSection`]), so that sections encoded ahead ([`GlobalJsonParts`]) slot in.
 
+use super::json_parts::{GlobalJsonParts, JsonSection};
 use super::ros_msgs::WpntArray;
 use super::ros_msgs::{
     as_integral, ColorRgba, Header, Marker, MarkerArray, Point3, Quaternion, RosTime,
 };
-use super::{GlobalWaypoints, LineKind};
+use super::GlobalWaypoints;
 use crate::flavor::Flavor;
 use crate::pyfmt;
 use crate::waypoint::Waypoint;
@@ -23,42 +25,153 @@ use crate::waypoint::Waypoint;
 const MARKER_BYTES: usize = 700;
 const WAYPOINT_BYTES: usize = 300;
 
-/// The whole file's text (the caller has checked the waypoints are finite).
+/// The whole file's text (the caller has checked the waypoints are finite), encoded in one go.
+#[cfg(test)]
 pub(super) fn global_json(g: &GlobalWaypoints) -> Result<String, serde_json::Error> {
+    let no_check = || Ok::<(), serde_json::Error>(());
+    let text = global_json_with(g, &GlobalJsonParts::default(), &mut |_| {}, no_check);
+    text.map(|(text, _)| text).map_err(|e| match e {
+        TextError::Check(e) | TextError::Encode(e) => e,
+    })
+}
+
+/// Why a file's text was not written: the caller's check refused the file, or a string or
+/// an unknown key's value could not be encoded.
+#[derive(Debug)]
+pub(super) enum TextError<E> {
+    Check(E),
+    Encode(serde_json::Error),
+}
+
+impl<E> From<serde_json::Error> for TextError<E> {
+    fn from(e: serde_json::Error) -> Self {
+        TextError::Encode(e)
+    }
+}
+
+/// [`global_json`] after `check` passes, with each section that `ahead` holds for `g`'s
+/// current arrays taken from it instead of encoded again. When `ahead` holds some sections,
+/// `check` and the sections it does not hold run on a second thread while this one writes
+/// the text before them and hands it to `lead` (a caller's checksum of the file runs beside
+/// their encoding). Returns the text and the length of its start handed to `lead`.
+pub(super) fn global_json_with<E: Send>(
+    g: &GlobalWaypoints,
+    ahead: &GlobalJsonParts,
+    lead: &mut dyn FnMut(&str),
+    check: impl FnOnce() -> Result<(), E> + Send,
+) -> Result<(String, usize), TextError<E>> {
     let markers = g.centerline_markers.markers.len()
         + g.iqp_markers.markers.len()
         + g.sp_markers.markers.len()
         + g.trackbounds_markers.markers.len();
     let wpnts = g.centerline.wpnts.len() + g.iqp.wpnts.len() + g.sp.wpnts.len();
-    let mut out = String::with_capacity(markers * MARKER_BYTES + wpnts * WAYPOINT_BYTES + 4096);
-    out.push_str("{\"map_info_str\": {\"data\": ");
-    push_str_value(&mut out, &g.map_info_str)?;
-    out.push('}');
-    if let Some(t) = g.est_lap_time {
-        out.push_str(", \"est_lap_time\": {\"data\": ");
-        push_f64(&mut out, t);
+    let sections: Vec<(JsonSection, bool)> = JsonSection::in_order()
+        .map(|s| (s, ahead.holds(s)))
+        .collect();
+    let missing: Vec<JsonSection> = sections
+        .iter()
+        .filter(|(_, held)| !held)
+        .map(|&(s, _)| s)
+        .collect();
+    std::thread::scope(|scope| {
+        let (mut beside, check) = if !missing.is_empty() && missing.len() < sections.len() {
+            let encode = move || -> Result<Vec<String>, TextError<E>> {
+                check().map_err(TextError::Check)?;
+                Ok(encode_sections(g, &missing)?)
+            };
+            (Some(scope.spawn(encode)), None)
+        } else {
+            (None, Some(check))
+        };
+        if let Some(check) = check {
+            check().map_err(TextError::Check)?;
+        }
+        let mut out = String::with_capacity(markers * MARKER_BYTES + wpnts * WAYPOINT_BYTES + 4096);
+        out.push_str("{\"map_info_str\": {\"data\": ");
+        push_str_value(&mut out, &g.map_info_str)?;
         out.push('}');
-    }
-    out.push_str(", \"centerline_markers\": ");
-    push_marker_array(&mut out, &g.centerline_markers)?;
-    out.push_str(", \"centerline_waypoints\": ");
-    push_wpnt_array(&mut out, &g.centerline)?;
-    for kind in LineKind::ALL {
-        if let Some((markers, wpnts)) = g.line(kind) {
-            push_key(&mut out, kind.markers_key())?;
-            push_marker_array(&mut out, markers)?;
-            push_key(&mut out, kind.wpnts_key())?;
-            push_wpnt_array(&mut out, wpnts)?;
+        if let Some(t) = g.est_lap_time {
+            out.push_str(", \"est_lap_time\": {\"data\": ");
+            push_f64(&mut out, t);
+            out.push('}');
+        }
+        let mut fed = 0;
+        // the texts of the sections encoded beside, once joined
+        let mut encoded: Option<std::vec::IntoIter<String>> = None;
+        for &(section, held) in &sections {
+            if held {
+                // a section held for other arrays than `g`'s is encoded here
+                match ahead.text(g, section) {
+                    Some(text) => out.push_str(text),
+                    None => push_section(&mut out, g, section)?,
+                }
+            } else if let Some(texts) = &mut encoded {
+                out.push_str(&texts.next().unwrap_or_default());
+            } else if let Some(handle) = beside.take() {
+                // the text before the first section encoded beside goes to `lead` while it is
+                lead(&out);
+                fed = out.len();
+                let texts = handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                let texts = encoded.insert(texts.into_iter());
+                out.push_str(&texts.next().unwrap_or_default());
+            } else {
+                push_section(&mut out, g, section)?;
+            }
+        }
+        for (k, v) in &g.extra {
+            push_key(&mut out, k)?;
+            out.push_str(&pyfmt::to_py_json_string(v)?);
+        }
+        out.push('}');
+        Ok((out, fed))
+    })
+}
+
+/// The texts of `sections` of `g`, each on its own.
+fn encode_sections(
+    g: &GlobalWaypoints,
+    sections: &[JsonSection],
+) -> Result<Vec<String>, serde_json::Error> {
+    sections
+        .iter()
+        .map(|&section| {
+            let mut text = String::new();
+            push_section(&mut text, g, section)?;
+            Ok(text)
+        })
+        .collect()
+}
+
+/// The text of one section of `g` after the entries before it: `, "key": value` for each of
+/// its keys (nothing for a line the file does not carry).
+pub(super) fn push_section(
+    out: &mut String,
+    g: &GlobalWaypoints,
+    section: JsonSection,
+) -> Result<(), serde_json::Error> {
+    match section {
+        JsonSection::Centerline => {
+            out.push_str(", \"centerline_markers\": ");
+            push_marker_array(out, &g.centerline_markers)?;
+            out.push_str(", \"centerline_waypoints\": ");
+            push_wpnt_array(out, &g.centerline)?;
+        }
+        JsonSection::Line(kind) => {
+            if let Some((markers, wpnts)) = g.line(kind) {
+                push_key(out, kind.markers_key())?;
+                push_marker_array(out, markers)?;
+                push_key(out, kind.wpnts_key())?;
+                push_wpnt_array(out, wpnts)?;
+            }
+        }
+        JsonSection::Trackbounds => {
+            out.push_str(", \"trackbounds_markers\": ");
+            push_marker_array(out, &g.trackbounds_markers)?;
         }
     }
-    out.push_str(", \"trackbounds_markers\": ");
-    push_marker_array(&mut out, &g.trackbounds_markers)?;
-    for (k, v) in &g.extra {
-        push_key(&mut out, k)?;
-        out.push_str(&pyfmt::to_py_json_string(v)?);
-    }
-    out.push('}');
-    Ok(out)
+    Ok(())
 }
 
 /// `, "key": ` after a previous entry.
@@ -275,7 +388,7 @@ fn push_wpnt_array(out: &mut String, a: &WpntArray) -> Result<(), serde_json::Er
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::json::SerView;
-    use super::super::{GlobalParts, LineParts};
+    use super::super::{GlobalParts, LineKind, LineParts};
     use super::*;
     use proptest::prelude::*;
 

@@ -10,11 +10,13 @@
 //! The module is laid out by concept: [`GlobalWaypoints`] and the parts a fresh file
 //! is built from live here; [`LineKind`] (which lines, their names and keys) in
 //! `line_kind`, the ROS messages in `ros_msgs`, the marker colours and generators in
-//! `markers`, `map_info_str` ([`MapInfo`]) in `map_info` and the JSON text in `json`.
+//! `markers`, `map_info_str` ([`MapInfo`]) in `map_info`, the JSON text in `json`, and its
+//! sections encoded ahead of the whole file ([`GlobalJsonParts`]) in `json_parts`.
 //! Every item is re-exported here, so `global::X` names it.
 
 mod json;
 mod json_layout;
+mod json_parts;
 mod json_text;
 mod line_kind;
 mod map_info;
@@ -23,6 +25,7 @@ mod ros_msgs;
 
 use std::path::Path;
 
+pub use json_parts::{GlobalJsonParts, JsonSection};
 pub use line_kind::LineKind;
 pub use map_info::{figure_in, map_info_in, MapInfo};
 pub use markers::{

@@ -2,17 +2,21 @@
 //! and what the writer encodes, each file optional. Encoding checks every
 //! number first, so a set with a NaN never reaches the disk.
 
+use std::borrow::Cow;
 use std::path::Path;
+use std::sync::{mpsc, OnceLock};
+use std::thread::ScopedJoinHandle;
 
 use crate::error::FormatError;
 use crate::error::Result;
 use crate::global::GlobalWaypoints;
 use crate::map::{encode_gray_png, MapMeta};
 use crate::sectors::{OtSectors, SpeedScaling};
+use crate::set::ahead::EncodedAhead;
 use crate::set::layout::{
     line_csv, SetNames, GLOBAL_WAYPOINTS, OT_SECTORS, RACING_LINE, SPEED_SCALING, SP_LINE,
 };
-use crate::set::record::{content_hash, read_regular, SetRecord, SETTINGS_FILE};
+use crate::set::record::{content_hash, read_regular, ContentHasher, SetRecord, SETTINGS_FILE};
 use crate::set::writer::{StagedSet, WritePolicy, Written};
 use crate::waypoint::{self, Waypoint};
 
@@ -63,11 +67,39 @@ pub struct TrackFiles {
     pub record: Option<SetRecord>,
 }
 
-/// Files as (name, bytes), in set order.
-type Encoded = Vec<(String, Vec<u8>)>;
+/// The files of a set but `mapzoo.toml`, encoded ([`TrackFiles::encode_files`]).
+struct EncodedFiles<'a> {
+    /// (name, bytes), in set order; global_waypoints.json's bytes where its thread left them.
+    files: Vec<(String, Cow<'a, [u8]>)>,
+    /// Each file's [`content_hash`] where it came with the bytes, by position in `files`.
+    known: Vec<Option<String>>,
+    /// global_waypoints.json's position in `files` and the thread finishing its checksum
+    /// (`None` from it for a set without a record).
+    global_hash: Option<(usize, ScopedJoinHandle<'a, Option<String>>)>,
+}
 
-/// A file's bytes and, where the set is recorded, their [`content_hash`].
-type HashedFile = (Vec<u8>, Option<String>);
+impl EncodedFiles<'_> {
+    /// Each file's [`content_hash`] as `mapzoo.toml` records it (all `None` for a set without
+    /// a record), once global_waypoints.json's is finished.
+    fn hashes(&mut self, recorded: bool) -> Vec<Option<String>> {
+        if let Some((at, handle)) = self.global_hash.take() {
+            let hash = handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            if let Some(slot) = self.known.get_mut(at) {
+                *slot = hash;
+            }
+        }
+        if !recorded {
+            return vec![None; self.files.len()];
+        }
+        self.files
+            .iter()
+            .zip(&self.known)
+            .map(|((_, bytes), hash)| Some(hash.clone().unwrap_or_else(|| content_hash(bytes))))
+            .collect()
+    }
+}
 
 impl TrackFiles {
     /// No files yet, for track `track`.
@@ -113,54 +145,87 @@ impl TrackFiles {
 
     /// Every present file as (name, bytes), in set order; errors name the file under `dir`.
     pub fn encode(&self, dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
-        Ok(self.encode_hashed(dir)?.0)
-    }
-
-    /// [`Self::encode`], with the [`content_hash`] of each file as `mapzoo.toml` records it
-    /// (`None` for `mapzoo.toml` itself and for every file of a set without a record), so
-    /// that [`Self::write`] need not hash the same bytes again.
-    fn encode_hashed(&self, dir: &Path) -> Result<(Encoded, Vec<Option<String>>)> {
-        // global_waypoints.json is most of the bytes (its markers): it is written on a
-        // second thread while this one writes the rest, into the same place of the list
+        let (json, ahead) = (OnceLock::new(), EncodedAhead::default());
         std::thread::scope(|scope| {
-            let global = self.global.as_ref().map(|g| {
-                let path = dir.join(GLOBAL_WAYPOINTS);
-                let hash = self.record.is_some();
-                scope.spawn(move || -> Result<HashedFile> {
-                    let bytes = g.to_json_string(&path)?.into_bytes();
-                    let h = hash.then(|| content_hash(&bytes));
-                    Ok((bytes, h))
-                })
-            });
-            self.encode_with(dir, global)
+            let mut files = self.encode_files(dir, &ahead, &json, scope)?;
+            let hashes = files.hashes(self.record.is_some());
+            let record = self.record_bytes(&files.files, &hashes);
+            let mut out: Vec<(String, Vec<u8>)> = files
+                .files
+                .into_iter()
+                .map(|(name, bytes)| (name, bytes.into_owned()))
+                .collect();
+            out.extend(record.map(|bytes| (SETTINGS_FILE.to_string(), bytes)));
+            Ok(out)
         })
     }
 
-    /// [`Self::encode_hashed`], with global_waypoints.json's bytes and hash from `global`.
-    fn encode_with(
-        &self,
+    /// Every present file but `mapzoo.toml`, in set order, taking the files and JSON sections
+    /// that `ahead` holds for this set's content from it. global_waypoints.json (most of the
+    /// bytes: its markers) is written on a second thread while this one writes the rest, into
+    /// `json`; its checksum may still be in the making on return.
+    fn encode_files<'a>(
+        &'a self,
         dir: &Path,
-        global: Option<std::thread::ScopedJoinHandle<'_, Result<HashedFile>>>,
-    ) -> Result<(Encoded, Vec<Option<String>>)> {
+        ahead: &'a EncodedAhead,
+        json: &'a OnceLock<String>,
+        scope: &'a std::thread::Scope<'a, '_>,
+    ) -> Result<EncodedFiles<'a>> {
+        let (ready, text_ready) = mpsc::channel();
+        let global = self.global.as_ref().map(|g| {
+            let path = dir.join(GLOBAL_WAYPOINTS);
+            let hash = self.record.is_some();
+            scope.spawn(move || -> Option<String> {
+                // hashed as it is written: the start beside the encoding of its last sections,
+                // the rest while the other files are staged
+                let mut hasher = ContentHasher::default();
+                let lead = |piece: &str| hasher.update(piece.as_bytes());
+                let (text, led) = match g.to_json_string_with(&path, ahead.global(), lead) {
+                    Ok(text) => text,
+                    Err(e) => {
+                        let _ = ready.send(Err(e));
+                        return None;
+                    }
+                };
+                let text = json.get_or_init(|| text);
+                let _ = ready.send(Ok(()));
+                hash.then(|| {
+                    hasher.update(&text.as_bytes()[led..]);
+                    hasher.finish()
+                })
+            })
+        });
         let names = SetNames::new(&self.track);
-        let mut out = Vec::new();
+        let mut out: Vec<(String, Cow<'a, [u8]>)> = Vec::new();
+        // the hashes known with the bytes, by position in `out`
+        let mut known: Vec<Option<String>> = Vec::new();
         if let Some(map) = &self.map {
-            out.push((names.png.clone(), map.image.clone()));
+            out.push((names.png.clone(), Cow::Borrowed(&map.image)));
             let mut meta = map.meta.clone();
             meta.image = names.png.clone();
-            out.push((names.yaml.clone(), meta.to_yaml_string().into_bytes()));
+            out.push((
+                names.yaml.clone(),
+                meta.to_yaml_string().into_bytes().into(),
+            ));
         }
         if let Some(cent) = &self.cent_map {
-            let png = encode_gray_png(
-                &dir.join(&names.cent_png),
-                cent.width,
-                cent.height,
-                &cent.gray,
-            )?;
+            let (png, hash) = match ahead.gray_png(cent) {
+                Some(e) => (Cow::Borrowed(e.bytes.as_slice()), Some(e.hash.clone())),
+                None => {
+                    let path = dir.join(&names.cent_png);
+                    let png = encode_gray_png(&path, cent.width, cent.height, &cent.gray)?;
+                    (png.into(), None)
+                }
+            };
+            known.resize(out.len(), None);
+            known.push(hash);
             out.push((names.cent_png.clone(), png));
             let mut meta = cent.meta.clone();
             meta.image = names.cent_png.clone();
-            out.push((names.cent_yaml.clone(), meta.to_yaml_string().into_bytes()));
+            out.push((
+                names.cent_yaml.clone(),
+                meta.to_yaml_string().into_bytes().into(),
+            ));
         }
         let centerline = self
             .centerline
@@ -171,44 +236,66 @@ impl TrackFiles {
             .iter()
             .map(|(name, l)| (line_csv(&self.track, name), l.as_slice()));
         for (name, line) in centerline.into_iter().chain(lines) {
-            waypoint::check_finite(line, &dir.join(&name))?;
-            out.push((name, waypoint::to_csv_string(line).into_bytes()));
+            let (csv, hash) = match ahead.csv(line) {
+                Some(e) => (Cow::Borrowed(e.bytes.as_slice()), Some(e.hash.clone())),
+                None => {
+                    waypoint::check_finite(line, &dir.join(&name))?;
+                    (waypoint::to_csv_string(line).into_bytes().into(), None)
+                }
+            };
+            known.resize(out.len(), None);
+            known.push(hash);
+            out.push((name, csv));
         }
         let mut global_hash = None;
         if let Some(handle) = global {
-            let (bytes, hash) = handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-            global_hash = Some((out.len(), hash));
-            out.push((GLOBAL_WAYPOINTS.into(), bytes));
+            match text_ready.recv() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return Err(e),
+                Err(_) => {
+                    // the thread ended without its text: it panicked
+                    let panic = match handle.join() {
+                        Err(panic) => panic,
+                        Ok(_) => Box::new("global_waypoints.json's thread ended without its text"),
+                    };
+                    std::panic::resume_unwind(panic)
+                }
+            }
+            if let Some(text) = json.get() {
+                known.resize(out.len(), None);
+                known.push(None);
+                global_hash = Some((out.len(), handle));
+                out.push((GLOBAL_WAYPOINTS.into(), Cow::Borrowed(text.as_bytes())));
+            }
         }
         if let Some(s) = &self.speed_scaling {
-            out.push((SPEED_SCALING.into(), s.to_yaml_string().into_bytes()));
+            out.push((SPEED_SCALING.into(), s.to_yaml_string().into_bytes().into()));
         }
         if let Some(s) = &self.ot_sectors {
-            out.push((OT_SECTORS.into(), s.to_yaml_string().into_bytes()));
+            out.push((OT_SECTORS.into(), s.to_yaml_string().into_bytes().into()));
         }
-        let mut hashes = vec![None; out.len()];
-        if let Some(record) = &self.record {
-            let mut record = record.clone();
-            record.track = self.track.clone();
-            hashes = out
-                .iter()
-                .enumerate()
-                .map(|(i, (_, bytes))| match &global_hash {
-                    Some((at, Some(hash))) if *at == i => Some(hash.clone()),
-                    _ => Some(content_hash(bytes)),
-                })
-                .collect();
-            record.files = out
-                .iter()
-                .zip(&hashes)
-                .filter_map(|((name, _), h)| Some((name.clone(), h.clone()?)))
-                .collect();
-            out.push((SETTINGS_FILE.into(), record.to_toml_string().into_bytes()));
-            hashes.push(None);
-        }
-        Ok((out, hashes))
+        known.resize(out.len(), None);
+        Ok(EncodedFiles {
+            files: out,
+            known,
+            global_hash,
+        })
+    }
+
+    /// `mapzoo.toml` recording `files` with their `hashes`, if the set has a record.
+    fn record_bytes(
+        &self,
+        files: &[(String, Cow<'_, [u8]>)],
+        hashes: &[Option<String>],
+    ) -> Option<Vec<u8>> {
+        let mut record = self.record.clone()?;
+        record.track = self.track.clone();
+        record.files = files
+            .iter()
+            .zip(hashes)
+            .filter_map(|((name, _), h)| Some((name.clone(), h.clone()?)))
+            .collect();
+        Some(record.to_toml_string().into_bytes())
     }
 
     /// Writes the present files as the folder `target`, all together, as `policy` says.
@@ -222,40 +309,66 @@ impl TrackFiles {
     /// which the caller reads and carries over. Every other file is kept; what was replaced is
     /// named in [`Written`].
     pub fn write(&self, target: &Path, policy: WritePolicy) -> Result<Written> {
-        let (encoded, hashes) = self.encode_hashed(target)?;
-        let names = SetNames::new(&self.track);
-        let old = if policy != WritePolicy::Create && target.is_dir() {
-            self.check_same_track(target)?;
-            SetRecord::read(&target.join(SETTINGS_FILE)).ok()
-        } else {
-            None
-        };
-        let carried = [
-            names.yaml.as_str(),
-            SPEED_SCALING,
-            OT_SECTORS,
-            SETTINGS_FILE,
-        ];
-        let mut staged = StagedSet::new(target, policy)?;
-        for ((name, bytes), hash) in encoded.into_iter().zip(hashes) {
-            // An unchanged file has the checksum just computed for the new record.
-            let edited = |r: &SetRecord, b: &[u8]| match &hash {
-                Some(h) if b == bytes.as_slice() => r.files.get(&name).is_some_and(|old| old != h),
-                _ => r.edited(&name, b),
-            };
-            let guard = name == names.png
-                || old.as_ref().is_some_and(|r| {
-                    !carried.contains(&name.as_str())
-                        && read_regular(&target.join(&name), u64::MAX)
-                            .is_some_and(|b| edited(r, &b))
-                });
-            if guard {
-                staged.add_keeping_old(&name, &bytes)?;
+        self.write_with(target, policy, &EncodedAhead::default())
+    }
+
+    /// [`Self::write`], taking the files and JSON sections that `ahead` holds for this set's
+    /// content from it instead of encoding them again (the same bytes).
+    pub fn write_with(
+        &self,
+        target: &Path,
+        policy: WritePolicy,
+        ahead: &EncodedAhead,
+    ) -> Result<Written> {
+        let json = OnceLock::new();
+        std::thread::scope(|scope| {
+            let mut files = self.encode_files(target, ahead, &json, scope)?;
+            let names = SetNames::new(&self.track);
+            let old = if policy != WritePolicy::Create && target.is_dir() {
+                self.check_same_track(target)?;
+                SetRecord::read(&target.join(SETTINGS_FILE)).ok()
             } else {
-                staged.add(&name, &bytes)?;
+                None
+            };
+            // Into a recorded folder, each file's checksum tells whether the user edited it;
+            // otherwise the checksums are only for mapzoo.toml, and the JSON's is finished
+            // while the other files are staged.
+            let early = old.is_some().then(|| files.hashes(self.record.is_some()));
+            let carried = [
+                names.yaml.as_str(),
+                SPEED_SCALING,
+                OT_SECTORS,
+                SETTINGS_FILE,
+            ];
+            let mut staged = StagedSet::new(target, policy)?;
+            for (i, (name, bytes)) in files.files.iter().enumerate() {
+                let hash = early.as_ref().and_then(|h| h[i].as_ref());
+                // An unchanged file has the checksum just computed for the new record.
+                let edited = |r: &SetRecord, b: &[u8]| match hash {
+                    Some(h) if b == &bytes[..] => r.files.get(name).is_some_and(|old| old != h),
+                    _ => r.edited(name, b),
+                };
+                let guard = *name == names.png
+                    || old.as_ref().is_some_and(|r| {
+                        !carried.contains(&name.as_str())
+                            && read_regular(&target.join(name), u64::MAX)
+                                .is_some_and(|b| edited(r, &b))
+                    });
+                if guard {
+                    staged.add_keeping_old(name, bytes)?;
+                } else {
+                    staged.add(name, bytes)?;
+                }
             }
-        }
-        staged.commit()
+            let hashes = match early {
+                Some(hashes) => hashes,
+                None => files.hashes(self.record.is_some()),
+            };
+            if let Some(record) = self.record_bytes(&files.files, &hashes) {
+                staged.add(SETTINGS_FILE, &record)?;
+            }
+            staged.commit()
+        })
     }
 
     /// Refuses to write into `dir` when it holds another track's set: its `mapzoo.toml`
@@ -337,6 +450,45 @@ mod tests {
         assert_eq!(files.racing_line().map(<[_]>::len), Some(4));
         assert_eq!(files.sp_line().map(<[_]>::len), Some(5));
         assert_eq!(files.centerline_waypoints().len(), 3);
+    }
+
+    /// Files encoded ahead are used only for the content they were encoded from: a set
+    /// written with current, stale or no files encoded ahead has the same bytes, `mapzoo.toml`
+    /// (its checksums) included.
+    #[test]
+    fn files_encoded_ahead_give_the_same_bytes() {
+        use crate::global::{GlobalParts, GlobalWaypoints, JsonSection};
+        let set = |n: usize| {
+            let mut files = TrackFiles::new("t");
+            files.centerline = Some(line(n));
+            files.lines = vec![(RACING_LINE.into(), line(n + 1))];
+            files.global = Some(GlobalWaypoints::build(GlobalParts {
+                centerline: line(n),
+                right_bound: vec![[0.0, 1.0]; n],
+                ..GlobalParts::default()
+            }));
+            files.record = Some(SetRecord::new("t", toml::Table::new()));
+            files
+        };
+        let ahead_of = |files: &TrackFiles| {
+            let mut ahead = EncodedAhead::default();
+            ahead.add_csv(files.centerline.as_deref().unwrap());
+            ahead.add_csv(&files.lines[0].1);
+            let sections: Vec<JsonSection> = JsonSection::in_order().collect();
+            ahead.add_global(files.global.clone().unwrap(), &sections);
+            ahead
+        };
+        let files = set(4);
+        let plain = files.encode(Path::new("out")).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        for (i, ahead) in [ahead_of(&files), ahead_of(&set(5))].iter().enumerate() {
+            let dir = tmp.path().join(i.to_string());
+            files.write_with(&dir, WritePolicy::Create, ahead).unwrap();
+            for (name, bytes) in &plain {
+                assert_eq!(&std::fs::read(dir.join(name)).unwrap(), bytes, "{name}");
+            }
+            assert_eq!(crate::atomic::tests::entries(&dir).len(), plain.len());
+        }
     }
 
     /// A NaN anywhere in a line stops the encoding, naming the file, the waypoint and the column.

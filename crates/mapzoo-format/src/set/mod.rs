@@ -7,7 +7,7 @@
 //! - [`SetFolder`]: what a folder holds (listed once), and the reading rules
 //!   every command shares (JSON first, then the CSVs).
 //! - [`TrackFiles`]: the files of a set in memory, typed, and their encoding
-//!   to bytes.
+//!   to bytes; [`EncodedAhead`]: files encoded before the set is complete.
 //! - [`StagedSet`] and [`WritePolicy`]: files are staged in a hidden folder
 //!   and reach the target together (create, replace or merge).
 //! - [`CenterlineInput`]: the one file a racing-line run starts from (MapZoo
@@ -18,6 +18,7 @@
 //! a new export format is one more field of [`TrackFiles`] with its name in
 //! [`layout`].
 
+mod ahead;
 mod files;
 mod folder;
 mod input;
@@ -26,6 +27,7 @@ mod record;
 pub(crate) mod staging;
 mod writer;
 
+pub use ahead::EncodedAhead;
 pub use files::{CentMap, MapFile, TrackFiles};
 pub use folder::{folder_track_name, MapYaml, SetFolder};
 pub use input::{input_track_name, CenterlineInput, InputFormat};

@@ -19,12 +19,36 @@ pub const SETTINGS_FILE: &str = "mapzoo.toml";
 /// The checksum of a file's bytes as `mapzoo.toml` records it: `fnv1a64:<16 hex digits>`
 /// (FNV-1a, 64 bit: it tells an edited file apart, it is no security measure).
 pub fn content_hash(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    let mut h = ContentHasher::default();
+    h.update(bytes);
+    h.finish()
+}
+
+/// [`content_hash`] of bytes that come in pieces, fed in order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ContentHasher(u64);
+
+impl Default for ContentHasher {
+    fn default() -> Self {
+        ContentHasher(0xcbf2_9ce4_8422_2325)
     }
-    format!("fnv1a64:{h:016x}")
+}
+
+impl ContentHasher {
+    /// Feeds the next bytes.
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+
+    /// The checksum of everything fed, as [`content_hash`] writes it.
+    pub(crate) fn finish(self) -> String {
+        format!("fnv1a64:{:016x}", self.0)
+    }
 }
 
 /// The largest `mapzoo.toml` read, bytes (a written one is about 1 kB).
@@ -237,6 +261,11 @@ mod tests {
     fn hashes_differ_for_different_bytes() {
         assert_ne!(content_hash(b"a"), content_hash(b"b"));
         assert_eq!(content_hash(b""), "fnv1a64:cbf29ce484222325");
+        let mut pieces = ContentHasher::default();
+        for piece in [&b"global"[..], b"", b"_waypoints", b".json"] {
+            pieces.update(piece);
+        }
+        assert_eq!(pieces.finish(), content_hash(b"global_waypoints.json"));
     }
 
     #[test]

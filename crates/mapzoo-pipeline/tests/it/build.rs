@@ -2,11 +2,15 @@
 //! acceptance: parity, validation, layout) and on generated maps
 //! (determinism, default sector files).
 
+use mapzoo_format::global::JsonSection;
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::validate_dir;
-use mapzoo_format::{read_waypoint_csv, FreeRule, GlobalWaypoints, OtSectors, SpeedScaling};
+use mapzoo_format::{
+    read_waypoint_csv, Flavor, FreeRule, GlobalWaypoints, OtSectors, SpeedScaling,
+};
 use mapzoo_pipeline::{
-    build, read_published_csv, write_set, BuildRequest, Config, Overrides, Profile,
+    build, build_for_writing, read_published_csv, write_set, BuildRequest, Config, Overrides,
+    Profile,
 };
 use mapzoo_raceline::LineKind;
 
@@ -130,6 +134,53 @@ fn two_builds_give_byte_identical_files() {
         "the set has {:?}",
         fa.keys().collect::<Vec<_>>()
     );
+}
+
+/// A set built for writing has its files encoded while it is built; what it writes is byte
+/// for byte what a plain build writes, in both flavours and whichever line is driven (the
+/// driven line fills the JSON's IQP slot, so the IQP line's section encoded ahead is stale).
+#[test]
+fn building_for_writing_writes_the_bytes_of_a_plain_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let req = BuildRequest {
+        yaml: generated_map(tmp.path(), 11),
+        name: Some("t".into()),
+        start: None,
+        reverse: false,
+    };
+    let drive_sp = Config {
+        lines: mapzoo_pipeline::LineConfig::new(&LineKind::ALL, LineKind::Sp),
+        ..Config::default()
+    };
+    let cases = [
+        (Flavor::Ros1, Config::default()),
+        (Flavor::Ros2, Config::default()),
+        (Flavor::Ros2, drive_sp),
+    ];
+    for (i, (flavor, config)) in cases.into_iter().enumerate() {
+        let ahead = build_for_writing(&req, &config, flavor).unwrap();
+        let sections = ahead.ahead.global().sections();
+        for s in [
+            JsonSection::Centerline,
+            JsonSection::Trackbounds,
+            JsonSection::Line(LineKind::Iqp),
+        ] {
+            assert!(
+                sections.contains(&s),
+                "{s:?} not encoded ahead: {sections:?}"
+            );
+        }
+        let mut plain = build(&req, &config).unwrap();
+        plain.settings.flavor = flavor;
+        assert!(plain.ahead.global().sections().is_empty());
+        let a = write_set(&ahead, &tmp.path().join(format!("a{i}")), false).unwrap();
+        let b = write_set(&plain, &tmp.path().join(format!("b{i}")), false).unwrap();
+        let (fa, fb) = (files(&a), files(&b));
+        assert_eq!(fa.keys().collect::<Vec<_>>(), fb.keys().collect::<Vec<_>>());
+        for (name, bytes) in &fa {
+            assert!(bytes == &fb[name], "{flavor} case {i}: {name} differs");
+        }
+    }
 }
 
 #[test]
