@@ -118,6 +118,20 @@ impl Triplets {
     }
 }
 
+/// The interior point of the last QP of a sequence (slacks and duals per row), where the
+/// banded solver starts the next one of the same shape: the IQP's curvature QPs move little
+/// from one iteration to the next (f's IQP stage: 370 M → 315 M instructions).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WarmStart(Option<banded::Iterate>);
+
+impl WarmStart {
+    /// Interior-point iterations of the solve that left this start.
+    #[cfg(test)]
+    pub(crate) fn iterations(&self) -> Option<usize> {
+        self.0.as_ref().map(banded::Iterate::iterations)
+    }
+}
+
 /// A sparse QP `min ½xᵀPx + qᵀx  s.t.  Ax + s = b`, rows `0..n_eq` equalities, the rest
 /// inequalities `Ax ≤ b`.
 #[derive(Debug, Clone)]
@@ -252,12 +266,33 @@ impl QpProblem {
         stage: Stage,
         iteration: usize,
     ) -> Result<Vec<f64>, OptimizeError> {
+        self.solve_polished_warm(stage, iteration, &mut WarmStart::default())
+    }
+
+    /// As [`QpProblem::solve_polished`], the banded solver's interior point starting from
+    /// `warm` (the previous QP of a sequence of the same shape), which then holds this
+    /// solve's for the next (nothing after a Clarabel answer). The answer is the same exact
+    /// minimiser: a warm start is kept only where its early polish holds
+    /// ([`banded::solve_polished`]), else the QP is solved from the cold start; on the golden
+    /// manifest's maps the lines move by at most 1.4e-7 m (4 sets of 37, in the last digits).
+    pub(crate) fn solve_polished_warm(
+        &self,
+        stage: Stage,
+        iteration: usize,
+        warm: &mut WarmStart,
+    ) -> Result<Vec<f64>, OptimizeError> {
+        let carried = warm.0.take();
         if self.solver == QpSolver::Banded {
             let pb = self.banded();
             // where the polish does not hold, the answer is an interior point's, which only
             // agrees with Clarabel's to the tolerance (and the IQP iterations amplify that):
             // Clarabel answers such a problem, as it does with `qp_solver = "clarabel"`
-            if let Ok(x) = banded::solve_polished(&pb) {
+            let mut solved = banded::solve_polished(&pb, carried.as_ref());
+            if solved.is_err() && carried.is_some() {
+                solved = banded::solve_polished(&pb, None);
+            }
+            if let Ok((x, next)) = solved {
+                warm.0 = Some(next);
                 return Ok(x);
             }
         }

@@ -192,6 +192,20 @@ impl<'a> Ipm<'a> {
         })
     }
 
+    /// Starts from the equality duals `y`, the slacks `s` and the duals `z` of the
+    /// inequality rows (of another problem's iterate, a warm start; scaled units), keeping the
+    /// least-squares x.
+    pub(super) fn start_from(&mut self, y: Vec<f64>, s: Vec<f64>, z: Vec<f64>) {
+        self.y = y;
+        self.s = s;
+        self.z = z;
+    }
+
+    /// Iterations taken so far.
+    pub(super) fn iterations(&self) -> usize {
+        self.it
+    }
+
     /// The current iterate as (x, slacks of every row, duals of every row).
     pub(super) fn current(&self) -> QpSolution {
         let (n_eq, m) = (self.pb.n_eq, self.pb.m());

@@ -29,7 +29,8 @@
 //!
 //! Files: [`problem`] (the QP as triplets), [`kkt`] (the knot layout and the reduced
 //! matrix), [`cyclic`] and [`uniform`] (its block factorisation), [`scaling`] (Ruiz equilibration),
-//! [`ipm`] (the predictor–corrector iterations), [`polish`].
+//! [`ipm`] (the predictor–corrector iterations), [`polish`], [`warm`] (the start from the
+//! previous QP of a sequence).
 
 // Dense kernels over several parallel arrays read best with explicit indices.
 #![allow(clippy::needless_range_loop)]
@@ -41,8 +42,10 @@ mod polish;
 mod problem;
 mod scaling;
 mod uniform;
+mod warm;
 
 pub(crate) use problem::{Failure, Problem, Triplets};
+pub(crate) use warm::Iterate;
 
 use ipm::Ipm;
 use kkt::Structure;
@@ -70,14 +73,29 @@ pub(crate) fn solve(pb: &Problem) -> Result<QpSolution, Failure> {
 
 /// The exact minimiser of `pb`: the active-set polish of the first interior-point iterate
 /// (from error [`POLISH_FROM`] on) whose active set is unambiguous and passes the minimiser
-/// test, else of the converged iterate. `Err` when no active set passes, or when the
+/// test, else of the converged iterate; with the iterate's slacks and duals, the warm start
+/// of a next problem of the same shape. `Err` when no active set passes, or when the
 /// converged iterate's is ambiguous ([`QpSolution::ambiguous`], a degenerate QP): the caller
 /// then asks Clarabel, so that the answer of such a problem is the reference solver's.
-pub(crate) fn solve_polished(pb: &Problem) -> Result<Vec<f64>, Failure> {
+///
+/// With `warm` (where it fits `pb`, [`Iterate::start_for`]) the interior point starts from
+/// it, and only an early polish is an answer: a QP that needs the converged iterate is one
+/// whose answer may depend on the path to it (on São Paulo's fifth IQP QP a warm start's
+/// converged active set gave a line 7e-5 m from the cold start's, which hands the QP to
+/// Clarabel), so it gives `Err(NotPolished)` and the caller solves again from the cold start.
+pub(crate) fn solve_polished(
+    pb: &Problem,
+    warm: Option<&Iterate>,
+) -> Result<(Vec<f64>, Iterate), Failure> {
     let sc = Scaled::new(pb);
     let spb = sc.problem(pb);
     // the polish makes the answer exact: the directions need no refinement
     let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, 0)?;
+    let start = warm.and_then(|w| w.start_for(pb, &sc));
+    let started_warm = start.is_some();
+    if let Some((y, s, z)) = start {
+        ipm.start_from(y, s, z);
+    }
     let mut tried: Option<Vec<bool>> = None;
     while let Some(err) = ipm.measure() {
         if err <= POLISH_FROM {
@@ -86,7 +104,7 @@ pub(crate) fn solve_polished(pb: &Problem) -> Result<Vec<f64>, Failure> {
             if !current.ambiguous(pb.n_eq) && tried.as_ref() != Some(&active) {
                 let polished = polish::on_barrier_layout(pb, &spb, &sc, &active, ipm.structure());
                 if let Some(x) = polished {
-                    return Ok(x);
+                    return Ok((x, Iterate::new(pb, &current, ipm.iterations())));
                 }
                 tried = Some(active);
             }
@@ -95,11 +113,16 @@ pub(crate) fn solve_polished(pb: &Problem) -> Result<Vec<f64>, Failure> {
             break;
         }
     }
+    if started_warm {
+        return Err(Failure::NotPolished);
+    }
+    let iterations = ipm.iterations();
     let sol = sc.unscale(ipm.finish()?);
     if sol.ambiguous(pb.n_eq) {
         return Err(Failure::Degenerate);
     }
-    polish::exact(pb, &sol).ok_or(Failure::NotPolished)
+    let x = polish::exact(pb, &sol).ok_or(Failure::NotPolished)?;
+    Ok((x, Iterate::new(pb, &sol, iterations)))
 }
 
 #[cfg(test)]
@@ -239,7 +262,8 @@ mod tests {
         let sol = solve(&pb).unwrap_or_else(|e| panic!("{what}: {e:?}"));
         let x = polish::exact(&pb, &sol).unwrap_or_else(|| panic!("{what}: polish rejected"));
         let reference = enumerate(qp);
-        let early = solve_polished(&pb).unwrap_or_else(|e| panic!("{what}: early polish {e:?}"));
+        let (early, _) =
+            solve_polished(&pb, None).unwrap_or_else(|e| panic!("{what}: early polish {e:?}"));
         for (a, b) in early.iter().zip(&reference) {
             assert!(
                 (a - b).abs() < 1e-9,

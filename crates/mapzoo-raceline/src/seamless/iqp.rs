@@ -7,6 +7,7 @@ use crate::error::OptimizeError;
 use crate::iqp::{check_folds, shift_along_normals, CurvatureQp, IqpSolution};
 use crate::params::RacelineParams;
 use crate::prep::RefTrack;
+use crate::qp::WarmStart;
 use crate::spline::{distance_scaling, ClosedSpline};
 use crate::stage::Stage;
 use crate::walls::ResampledWalls;
@@ -46,6 +47,7 @@ pub(crate) fn iqp(
     let mut scaling = distance_scaling(&rt.xy);
     let mut normals = ClosedSpline::through(&rt.xy, Some(&scaling))?.normals();
     let mut iteration = 0;
+    let mut warm = WarmStart::default();
     loop {
         iteration += 1;
         let qp = CurvatureQp {
@@ -55,7 +57,7 @@ pub(crate) fn iqp(
             kappa_bound: params.curvlim,
             safety_width,
         };
-        let mut alpha = qp.solve_with(iteration, params.qp_solver)?;
+        let mut alpha = qp.solve_warm(iteration, params.qp_solver, &mut warm)?;
         let largest = alpha.iter().fold(0.0_f64, |m, a| m.max(a.abs()));
         crate::progress::report(crate::progress::Event::SeamlessIqpIteration {
             iteration,
