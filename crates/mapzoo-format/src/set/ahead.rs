@@ -48,8 +48,7 @@ impl EncodedAhead {
             return;
         }
         let csv = Encoded::of(waypoint::to_csv_string(line).into_bytes());
-        self.csvs.retain(|(l, _)| l != line);
-        self.csvs.push((line.to_vec(), csv));
+        replace(&mut self.csvs, line.to_vec(), csv, |a, b| a == b);
     }
 
     /// Encodes the PNG of a track-only map (nothing if it cannot be encoded: the set's
@@ -58,8 +57,12 @@ impl EncodedAhead {
         let Ok(png) = encode_gray_png(Path::new(""), cent.width, cent.height, &cent.gray) else {
             return;
         };
-        self.gray_pngs.retain(|(c, _)| !same_pixels(c, cent));
-        self.gray_pngs.push((cent.clone(), Encoded::of(png)));
+        replace(
+            &mut self.gray_pngs,
+            cent.clone(),
+            Encoded::of(png),
+            same_pixels,
+        );
     }
 
     /// Encodes `sections` of `g`, a global_waypoints.json built from the parts known so far in
@@ -71,12 +74,10 @@ impl EncodedAhead {
     /// Adds what `other` holds; its entries replace those here encoded from the same content.
     pub fn extend(&mut self, other: EncodedAhead) {
         for (line, csv) in other.csvs {
-            self.csvs.retain(|(l, _)| *l != line);
-            self.csvs.push((line, csv));
+            replace(&mut self.csvs, line, csv, |a, b| a == b);
         }
         for (cent, png) in other.gray_pngs {
-            self.gray_pngs.retain(|(c, _)| !same_pixels(c, &cent));
-            self.gray_pngs.push((cent, png));
+            replace(&mut self.gray_pngs, cent, png, same_pixels);
         }
         self.global.extend(other.global);
     }
@@ -109,6 +110,12 @@ impl std::fmt::Debug for EncodedAhead {
             .field("global", &self.global.sections())
             .finish()
     }
+}
+
+/// Puts `(key, value)` last in `entries`, in place of the entries whose key is `same` as `key`.
+fn replace<K, V>(entries: &mut Vec<(K, V)>, key: K, value: V, same: impl Fn(&K, &K) -> bool) {
+    entries.retain(|(k, _)| !same(k, &key));
+    entries.push((key, value));
 }
 
 /// Whether two track-only maps have the same PNG (their YAMLs do not go into it).
