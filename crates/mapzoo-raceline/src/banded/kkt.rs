@@ -172,17 +172,17 @@ impl Kkt {
     pub(super) fn assemble(&mut self, pb: &Problem, w: &[f64], delta: f64) {
         let data = &mut self.mat.data;
         data.iter_mut().for_each(|v| *v = 0.0);
-        for (t, &(s, mirror)) in self.p_slots.iter().enumerate() {
-            data[s] += pb.p.v[t];
+        for (&(s, mirror), &v) in self.p_slots.iter().zip(pb.p.v) {
+            data[s] += v;
             if let Some(m) = mirror {
-                data[m] += pb.p.v[t];
+                data[m] += v;
             }
         }
-        for (t, slot) in self.a_slots.iter().enumerate() {
+        for (slot, &v) in self.a_slots.iter().zip(pb.a.v) {
             if let Some((s, mirror)) = *slot {
-                data[s] += pb.a.v[t];
+                data[s] += v;
                 if let Some(m) = mirror {
-                    data[m] += pb.a.v[t];
+                    data[m] += v;
                 }
             }
         }

@@ -59,16 +59,16 @@ impl Problem<'_> {
     pub(super) fn ax(&self, x: &[f64], out: &mut [f64]) {
         out.iter_mut().for_each(|v| *v = 0.0);
         let a = &self.a;
-        for t in 0..a.v.len() {
-            out[a.i[t]] += a.v[t] * x[a.j[t]];
+        for ((&i, &j), &v) in a.i.iter().zip(a.j).zip(a.v) {
+            out[i] += v * x[j];
         }
     }
 
     /// out += Aᵀ y.
     pub(super) fn add_aty(&self, y: &[f64], out: &mut [f64]) {
         let a = &self.a;
-        for t in 0..a.v.len() {
-            out[a.j[t]] += a.v[t] * y[a.i[t]];
+        for ((&i, &j), &v) in a.i.iter().zip(a.j).zip(a.v) {
+            out[j] += v * y[i];
         }
     }
 
@@ -76,8 +76,7 @@ impl Problem<'_> {
     pub(super) fn px(&self, x: &[f64], out: &mut [f64]) {
         out.iter_mut().for_each(|v| *v = 0.0);
         let p = &self.p;
-        for t in 0..p.v.len() {
-            let (i, j, v) = (p.i[t], p.j[t], p.v[t]);
+        for ((&i, &j), &v) in p.i.iter().zip(p.j).zip(p.v) {
             out[i] += v * x[j];
             if i != j {
                 out[j] += v * x[i];

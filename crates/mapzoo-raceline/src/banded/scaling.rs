@@ -20,6 +20,15 @@ pub(super) struct Scaled {
     b: Vec<f64>,
 }
 
+/// `acc` = max(`acc`, |v|) (a NaN entry is skipped, as `f64::max` skips it).
+#[inline]
+fn raise(acc: &mut f64, v: f64) {
+    let a = v.abs();
+    if a > *acc {
+        *acc = a;
+    }
+}
+
 impl Scaled {
     pub(super) fn new(pb: &Problem) -> Scaled {
         let (nvar, m) = (pb.nvar, pb.m());
@@ -42,43 +51,49 @@ impl Scaled {
             };
             (acc * f).clamp(SCALE_RANGE.0, SCALE_RANGE.1) / acc
         };
+        // the largest |entry| of each column and row of the current matrix, gathered while
+        // the previous pass scales the entries (max is exact, so the order does not matter)
         let mut col = vec![0.0f64; nvar];
         let mut row = vec![0.0f64; m];
-        for _ in 0..RUIZ_PASSES {
+        for ((&i, &j), &v) in pb.p.i.iter().zip(pb.p.j).zip(&sc.pv) {
+            raise(&mut col[i], v);
+            raise(&mut col[j], v);
+        }
+        for ((&r, &j), &v) in pb.a.i.iter().zip(pb.a.j).zip(&sc.av) {
+            raise(&mut col[j], v);
+            raise(&mut row[r], v);
+        }
+        // this pass's factors of the columns and rows
+        let (mut fc, mut fr) = (vec![0.0f64; nvar], vec![0.0f64; m]);
+        for pass in 0..RUIZ_PASSES {
+            for (((f, c), d), q) in fc.iter_mut().zip(&col).zip(&mut sc.d).zip(&mut sc.q) {
+                *f = factor(*c, *d);
+                *d *= *f;
+                *q *= *f;
+            }
+            for (((f, r), e), b) in fr.iter_mut().zip(&row).zip(&mut sc.e).zip(&mut sc.b) {
+                *f = factor(*r, *e);
+                *e *= *f;
+                *b *= *f;
+            }
             col.iter_mut().for_each(|v| *v = 0.0);
             row.iter_mut().for_each(|v| *v = 0.0);
-            for ((&i, &j), &v) in pb.p.i.iter().zip(pb.p.j).zip(&sc.pv) {
-                col[i] = col[i].max(v.abs());
-                col[j] = col[j].max(v.abs());
-            }
-            for ((&r, &j), &v) in pb.a.i.iter().zip(pb.a.j).zip(&sc.av) {
-                col[j] = col[j].max(v.abs());
-                row[r] = row[r].max(v.abs());
-            }
-            for ((c, d), q) in col.iter_mut().zip(&mut sc.d).zip(&mut sc.q) {
-                *c = factor(*c, *d);
-                *d *= *c;
-                *q *= *c;
-            }
-            for ((r, e), b) in row.iter_mut().zip(&mut sc.e).zip(&mut sc.b) {
-                *r = factor(*r, *e);
-                *e *= *r;
-                *b *= *r;
-            }
+            // the last pass gathers the column maxima of P alone, for the cost below
+            let last = pass + 1 == RUIZ_PASSES;
             for ((&i, &j), v) in pb.p.i.iter().zip(pb.p.j).zip(&mut sc.pv) {
-                *v *= col[i] * col[j];
+                *v *= fc[i] * fc[j];
+                raise(&mut col[i], *v);
+                raise(&mut col[j], *v);
             }
             for ((&r, &j), v) in pb.a.i.iter().zip(pb.a.j).zip(&mut sc.av) {
-                *v *= row[r] * col[j];
+                *v *= fr[r] * fc[j];
+                if !last {
+                    raise(&mut col[j], *v);
+                    raise(&mut row[r], *v);
+                }
             }
         }
         // the cost: the mean column norm of P or the largest |q| becomes one
-        col.iter_mut().for_each(|v| *v = 0.0);
-        for (t, &v) in sc.pv.iter().enumerate() {
-            let (i, j) = (pb.p.i[t], pb.p.j[t]);
-            col[i] = col[i].max(v.abs());
-            col[j] = col[j].max(v.abs());
-        }
         let mean = if nvar > 0 {
             col.iter().sum::<f64>() / nvar as f64
         } else {
