@@ -55,6 +55,22 @@ fn sub_atb<const M: usize>(c: &mut Block<M>, a: &Block<M>, b: &Block<M>) {
     }
 }
 
+/// c −= aᵀ b for a mostly zero `a` (a coupling block): the rows of aᵀ b that a zero entry
+/// of `a` would contribute (c −= 0·b, which leaves c as it is for finite b) are skipped.
+fn sub_sparse_atb<const M: usize>(c: &mut Block<M>, a: &Block<M>, b: &Block<M>) {
+    for k in 0..M {
+        for i in 0..M {
+            let aki = a[k][i];
+            if aki == 0.0 {
+                continue;
+            }
+            for j in 0..M {
+                c[i][j] -= aki * b[k][j];
+            }
+        }
+    }
+}
+
 /// out −= Aᵀ v.
 #[inline]
 fn sub_atv<const M: usize>(out: &mut [f64; M], a: &Block<M>, v: &[f64; M]) {
@@ -192,13 +208,13 @@ impl<const M: usize> Uniform<M> {
                 let mut x = uk;
                 lu_solve_block(&s, &piv, &mut x);
                 let mut s1 = block::<M>(d(k + 1));
-                sub_atb(&mut s1, &uk, &x);
+                sub_sparse_atb(&mut s1, &uk, &x);
                 let mut g1 = if k + 1 == b - 1 {
                     block::<M>(u(k + 1))
                 } else {
                     [[0.0; M]; M]
                 };
-                sub_atb(&mut g1, &uk, &y);
+                sub_sparse_atb(&mut g1, &uk, &y);
                 self.x[k] = x;
                 self.s[k] = s;
                 s = s1;
