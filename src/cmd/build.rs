@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use mapzoo_extract::StartPose;
 use mapzoo_format::{Flavor, WritePolicy};
 use mapzoo_pipeline::{
-    build_for_writing, run_batch, update_set, write_set, BuildRecord, BuildRequest, FailureRecord,
+    build_for_writing, run_batch, update_set_from, write_set, BuildRecord, BuildRequest,
+    FailureRecord, PriorLine,
 };
 use mapzoo_raceline::LineKind;
 
@@ -101,6 +102,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |req| {
             let t = std::time::Instant::now();
             let line_progress = LineProgress::new(&req.track_name(), requests.len() > 1);
+            // the folder's line is read first: its old JSON is gone before the new one is made
+            let prior = match args.force {
+                true => Some(PriorLine::read(
+                    &args.out,
+                    &req.track_name(),
+                    args.force_sectors,
+                )?),
+                false => None,
+            };
             let mut set = line_progress.run(|| build_for_writing(req, &config, args.flavor))?;
             for note in &set.map.notes {
                 eprintln!("note: {note}");
@@ -108,8 +118,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             for note in &set.extraction.notes {
                 eprintln!("note: {note}");
             }
-            let (dir, notes) = if args.force {
-                let up = update_set(&mut set, &args.out, args.force_sectors)?;
+            let (dir, notes) = if let Some(prior) = prior {
+                let up = update_set_from(&mut set, &args.out, args.force_sectors, prior)?;
                 let mut notes = move_lines(&up.sectors.moves);
                 notes.extend(written_lines(&up.written));
                 (up.written.dir, notes)

@@ -22,13 +22,20 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 /// An interruption ([`crate::set::interrupt_cleanup`]) waits for a write in progress, so it
 /// leaves neither a temporary file nor a file in a staging folder it is removing.
 pub fn write_file_with(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
-    crate::set::staging::writing(|| write_and_rename(path, bytes, sync))
+    write_pieces(path, &[bytes], sync)
 }
 
-fn write_and_rename(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
+/// As [`write_file_with`], the file's bytes coming in pieces, written in order.
+pub(crate) fn write_pieces(path: &Path, pieces: &[&[u8]], sync: bool) -> Result<()> {
+    crate::set::staging::writing(|| write_and_rename(path, pieces, sync))
+}
+
+fn write_and_rename(path: &Path, pieces: &[&[u8]], sync: bool) -> Result<()> {
     let (tmp, mut file) = create_temp(path)?;
     let result = (|| -> std::io::Result<()> {
-        file.write_all(bytes)?;
+        for piece in pieces {
+            file.write_all(piece)?;
+        }
         if sync {
             file.sync_all()?;
         }

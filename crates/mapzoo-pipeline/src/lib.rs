@@ -89,5 +89,5 @@ pub use regen::{regen, regen_as, regen_inferred, RegenReport};
 pub use request::{start_pose_of, BuildRequest};
 pub use settings::{read_settings, BuildSettings, ConfigChoice, SettingsSource, EXPLICIT};
 pub use trajectory::{read_trajectory, trajectory_lap, TrajectoryLap};
-pub use update::{update_set, SectorsKept, UpdatedSet};
+pub use update::{update_set, update_set_from, PriorLine, SectorsKept, UpdatedSet};
 pub use vehicle::{apply_vehicle, apply_vehicle_dir};

@@ -23,17 +23,56 @@ pub fn update_set(
     out: &Path,
     reset_sectors: bool,
 ) -> Result<UpdatedSet, PipelineError> {
+    let prior = PriorLine::read(out, &set.name, reset_sectors)?;
+    update_set_from(set, out, reset_sectors, prior)
+}
+
+/// The racing line of a set folder before its update, where the boundaries of its sector
+/// files sit ([`update_set_from`]). Read before the new set is built, the old
+/// global_waypoints.json (megabytes of text and markers) is gone before the new one is
+/// encoded: the two are never in memory together.
+#[derive(Debug, Clone, Default)]
+pub struct PriorLine {
+    /// The folder's racing line (its JSON's IQP line, else its racing-line CSV), read only
+    /// when its sector files are to be carried over.
+    iqp: Option<Vec<Waypoint>>,
+}
+
+impl PriorLine {
+    /// The line of `out/<name>/`, for an update keeping its sector files unless
+    /// `reset_sectors` (nothing is read then, nor without both sector files).
+    pub fn read(out: &Path, name: &str, reset_sectors: bool) -> Result<Self, PipelineError> {
+        check_track_name(name)?;
+        let dir = out.join(name);
+        if reset_sectors || !dir.is_dir() {
+            return Ok(PriorLine::default());
+        }
+        let folder = SetFolder::open_as(&dir, name)?;
+        if !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
+            return Ok(PriorLine::default());
+        }
+        let iqp = folder
+            .read_lines()
+            .ok()
+            .and_then(|f| f.racing_line().map(<[_]>::to_vec));
+        Ok(PriorLine { iqp })
+    }
+}
+
+/// [`update_set`] with the folder's racing line read before the set was built.
+pub fn update_set_from(
+    set: &mut TrackSet,
+    out: &Path,
+    reset_sectors: bool,
+    prior: PriorLine,
+) -> Result<UpdatedSet, PipelineError> {
     check_track_name(&set.name)?;
     let dir = out.join(&set.name);
     let mut sectors = SectorsKept::default();
     if dir.is_dir() {
-        let folder = mapzoo_format::set::SetFolder::open_as(&dir, &set.name)?;
-        let old = folder.read_lines().ok();
-        let old_iqp = old
-            .as_ref()
-            .and_then(|f| f.racing_line().map(<[_]>::to_vec));
+        let folder = SetFolder::open_as(&dir, &set.name)?;
         let defaults = set_sector_defaults(set);
-        sectors = carry_sectors(set, &folder, old_iqp.as_deref(), &defaults, reset_sectors)?;
+        sectors = carry_sectors(set, &folder, prior.iqp.as_deref(), &defaults, reset_sectors)?;
     }
     let written = set
         .files()

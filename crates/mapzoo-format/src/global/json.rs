@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
 use super::json_parts::GlobalJsonParts;
-use super::json_text::TextError;
+use super::json_text::{JsonText, TextError};
 use super::ros_msgs::{Header, MarkerArray, WpntArray};
 use super::{GlobalWaypoints, LineKind, MapInfo, KEYS};
 use crate::error::{FormatError, Result};
@@ -120,21 +120,22 @@ impl GlobalWaypoints {
     /// The JSON text, exactly as the Race Stack's `json.dumps` writes it.
     /// Fails (naming the entry) if any number is not finite.
     pub fn to_json_string(&self, path: &Path) -> Result<String> {
-        let (text, _) = self.to_json_string_with(path, &GlobalJsonParts::default(), |_| {})?;
-        Ok(text)
+        let none = GlobalJsonParts::default();
+        let text = self.to_json_text_with(path, &none, |_| {})?;
+        Ok(text.into_string())
     }
 
-    /// [`Self::to_json_string`], taking the sections `ahead` holds for this file's current
-    /// arrays from it (the same bytes, less work at the end of a build). With sections held,
-    /// the check of the numbers and the other sections run on a second thread while the text
-    /// before them is written and handed to `lead` (a checksum of the file runs beside their
-    /// encoding). Returns the text and the length of its start handed to `lead`.
-    pub fn to_json_string_with(
+    /// [`Self::to_json_string`] in pieces, taking the sections `ahead` holds for this file's
+    /// current arrays from it (the same bytes, less work at the end of a build, and borrowed
+    /// rather than copied). With sections held, the check of the numbers and the other
+    /// sections run on a second thread while the text before them is written and its pieces
+    /// handed to `lead` (a checksum of the file runs beside their encoding).
+    pub fn to_json_text_with<'a>(
         &self,
         path: &Path,
-        ahead: &GlobalJsonParts,
+        ahead: &'a GlobalJsonParts,
         mut lead: impl FnMut(&str),
-    ) -> Result<(String, usize)> {
+    ) -> Result<JsonText<'a>> {
         let check = || self.check_finite(path);
         super::json_text::global_json_with(self, ahead, &mut lead, check).map_err(|e| match e {
             TextError::Check(e) => e,

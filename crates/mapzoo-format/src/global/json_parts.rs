@@ -10,7 +10,7 @@
 
 use std::iter;
 
-use super::json_text::push_section;
+use super::json_text::section_text;
 use super::ros_msgs::{MarkerArray, WpntArray};
 use super::{GlobalWaypoints, LineKind};
 
@@ -91,10 +91,9 @@ impl GlobalJsonParts {
     /// encoding reports it.
     pub fn encode(&mut self, mut g: GlobalWaypoints, sections: &[JsonSection]) {
         for &section in sections {
-            let mut text = String::new();
-            if push_section(&mut text, &g, section).is_err() {
+            let Ok(text) = section_text(&g, section) else {
                 continue;
-            }
+            };
             let Some((markers, wpnts)) = section.take_arrays(&mut g) else {
                 continue;
             };
@@ -136,7 +135,7 @@ impl GlobalJsonParts {
 
 #[cfg(test)]
 mod tests {
-    use super::super::json_text::{global_json, global_json_with, tests::global};
+    use super::super::json_text::{global_json, global_json_with, push_section, tests::global};
     use super::*;
     use crate::flavor::Flavor;
     use proptest::prelude::*;
@@ -166,9 +165,11 @@ mod tests {
             ahead.encode(g.clone(), &subset(mask));
             let mut fed = String::new();
             let lead = &mut |piece: &str| fed.push_str(piece);
-            let (with, led) = global_json_with(&g, &ahead, lead, ok).unwrap();
-            prop_assert_eq!(&with, &whole);
-            prop_assert_eq!(fed.as_str(), &whole[..led]);
+            let with = global_json_with(&g, &ahead, lead, ok).unwrap();
+            let led: String = with.pieces()[..with.led()].concat();
+            prop_assert_eq!(fed.as_str(), led.as_str());
+            prop_assert_eq!(with.len(), whole.len());
+            prop_assert_eq!(&with.into_string(), &whole);
 
             let mut stale = GlobalJsonParts::default();
             stale.encode(other, &subset(other_mask));
@@ -178,8 +179,8 @@ mod tests {
                 Flavor::Ros2 => Flavor::Ros1,
             });
             stale.encode(flipped, &subset(!mask));
-            let (with, _) = global_json_with(&g, &stale, &mut |_| {}, ok).unwrap();
-            prop_assert_eq!(&with, &whole);
+            let with = global_json_with(&g, &stale, &mut |_| {}, ok).unwrap();
+            prop_assert_eq!(&with.into_string(), &whole);
         }
     }
 
@@ -232,7 +233,7 @@ mod tests {
             ..Default::default()
         });
         let path = std::path::Path::new("g.json");
-        let err = g.to_json_string_with(path, &ahead, |_| {}).unwrap_err();
+        let err = g.to_json_text_with(path, &ahead, |_| {}).unwrap_err();
         let err = err.to_string();
         assert!(
             err.contains("global_traj_wpnts_iqp") && err.contains("vx_mps"),

@@ -1,4 +1,4 @@
-//! The JSON text of a `global_waypoints.json`, written straight into one buffer.
+//! The JSON text of a `global_waypoints.json`, written straight into strings.
 //!
 //! The file is mostly markers and waypoints (3.6 MB for the Race Stack map `f`): going
 //! through serde's serializer spends most of its time on the machinery (key escaping, the
@@ -9,7 +9,11 @@
 //! are literals; strings that need escaping and the unknown top-level keys' values go
 //! through the serde path, so they are escaped exactly as before. The serde view stays
 //! beside it as the reference the tests compare with. The file is written section by section
-//! ([`JsonSection`]), so that sections encoded ahead ([`GlobalJsonParts`]) slot in.
+//! ([`JsonSection`]), so that sections encoded ahead ([`GlobalJsonParts`]) slot in, and kept
+//! in pieces ([`JsonText`]): a build writes the sections it holds to disk from where they
+//! are, never copying the 3.6 MB into one buffer.
+
+use std::borrow::Cow;
 
 use super::json_parts::{GlobalJsonParts, JsonSection};
 use super::ros_msgs::WpntArray;
@@ -29,10 +33,62 @@ const WAYPOINT_BYTES: usize = 300;
 #[cfg(test)]
 pub(super) fn global_json(g: &GlobalWaypoints) -> Result<String, serde_json::Error> {
     let no_check = || Ok::<(), serde_json::Error>(());
-    let text = global_json_with(g, &GlobalJsonParts::default(), &mut |_| {}, no_check);
-    text.map(|(text, _)| text).map_err(|e| match e {
+    let none = GlobalJsonParts::default();
+    let text = global_json_with(g, &none, &mut |_| {}, no_check);
+    text.map(JsonText::into_string).map_err(|e| match e {
         TextError::Check(e) | TextError::Encode(e) => e,
     })
+}
+
+/// A file's text as pieces in order: the sections encoded ahead are borrowed where they are
+/// held, the sections encoded beside are taken as they come, so the whole text is never
+/// copied into one buffer (3.6 MB for the Race Stack map `f`).
+#[derive(Debug, Clone, Default)]
+pub struct JsonText<'a> {
+    pieces: Vec<Cow<'a, str>>,
+    led: usize,
+}
+
+impl<'a> JsonText<'a> {
+    /// The pieces, in file order.
+    pub fn pieces(&self) -> &[Cow<'a, str>] {
+        &self.pieces
+    }
+
+    /// How many of the first pieces were handed to the caller's `lead` while the file was
+    /// being written ([`GlobalWaypoints::to_json_text_with`]).
+    pub fn led(&self) -> usize {
+        self.led
+    }
+
+    /// The text's length in bytes.
+    pub fn len(&self) -> usize {
+        self.pieces.iter().map(|p| p.len()).sum()
+    }
+
+    /// Whether the text is empty (never, for a written file).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The whole text in one string.
+    pub fn into_string(self) -> String {
+        let mut whole = String::with_capacity(self.len());
+        for piece in &self.pieces {
+            whole.push_str(piece);
+        }
+        whole
+    }
+
+    /// Ends the piece being written in `cur`, if any, and adds `piece` after it.
+    fn push(&mut self, cur: &mut String, piece: Cow<'a, str>) {
+        if !cur.is_empty() {
+            self.pieces.push(Cow::Owned(std::mem::take(cur)));
+        }
+        if !piece.is_empty() {
+            self.pieces.push(piece);
+        }
+    }
 }
 
 /// Why a file's text was not written: the caller's check refused the file, or a string or
@@ -49,29 +105,40 @@ impl<E> From<serde_json::Error> for TextError<E> {
     }
 }
 
+/// Bytes of `section`'s text in `g`, roughly (a buffer is sized once).
+fn estimate(g: &GlobalWaypoints, section: JsonSection) -> usize {
+    let (markers, wpnts) = match section {
+        JsonSection::Centerline => (g.centerline_markers.markers.len(), g.centerline.wpnts.len()),
+        JsonSection::Line(kind) => g
+            .line(kind)
+            .map_or((0, 0), |(m, w)| (m.markers.len(), w.wpnts.len())),
+        JsonSection::Trackbounds => (g.trackbounds_markers.markers.len(), 0),
+    };
+    markers * MARKER_BYTES + wpnts * WAYPOINT_BYTES
+}
+
 /// [`global_json`] after `check` passes, with each section that `ahead` holds for `g`'s
-/// current arrays taken from it instead of encoded again. When `ahead` holds some sections,
-/// `check` and the sections it does not hold run on a second thread while this one writes
-/// the text before them and hands it to `lead` (a caller's checksum of the file runs beside
-/// their encoding). Returns the text and the length of its start handed to `lead`.
-pub(super) fn global_json_with<E: Send>(
+/// current arrays taken from it instead of encoded again (borrowed, not copied). When
+/// `ahead` holds some sections, `check` and the sections it does not hold run on a second
+/// thread while this one writes the text before them and hands its pieces to `lead` (a
+/// caller's checksum of the file runs beside their encoding).
+pub(super) fn global_json_with<'a, E: Send>(
     g: &GlobalWaypoints,
-    ahead: &GlobalJsonParts,
+    ahead: &'a GlobalJsonParts,
     lead: &mut dyn FnMut(&str),
     check: impl FnOnce() -> Result<(), E> + Send,
-) -> Result<(String, usize), TextError<E>> {
-    let markers = g.centerline_markers.markers.len()
-        + g.iqp_markers.markers.len()
-        + g.sp_markers.markers.len()
-        + g.trackbounds_markers.markers.len();
-    let wpnts = g.centerline.wpnts.len() + g.iqp.wpnts.len() + g.sp.wpnts.len();
-    let sections: Vec<(JsonSection, bool)> = JsonSection::in_order()
-        .map(|s| (s, ahead.holds(s)))
+) -> Result<JsonText<'a>, TextError<E>> {
+    // each section, whether `ahead` holds it and, if so, its text when held for `g`'s arrays
+    let sections: Vec<(JsonSection, bool, Option<&'a str>)> = JsonSection::in_order()
+        .map(|s| {
+            let held = ahead.holds(s);
+            (s, held, if held { ahead.text(g, s) } else { None })
+        })
         .collect();
     let missing: Vec<JsonSection> = sections
         .iter()
-        .filter(|(_, held)| !held)
-        .map(|&(s, _)| s)
+        .filter(|(_, held, _)| !held)
+        .map(|&(s, _, _)| s)
         .collect();
     std::thread::scope(|scope| {
         let (mut beside, check) = if !missing.is_empty() && missing.len() < sections.len() {
@@ -86,46 +153,62 @@ pub(super) fn global_json_with<E: Send>(
         if let Some(check) = check {
             check().map_err(TextError::Check)?;
         }
-        let mut out = String::with_capacity(markers * MARKER_BYTES + wpnts * WAYPOINT_BYTES + 4096);
-        out.push_str("{\"map_info_str\": {\"data\": ");
-        push_str_value(&mut out, &g.map_info_str)?;
-        out.push('}');
+        // what this thread encodes goes into `cur`, sized for the sections it encodes
+        let here: usize = sections
+            .iter()
+            .filter(|&&(_, held, text)| {
+                if held {
+                    text.is_none()
+                } else {
+                    beside.is_none()
+                }
+            })
+            .map(|&(s, _, _)| estimate(g, s))
+            .sum();
+        let mut cur = String::with_capacity(here + 4096);
+        let mut text = JsonText::default();
+        cur.push_str("{\"map_info_str\": {\"data\": ");
+        push_str_value(&mut cur, &g.map_info_str)?;
+        cur.push('}');
         if let Some(t) = g.est_lap_time {
-            out.push_str(", \"est_lap_time\": {\"data\": ");
-            push_f64(&mut out, t);
-            out.push('}');
+            cur.push_str(", \"est_lap_time\": {\"data\": ");
+            push_f64(&mut cur, t);
+            cur.push('}');
         }
-        let mut fed = 0;
         // the texts of the sections encoded beside, once joined
         let mut encoded: Option<std::vec::IntoIter<String>> = None;
-        for &(section, held) in &sections {
+        for &(section, held, held_text) in &sections {
             if held {
                 // a section held for other arrays than `g`'s is encoded here
-                match ahead.text(g, section) {
-                    Some(text) => out.push_str(text),
-                    None => push_section(&mut out, g, section)?,
+                match held_text {
+                    Some(held) => text.push(&mut cur, Cow::Borrowed(held)),
+                    None => push_section(&mut cur, g, section)?,
                 }
             } else if let Some(texts) = &mut encoded {
-                out.push_str(&texts.next().unwrap_or_default());
+                text.push(&mut cur, Cow::Owned(texts.next().unwrap_or_default()));
             } else if let Some(handle) = beside.take() {
                 // the text before the first section encoded beside goes to `lead` while it is
-                lead(&out);
-                fed = out.len();
+                text.push(&mut cur, Cow::Borrowed(""));
+                for piece in &text.pieces {
+                    lead(piece);
+                }
+                text.led = text.pieces.len();
                 let texts = handle
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
                 let texts = encoded.insert(texts.into_iter());
-                out.push_str(&texts.next().unwrap_or_default());
+                text.push(&mut cur, Cow::Owned(texts.next().unwrap_or_default()));
             } else {
-                push_section(&mut out, g, section)?;
+                push_section(&mut cur, g, section)?;
             }
         }
         for (k, v) in &g.extra {
-            push_key(&mut out, k)?;
-            out.push_str(&pyfmt::to_py_json_string(v)?);
+            push_key(&mut cur, k)?;
+            cur.push_str(&pyfmt::to_py_json_string(v)?);
         }
-        out.push('}');
-        Ok((out, fed))
+        cur.push('}');
+        text.push(&mut cur, Cow::Borrowed(""));
+        Ok(text)
     })
 }
 
@@ -134,14 +217,18 @@ fn encode_sections(
     g: &GlobalWaypoints,
     sections: &[JsonSection],
 ) -> Result<Vec<String>, serde_json::Error> {
-    sections
-        .iter()
-        .map(|&section| {
-            let mut text = String::new();
-            push_section(&mut text, g, section)?;
-            Ok(text)
-        })
-        .collect()
+    sections.iter().map(|&s| section_text(g, s)).collect()
+}
+
+/// The text of `section` of `g` on its own ([`push_section`]), in a buffer of its size.
+pub(super) fn section_text(
+    g: &GlobalWaypoints,
+    section: JsonSection,
+) -> Result<String, serde_json::Error> {
+    let mut text = String::with_capacity(estimate(g, section));
+    push_section(&mut text, g, section)?;
+    text.shrink_to_fit();
+    Ok(text)
 }
 
 /// The text of one section of `g` after the entries before it: `, "key": value` for each of

@@ -26,6 +26,7 @@ mod ros_msgs;
 use std::path::Path;
 
 pub use json_parts::{GlobalJsonParts, JsonSection};
+pub use json_text::JsonText;
 pub use line_kind::LineKind;
 pub use map_info::{figure_in, map_info_in, MapInfo};
 pub use markers::{

@@ -9,14 +9,14 @@ use std::thread::ScopedJoinHandle;
 
 use crate::error::FormatError;
 use crate::error::Result;
-use crate::global::GlobalWaypoints;
+use crate::global::{GlobalWaypoints, JsonText};
 use crate::map::{encode_gray_png, MapMeta};
 use crate::sectors::{OtSectors, SpeedScaling};
 use crate::set::ahead::EncodedAhead;
 use crate::set::layout::{
     line_csv, SetNames, GLOBAL_WAYPOINTS, OT_SECTORS, RACING_LINE, SPEED_SCALING, SP_LINE,
 };
-use crate::set::record::{content_hash, read_regular, ContentHasher, SetRecord, SETTINGS_FILE};
+use crate::set::record::{file_hash, file_holds, ContentHasher, SetRecord, SETTINGS_FILE};
 use crate::set::writer::{StagedSet, WritePolicy, Written};
 use crate::waypoint::{self, Waypoint};
 
@@ -67,18 +67,55 @@ pub struct TrackFiles {
     pub record: Option<SetRecord>,
 }
 
+/// A file's bytes: in one piece, or global_waypoints.json's in the pieces its text came in
+/// ([`JsonText`]: the sections encoded ahead are borrowed, never copied into one buffer).
+struct Body<'a>(Vec<Cow<'a, [u8]>>);
+
+impl<'a> Body<'a> {
+    fn one(bytes: impl Into<Cow<'a, [u8]>>) -> Self {
+        Body(vec![bytes.into()])
+    }
+
+    /// global_waypoints.json's text, borrowed.
+    fn json(text: &'a JsonText<'a>) -> Self {
+        Body(text.pieces().iter().map(|p| p.as_bytes().into()).collect())
+    }
+
+    /// The pieces, in order.
+    fn pieces(&self) -> Vec<&[u8]> {
+        self.0.iter().map(|p| &**p).collect()
+    }
+
+    /// The [`content_hash`](crate::set::record::content_hash) of the bytes.
+    fn hash(&self) -> String {
+        let mut hasher = ContentHasher::default();
+        for piece in &self.0 {
+            hasher.update(piece);
+        }
+        hasher.finish()
+    }
+
+    /// The bytes in one buffer.
+    fn into_bytes(self) -> Vec<u8> {
+        match <[_; 1]>::try_from(self.0) {
+            Ok([one]) => one.into_owned(),
+            Err(pieces) => pieces.concat(),
+        }
+    }
+}
+
 /// The files of a set but `mapzoo.toml`, encoded ([`TrackFiles::encode_files`]).
-struct EncodedFiles<'a> {
+struct EncodedFiles<'a, 's> {
     /// (name, bytes), in set order; global_waypoints.json's bytes where its thread left them.
-    files: Vec<(String, Cow<'a, [u8]>)>,
+    files: Vec<(String, Body<'a>)>,
     /// Each file's [`content_hash`] where it came with the bytes, by position in `files`.
     known: Vec<Option<String>>,
     /// global_waypoints.json's position in `files` and the thread finishing its checksum
     /// (`None` from it for a set without a record).
-    global_hash: Option<(usize, ScopedJoinHandle<'a, Option<String>>)>,
+    global_hash: Option<(usize, ScopedJoinHandle<'s, Option<String>>)>,
 }
 
-impl EncodedFiles<'_> {
+impl EncodedFiles<'_, '_> {
     /// Each file's [`content_hash`] as `mapzoo.toml` records it (all `None` for a set without
     /// a record), once global_waypoints.json's is finished.
     fn hashes(&mut self, recorded: bool) -> Vec<Option<String>> {
@@ -96,7 +133,7 @@ impl EncodedFiles<'_> {
         self.files
             .iter()
             .zip(&self.known)
-            .map(|((_, bytes), hash)| Some(hash.clone().unwrap_or_else(|| content_hash(bytes))))
+            .map(|((_, body), hash)| Some(hash.clone().unwrap_or_else(|| body.hash())))
             .collect()
     }
 }
@@ -153,7 +190,7 @@ impl TrackFiles {
             let mut out: Vec<(String, Vec<u8>)> = files
                 .files
                 .into_iter()
-                .map(|(name, bytes)| (name, bytes.into_owned()))
+                .map(|(name, body)| (name, body.into_bytes()))
                 .collect();
             out.extend(record.map(|bytes| (SETTINGS_FILE.to_string(), bytes)));
             Ok(out)
@@ -164,13 +201,13 @@ impl TrackFiles {
     /// that `ahead` holds for this set's content from it. global_waypoints.json (most of the
     /// bytes: its markers) is written on a second thread while this one writes the rest, into
     /// `json`; its checksum may still be in the making on return.
-    fn encode_files<'a>(
+    fn encode_files<'a: 's, 's>(
         &'a self,
         dir: &Path,
         ahead: &'a EncodedAhead,
-        json: &'a OnceLock<String>,
-        scope: &'a std::thread::Scope<'a, '_>,
-    ) -> Result<EncodedFiles<'a>> {
+        json: &'a OnceLock<JsonText<'a>>,
+        scope: &'s std::thread::Scope<'s, '_>,
+    ) -> Result<EncodedFiles<'a, 's>> {
         let (ready, text_ready) = mpsc::channel();
         let global = self.global.as_ref().map(|g| {
             let path = dir.join(GLOBAL_WAYPOINTS);
@@ -180,7 +217,7 @@ impl TrackFiles {
                 // the rest while the other files are staged
                 let mut hasher = ContentHasher::default();
                 let lead = |piece: &str| hasher.update(piece.as_bytes());
-                let (text, led) = match g.to_json_string_with(&path, ahead.global(), lead) {
+                let text = match g.to_json_text_with(&path, ahead.global(), lead) {
                     Ok(text) => text,
                     Err(e) => {
                         let _ = ready.send(Err(e));
@@ -190,22 +227,24 @@ impl TrackFiles {
                 let text = json.get_or_init(|| text);
                 let _ = ready.send(Ok(()));
                 hash.then(|| {
-                    hasher.update(&text.as_bytes()[led..]);
+                    for piece in &text.pieces()[text.led()..] {
+                        hasher.update(piece.as_bytes());
+                    }
                     hasher.finish()
                 })
             })
         });
         let names = SetNames::new(&self.track);
-        let mut out: Vec<(String, Cow<'a, [u8]>)> = Vec::new();
+        let mut out: Vec<(String, Body<'a>)> = Vec::new();
         // the hashes known with the bytes, by position in `out`
         let mut known: Vec<Option<String>> = Vec::new();
         if let Some(map) = &self.map {
-            out.push((names.png.clone(), Cow::Borrowed(&map.image)));
+            out.push((names.png.clone(), Body::one(map.image.as_slice())));
             let mut meta = map.meta.clone();
             meta.image = names.png.clone();
             out.push((
                 names.yaml.clone(),
-                meta.to_yaml_string().into_bytes().into(),
+                Body::one(meta.to_yaml_string().into_bytes()),
             ));
         }
         if let Some(cent) = &self.cent_map {
@@ -219,12 +258,12 @@ impl TrackFiles {
             };
             known.resize(out.len(), None);
             known.push(hash);
-            out.push((names.cent_png.clone(), png));
+            out.push((names.cent_png.clone(), Body::one(png)));
             let mut meta = cent.meta.clone();
             meta.image = names.cent_png.clone();
             out.push((
                 names.cent_yaml.clone(),
-                meta.to_yaml_string().into_bytes().into(),
+                Body::one(meta.to_yaml_string().into_bytes()),
             ));
         }
         let centerline = self
@@ -245,7 +284,7 @@ impl TrackFiles {
             };
             known.resize(out.len(), None);
             known.push(hash);
-            out.push((name, csv));
+            out.push((name, Body::one(csv)));
         }
         let mut global_hash = None;
         if let Some(handle) = global {
@@ -265,14 +304,20 @@ impl TrackFiles {
                 known.resize(out.len(), None);
                 known.push(None);
                 global_hash = Some((out.len(), handle));
-                out.push((GLOBAL_WAYPOINTS.into(), Cow::Borrowed(text.as_bytes())));
+                out.push((GLOBAL_WAYPOINTS.into(), Body::json(text)));
             }
         }
         if let Some(s) = &self.speed_scaling {
-            out.push((SPEED_SCALING.into(), s.to_yaml_string().into_bytes().into()));
+            out.push((
+                SPEED_SCALING.into(),
+                Body::one(s.to_yaml_string().into_bytes()),
+            ));
         }
         if let Some(s) = &self.ot_sectors {
-            out.push((OT_SECTORS.into(), s.to_yaml_string().into_bytes().into()));
+            out.push((
+                OT_SECTORS.into(),
+                Body::one(s.to_yaml_string().into_bytes()),
+            ));
         }
         known.resize(out.len(), None);
         Ok(EncodedFiles {
@@ -285,7 +330,7 @@ impl TrackFiles {
     /// `mapzoo.toml` recording `files` with their `hashes`, if the set has a record.
     fn record_bytes(
         &self,
-        files: &[(String, Cow<'_, [u8]>)],
+        files: &[(String, Body<'_>)],
         hashes: &[Option<String>],
     ) -> Option<Vec<u8>> {
         let mut record = self.record.clone()?;
@@ -341,23 +386,18 @@ impl TrackFiles {
                 SETTINGS_FILE,
             ];
             let mut staged = StagedSet::new(target, policy)?;
-            for (i, (name, bytes)) in files.files.iter().enumerate() {
-                let hash = early.as_ref().and_then(|h| h[i].as_ref());
-                // An unchanged file has the checksum just computed for the new record.
-                let edited = |r: &SetRecord, b: &[u8]| match hash {
-                    Some(h) if b == &bytes[..] => r.files.get(name).is_some_and(|old| old != h),
-                    _ => r.edited(name, b),
-                };
+            for (i, (name, body)) in files.files.iter().enumerate() {
+                let pieces = body.pieces();
+                let hash = early.as_ref().and_then(|h| h[i].as_deref());
                 let guard = *name == names.png
                     || old.as_ref().is_some_and(|r| {
                         !carried.contains(&name.as_str())
-                            && read_regular(&target.join(name), u64::MAX)
-                                .is_some_and(|b| edited(r, &b))
+                            && edited_since(r, name, &target.join(name), &pieces, hash)
                     });
                 if guard {
-                    staged.add_keeping_old(name, bytes)?;
+                    staged.add_pieces_keeping_old(name, &pieces)?;
                 } else {
-                    staged.add(name, bytes)?;
+                    staged.add_pieces(name, &pieces)?;
                 }
             }
             let hashes = match early {
@@ -413,6 +453,27 @@ impl TrackFiles {
             )),
         }
     }
+}
+
+/// Whether the file `path`, `name` in the record `r`, was edited since `r` was written: a
+/// regular file whose checksum is not the one recorded. `new_hash` is the checksum of
+/// `pieces`, the bytes about to replace it: a file holding them has it (no second pass).
+fn edited_since(
+    r: &SetRecord,
+    name: &str,
+    path: &Path,
+    pieces: &[&[u8]],
+    new_hash: Option<&str>,
+) -> bool {
+    let Some(recorded) = r.files.get(name) else {
+        return false;
+    };
+    if let Some(h) = new_hash {
+        if file_holds(path, pieces) {
+            return recorded != h;
+        }
+    }
+    file_hash(path).is_some_and(|h| h != *recorded)
 }
 
 #[cfg(test)]

@@ -54,14 +54,73 @@ impl ContentHasher {
 /// The largest `mapzoo.toml` read, bytes (a written one is about 1 kB).
 pub const MAX_RECORD_BYTES: u64 = 1 << 20;
 
-/// The bytes of `path` if it is a regular file (symlinks followed) of at most `limit` bytes:
-/// never a device, a FIFO or a folder, which could block or never end.
-pub(crate) fn read_regular(path: &Path, limit: u64) -> Option<Vec<u8>> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > limit {
+/// Bytes read at a time by [`file_holds`] and [`file_hash`].
+const CHUNK: usize = 1 << 16;
+
+/// Feeds the regular file `path` (symlinks followed; never a device, a FIFO or a folder) to
+/// `f` chunk by chunk, in order, until `f` says stop (false); `None` when it is no regular
+/// file or cannot be read.
+fn scan_regular(path: &Path, mut f: impl FnMut(&[u8]) -> bool) -> Option<()> {
+    use std::io::Read;
+    if !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }
-    std::fs::read(path).ok()
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => return Some(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if !f(&buf[..n]) {
+            return Some(());
+        }
+    }
+}
+
+/// Whether `path` is a regular file holding exactly the bytes of `pieces` in order: read a
+/// chunk at a time, never whole (a set's JSON is megabytes).
+pub(crate) fn file_holds(path: &Path, pieces: &[&[u8]]) -> bool {
+    let len: usize = pieces.iter().map(|p| p.len()).sum();
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == len as u64) {
+        return false;
+    }
+    // the bytes of `pieces` not yet matched: the piece and the offset in it
+    let (mut at, mut off) = (0, 0);
+    let (mut same, mut seen) = (true, 0);
+    let read = scan_regular(path, |mut chunk| {
+        seen += chunk.len();
+        while !chunk.is_empty() {
+            let Some(piece) = pieces.get(at) else {
+                same = false;
+                return false;
+            };
+            let n = chunk.len().min(piece.len() - off);
+            if chunk[..n] != piece[off..off + n] {
+                same = false;
+                return false;
+            }
+            (chunk, off) = (&chunk[n..], off + n);
+            if off == piece.len() {
+                (at, off) = (at + 1, 0);
+            }
+        }
+        true
+    });
+    read.is_some() && same && seen == len
+}
+
+/// The [`content_hash`] of the regular file `path`, read a chunk at a time; `None` when it is
+/// no regular file or cannot be read.
+pub(crate) fn file_hash(path: &Path) -> Option<String> {
+    let mut hasher = ContentHasher::default();
+    scan_regular(path, |chunk| {
+        hasher.update(chunk);
+        true
+    })?;
+    Some(hasher.finish())
 }
 
 /// The content of `mapzoo.toml`.
@@ -281,5 +340,54 @@ mod tests {
             let err = SetRecord::from_toml_str(text, p).unwrap_err().to_string();
             assert!(err.contains("mapzoo.toml") && err.contains(field), "{err}");
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// The chunked reads agree with reading the whole file: the same checksum, and a file
+        /// holds its bytes in any split into pieces, not with a byte changed, cut or added.
+        #[test]
+        fn chunked_reads_agree_with_whole_reads(
+            len in 0usize..3 * CHUNK,
+            seed in proptest::prelude::any::<u64>(),
+            cuts in proptest::collection::vec(0usize..3 * CHUNK, 0..6),
+            at in proptest::prelude::any::<usize>(),
+        ) {
+            let mut x = seed | 1;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect();
+            let tmp = tempfile::tempdir().unwrap();
+            let path = tmp.path().join("f");
+            std::fs::write(&path, &bytes).unwrap();
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(len)).collect();
+            cuts.extend([0, len]);
+            cuts.sort_unstable();
+            let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &bytes[w[0]..w[1]]).collect();
+            proptest::prop_assert_eq!(file_hash(&path), Some(content_hash(&bytes)));
+            proptest::prop_assert!(file_holds(&path, &pieces));
+            if len > 0 {
+                let mut changed = bytes.clone();
+                changed[at % len] ^= 1;
+                proptest::prop_assert!(!file_holds(&path, &[&changed]));
+                proptest::prop_assert!(!file_holds(&path, &[&bytes[..len - 1]]));
+            }
+            proptest::prop_assert!(!file_holds(&path, &[&bytes, b"+"]));
+        }
+    }
+
+    /// A folder or a missing file holds nothing and has no checksum.
+    #[test]
+    fn only_regular_files_are_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(!file_holds(tmp.path(), &[]));
+        assert_eq!(file_hash(tmp.path()), None);
+        assert_eq!(file_hash(&tmp.path().join("missing")), None);
     }
 }

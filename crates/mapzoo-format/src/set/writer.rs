@@ -143,6 +143,12 @@ impl StagedSet {
 
     /// Stages the file `name` (a plain file name) with `bytes`; errors name the file in the target.
     pub fn add(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
+        self.add_pieces(name, &[bytes])
+    }
+
+    /// As [`StagedSet::add`], the file's bytes coming in pieces (written in order, never
+    /// joined into one buffer).
+    pub(crate) fn add_pieces(&mut self, name: &str, pieces: &[&[u8]]) -> Result<()> {
         let plain = !name.is_empty()
             && !name.starts_with('.')
             && !name.contains(['/', '\\'])
@@ -160,16 +166,13 @@ impl StagedSet {
                 "is a folder, so the file cannot be written; remove or rename it",
             ));
         }
-        crate::atomic::write_file(&self.staging.join(name), bytes).map_err(|e| match e {
+        let written = crate::atomic::write_pieces(&self.staging.join(name), pieces, false);
+        written.map_err(|e| match e {
             FormatError::Io { source, .. } => FormatError::io(self.target.join(name), source),
             other => other,
         })?;
         self.names.push(name.to_string());
-        let same_size = |m: std::fs::Metadata| m.is_file() && m.len() == bytes.len() as u64;
-        if self.in_place
-            && std::fs::metadata(&dest).is_ok_and(same_size)
-            && std::fs::read(&dest).is_ok_and(|old| old == bytes)
-        {
+        if self.in_place && super::record::file_holds(&dest, pieces) {
             self.same.push(name.to_string());
         }
         Ok(())
@@ -180,7 +183,12 @@ impl StagedSet {
     /// taken), and reported in [`Written::backed_up`]: for files that may hold a user's work
     /// the new set does not carry (an edited file, the map image the set was built from).
     pub fn add_keeping_old(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
-        self.add(name, bytes)?;
+        self.add_pieces_keeping_old(name, &[bytes])
+    }
+
+    /// As [`StagedSet::add_keeping_old`], the file's bytes coming in pieces.
+    pub(crate) fn add_pieces_keeping_old(&mut self, name: &str, pieces: &[&[u8]]) -> Result<()> {
+        self.add_pieces(name, pieces)?;
         let dest = self.resolved.join(name);
         let differs = self.in_place && dest.is_file() && !self.same.iter().any(|n| n == name);
         if differs {
