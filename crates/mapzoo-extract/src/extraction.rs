@@ -138,11 +138,28 @@ fn extract_as_classified(
     let space = free_space_near(map, params, given.map(|_| start))?;
     let steered = loop_mask(&space, params.min_passage_m / map.resolution);
     clock.lap("clean");
-    let skeleton = skeletonize(steered.as_ref().unwrap_or(&space.mask));
-    clock.lap("thin");
-    let skeleton_loop = skeleton_loop(map, &space, skeleton)?;
-    clock.lap("loop");
-    let contours = contours(&space);
+    // the region's contours, its image mask and the notes on it do not depend on the
+    // skeleton: they are made on a second thread while the region is thinned
+    let (skeleton_loop, (contours, track_free, notes)) = std::thread::scope(|scope| {
+        let space = &space;
+        let beside = scope.spawn(move || {
+            let contours = contours(space);
+            (
+                contours,
+                space.image_mask().data,
+                note::notes_of(map, space),
+            )
+        });
+        let skeleton = skeletonize(steered.as_ref().unwrap_or(&space.mask));
+        clock.lap("thin");
+        let skeleton_loop = skeleton_loop(map, space, skeleton);
+        clock.lap("loop");
+        let beside = beside
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (skeleton_loop, beside)
+    });
+    let skeleton_loop = skeleton_loop?;
     let clearance = loop_clearance(&space, &contours, &skeleton_loop);
     clock.lap("boundary");
     check_infield(map, &space, &skeleton_loop, &clearance)?;
@@ -151,8 +168,6 @@ fn extract_as_classified(
     let centerline = orient(&smoothed, start, reverse, params.spacing_m);
     clock.lap("resample");
     let track = track_bounds(map, &space, &contours, centerline);
-    let track_free = space.image_mask().data;
-    let notes = note::notes_of(map, &space);
     clock.lap("walls");
     Ok(Extraction {
         centerline: track.waypoints(),

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mapzoo_format::set::layout::is_map_yaml_candidate;
-use mapzoo_format::set::{content_hash, SetRecord, SETTINGS_FILE};
+use mapzoo_format::set::{content_hash, hash_matches, SetRecord, SETTINGS_FILE};
 use mapzoo_format::{MapMeta, WritePolicy};
 use mapzoo_raceline::LineKind;
 use mapzoo_synth::{SynthError, SynthOptions};
@@ -450,7 +450,7 @@ pub fn complete_row(out: &Path, track: &DatasetTrack, key: &str) -> Option<Index
     }
     let dir = out.join(SETS_DIR).join(&track.name);
     let intact = row.files.iter().all(|(name, hash)| {
-        std::fs::read(dir.join(name)).is_ok_and(|bytes| content_hash(&bytes) == *hash)
+        std::fs::read(dir.join(name)).is_ok_and(|bytes| hash_matches(hash, &bytes))
     });
     intact.then_some(row)
 }

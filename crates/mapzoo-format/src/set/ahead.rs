@@ -11,8 +11,8 @@ use std::path::Path;
 
 use crate::global::{GlobalJsonParts, GlobalWaypoints, JsonSection};
 use crate::map::encode_gray_png;
+use crate::set::checksum::content_hash;
 use crate::set::files::CentMap;
-use crate::set::record::content_hash;
 use crate::waypoint::{self, Waypoint};
 
 /// Files and JSON sections encoded ahead of a set's write (see the module documentation).

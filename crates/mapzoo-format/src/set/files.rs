@@ -13,10 +13,11 @@ use crate::global::{GlobalWaypoints, JsonText};
 use crate::map::{encode_gray_png, MapMeta};
 use crate::sectors::{OtSectors, SpeedScaling};
 use crate::set::ahead::EncodedAhead;
+use crate::set::checksum::{AnyHasher, ContentHasher};
 use crate::set::layout::{
     line_csv, SetNames, GLOBAL_WAYPOINTS, OT_SECTORS, RACING_LINE, SPEED_SCALING, SP_LINE,
 };
-use crate::set::record::{file_hash, file_holds, ContentHasher, SetRecord, SETTINGS_FILE};
+use crate::set::record::{file_holds, file_matches, SetRecord, SETTINGS_FILE};
 use crate::set::writer::{StagedSet, WritePolicy, Written};
 use crate::waypoint::{self, Waypoint};
 
@@ -86,7 +87,7 @@ impl<'a> Body<'a> {
         self.0.iter().map(|p| &**p).collect()
     }
 
-    /// The [`content_hash`](crate::set::record::content_hash) of the bytes.
+    /// The [`content_hash`](crate::set::content_hash) of the bytes.
     fn hash(&self) -> String {
         let mut hasher = ContentHasher::default();
         for piece in &self.0 {
@@ -469,11 +470,11 @@ fn edited_since(
         return false;
     };
     if let Some(h) = new_hash {
-        if file_holds(path, pieces) {
+        if AnyHasher::is_current(recorded) && file_holds(path, pieces) {
             return recorded != h;
         }
     }
-    file_hash(path).is_some_and(|h| h != *recorded)
+    file_matches(path, recorded).is_some_and(|same| !same)
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@
 //! [`layout`].
 
 mod ahead;
+mod checksum;
 mod files;
 mod folder;
 mod input;
@@ -28,10 +29,11 @@ pub(crate) mod staging;
 mod writer;
 
 pub use ahead::EncodedAhead;
+pub use checksum::{content_hash, hash_matches};
 pub use files::{CentMap, MapFile, TrackFiles};
 pub use folder::{folder_track_name, MapYaml, SetFolder};
 pub use input::{input_track_name, CenterlineInput, InputFormat};
 pub use layout::{Layout, SetNames};
-pub use record::{content_hash, SetRecord, SETTINGS_FILE};
+pub use record::{SetRecord, SETTINGS_FILE};
 pub use staging::{interrupt_cleanup, sweep_stale, OWNER_MARKER};
 pub use writer::{StagedSet, WritePolicy, Written};

@@ -12,49 +12,15 @@ use std::path::Path;
 use crate::error::{FormatError, Result};
 use crate::flavor::Flavor;
 use crate::map::FreeRule;
+use crate::set::checksum::AnyHasher;
 
 /// The name of the settings file inside a set.
 pub const SETTINGS_FILE: &str = "mapzoo.toml";
 
-/// The checksum of a file's bytes as `mapzoo.toml` records it: `fnv1a64:<16 hex digits>`
-/// (FNV-1a, 64 bit: it tells an edited file apart, it is no security measure).
-pub fn content_hash(bytes: &[u8]) -> String {
-    let mut h = ContentHasher::default();
-    h.update(bytes);
-    h.finish()
-}
-
-/// [`content_hash`] of bytes that come in pieces, fed in order.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ContentHasher(u64);
-
-impl Default for ContentHasher {
-    fn default() -> Self {
-        ContentHasher(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl ContentHasher {
-    /// Feeds the next bytes.
-    pub(crate) fn update(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-
-    /// The checksum of everything fed, as [`content_hash`] writes it.
-    pub(crate) fn finish(self) -> String {
-        format!("fnv1a64:{:016x}", self.0)
-    }
-}
-
 /// The largest `mapzoo.toml` read, bytes (a written one is about 1 kB).
 pub const MAX_RECORD_BYTES: u64 = 1 << 20;
 
-/// Bytes read at a time by [`file_holds`] and [`file_hash`].
+/// Bytes read at a time by [`file_holds`] and [`file_matches`].
 const CHUNK: usize = 1 << 16;
 
 /// Feeds the regular file `path` (symlinks followed; never a device, a FIFO or a folder) to
@@ -112,15 +78,18 @@ pub(crate) fn file_holds(path: &Path, pieces: &[&[u8]]) -> bool {
     read.is_some() && same && seen == len
 }
 
-/// The [`content_hash`] of the regular file `path`, read a chunk at a time; `None` when it is
-/// no regular file or cannot be read.
-pub(crate) fn file_hash(path: &Path) -> Option<String> {
-    let mut hasher = ContentHasher::default();
+/// Whether the regular file `path` has the checksum `recorded` (of this version's algorithm
+/// or an earlier one, [`hash_matches`](super::checksum::hash_matches)), read a chunk at a
+/// time; `None` when it is no regular file or cannot be read.
+pub(crate) fn file_matches(path: &Path, recorded: &str) -> Option<bool> {
+    let Some(mut hasher) = AnyHasher::for_checksum(recorded) else {
+        return Some(false);
+    };
     scan_regular(path, |chunk| {
         hasher.update(chunk);
         true
     })?;
-    Some(hasher.finish())
+    Some(hasher.finish() == recorded)
 }
 
 /// The content of `mapzoo.toml`.
@@ -288,13 +257,14 @@ impl SetRecord {
     pub fn edited(&self, name: &str, bytes: &[u8]) -> bool {
         self.files
             .get(name)
-            .is_some_and(|h| *h != content_hash(bytes))
+            .is_some_and(|h| !super::checksum::hash_matches(h, bytes))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::set::checksum::content_hash;
 
     #[test]
     fn round_trips_and_keeps_unknown_settings() {
@@ -316,15 +286,14 @@ mod tests {
         assert!(!back.edited("other.txt", b"anything"));
     }
 
+    /// A set written by an earlier version (FNV-1a checksums) is checked with its algorithm.
     #[test]
-    fn hashes_differ_for_different_bytes() {
-        assert_ne!(content_hash(b"a"), content_hash(b"b"));
-        assert_eq!(content_hash(b""), "fnv1a64:cbf29ce484222325");
-        let mut pieces = ContentHasher::default();
-        for piece in [&b"global"[..], b"", b"_waypoints", b".json"] {
-            pieces.update(piece);
-        }
-        assert_eq!(pieces.finish(), content_hash(b"global_waypoints.json"));
+    fn earlier_checksums_are_still_checked() {
+        let mut r = SetRecord::new("f", toml::Table::new());
+        r.files
+            .insert("a.csv".into(), "fnv1a64:af63dc4c8601ec8c".into());
+        assert!(!r.edited("a.csv", b"a"));
+        assert!(r.edited("a.csv", b"b"));
     }
 
     #[test]
@@ -370,7 +339,9 @@ mod tests {
             cuts.extend([0, len]);
             cuts.sort_unstable();
             let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &bytes[w[0]..w[1]]).collect();
-            proptest::prop_assert_eq!(file_hash(&path), Some(content_hash(&bytes)));
+            let hash = content_hash(&bytes);
+            proptest::prop_assert_eq!(file_matches(&path, &hash), Some(true));
+            proptest::prop_assert_eq!(file_matches(&path, &content_hash(b"other")), Some(false));
             proptest::prop_assert!(file_holds(&path, &pieces));
             if len > 0 {
                 let mut changed = bytes.clone();
@@ -387,7 +358,8 @@ mod tests {
     fn only_regular_files_are_read() {
         let tmp = tempfile::tempdir().unwrap();
         assert!(!file_holds(tmp.path(), &[]));
-        assert_eq!(file_hash(tmp.path()), None);
-        assert_eq!(file_hash(&tmp.path().join("missing")), None);
+        let hash = content_hash(b"");
+        assert_eq!(file_matches(tmp.path(), &hash), None);
+        assert_eq!(file_matches(&tmp.path().join("missing"), &hash), None);
     }
 }
