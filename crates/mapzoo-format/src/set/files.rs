@@ -633,4 +633,43 @@ mod tests {
             &std::fs::read(dir.join("t_centerline.csv")).unwrap()
         ));
     }
+
+    /// A set written by an earlier version records FNV-1a checksums: its unedited files are
+    /// replaced, not taken for edited, and an edited one is still moved aside.
+    #[test]
+    fn an_earlier_versions_checksums_are_checked_with_their_algorithm() {
+        let fnv1a = |bytes: &[u8]| {
+            let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            });
+            format!("fnv1a64:{h:016x}")
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("t");
+        let mut files = TrackFiles::new("t");
+        files.centerline = Some(line(3));
+        files.lines = vec![(RACING_LINE.into(), line(4))];
+        files.record = Some(SetRecord::new("t", toml::Table::new()));
+        files.write(&dir, WritePolicy::Create).unwrap();
+        let mut old = SetRecord::read(&dir.join(SETTINGS_FILE)).unwrap();
+        for (name, hash) in old.files.iter_mut() {
+            *hash = fnv1a(&std::fs::read(dir.join(name)).unwrap());
+        }
+        std::fs::write(dir.join(SETTINGS_FILE), old.to_toml_string()).unwrap();
+        std::fs::write(dir.join("t_racing_line.csv"), "edited by hand").unwrap();
+        files.centerline = Some(line(5));
+        let w = files.write(&dir, WritePolicy::Merge).unwrap();
+        assert_eq!(
+            w.backed_up,
+            [(
+                "t_racing_line.csv".to_string(),
+                "t_racing_line.csv.bak".to_string()
+            )],
+            "{w:?}"
+        );
+        assert!(
+            w.replaced.contains(&"t_centerline.csv".to_string()),
+            "{w:?}"
+        );
+    }
 }
