@@ -128,20 +128,16 @@ pub(super) fn global_json_with<'a, E: Send>(
     lead: &mut dyn FnMut(&str),
     check: impl FnOnce() -> Result<(), E> + Send,
 ) -> Result<JsonText<'a>, TextError<E>> {
-    // each section, whether `ahead` holds it and, if so, its text when held for `g`'s arrays
-    let sections: Vec<(JsonSection, bool, Option<&'a str>)> = JsonSection::in_order()
-        .map(|s| {
-            let held = ahead.holds(s);
-            (s, held, if held { ahead.text(g, s) } else { None })
-        })
+    let held: Vec<(JsonSection, bool)> = JsonSection::in_order()
+        .map(|s| (s, ahead.holds(s)))
         .collect();
-    let missing: Vec<JsonSection> = sections
+    let missing: Vec<JsonSection> = held
         .iter()
-        .filter(|(_, held, _)| !held)
-        .map(|&(s, _, _)| s)
+        .filter(|(_, held)| !held)
+        .map(|&(s, _)| s)
         .collect();
     std::thread::scope(|scope| {
-        let (mut beside, check) = if !missing.is_empty() && missing.len() < sections.len() {
+        let (mut beside, check) = if !missing.is_empty() && missing.len() < held.len() {
             let encode = move || -> Result<Vec<String>, TextError<E>> {
                 check().map_err(TextError::Check)?;
                 Ok(encode_sections(g, &missing)?)
@@ -153,6 +149,12 @@ pub(super) fn global_json_with<'a, E: Send>(
         if let Some(check) = check {
             check().map_err(TextError::Check)?;
         }
+        // each section, whether `ahead` holds it and, if so, its text when held for `g`'s
+        // arrays (compared while the sections not held are encoded beside)
+        let sections: Vec<(JsonSection, bool, Option<&'a str>)> = held
+            .iter()
+            .map(|&(s, held)| (s, held, if held { ahead.text(g, s) } else { None }))
+            .collect();
         // what this thread encodes goes into `cur`, sized for the sections it encodes
         let here: usize = sections
             .iter()
