@@ -597,17 +597,23 @@ mod tests {
         f.write(&dir, WritePolicy::Merge).unwrap();
     }
 
+    /// A set of track `t` with a record (a centerline and a racing line), written as `dir`.
+    fn recorded_set(dir: &Path) -> TrackFiles {
+        let mut files = TrackFiles::new("t");
+        files.centerline = Some(line(3));
+        files.lines = vec![(RACING_LINE.into(), line(4))];
+        files.record = Some(SetRecord::new("t", toml::Table::new()));
+        files.write(dir, WritePolicy::Create).unwrap();
+        files
+    }
+
     /// regen overwrote an edited `<T>-cent.png`: a file mapzoo wrote and the user changed
     /// since (its checksum in mapzoo.toml no longer matches) is moved aside, not replaced.
     #[test]
     fn an_edited_file_is_moved_aside_and_an_unedited_one_replaced() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("t");
-        let mut files = TrackFiles::new("t");
-        files.centerline = Some(line(3));
-        files.lines = vec![(RACING_LINE.into(), line(4))];
-        files.record = Some(SetRecord::new("t", toml::Table::new()));
-        files.write(&dir, WritePolicy::Create).unwrap();
+        let mut files = recorded_set(&dir);
         std::fs::write(dir.join("t_centerline.csv"), "edited by hand").unwrap();
         files.centerline = Some(line(5));
         files.lines = vec![(RACING_LINE.into(), line(6))];
@@ -646,11 +652,7 @@ mod tests {
         };
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("t");
-        let mut files = TrackFiles::new("t");
-        files.centerline = Some(line(3));
-        files.lines = vec![(RACING_LINE.into(), line(4))];
-        files.record = Some(SetRecord::new("t", toml::Table::new()));
-        files.write(&dir, WritePolicy::Create).unwrap();
+        let mut files = recorded_set(&dir);
         let mut old = SetRecord::read(&dir.join(SETTINGS_FILE)).unwrap();
         for (name, hash) in old.files.iter_mut() {
             *hash = fnv1a(&std::fs::read(dir.join(name)).unwrap());
