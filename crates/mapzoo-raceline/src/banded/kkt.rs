@@ -124,7 +124,20 @@ impl Kkt {
             p_slots.push(slots(lay.var[pb.p.i[t]], lay.var[pb.p.j[t]])?);
         }
         let mut a_slots = Vec::with_capacity(pb.a.v.len());
-        let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); pb.m()];
+        // the barrier rows' entries grouped by row, each row's in triplet order (a counting
+        // sort: row r's entries are entries[start[r]..start[r + 1]])
+        let barrier_row = |r: usize| barrier && !kept[r];
+        let mut start = vec![0usize; pb.m() + 1];
+        for &r in pb.a.i {
+            if barrier_row(r) {
+                start[r + 1] += 1;
+            }
+        }
+        for r in 0..pb.m() {
+            start[r + 1] += start[r];
+        }
+        let mut entries = vec![(0usize, 0.0f64); start[pb.m()]];
+        let mut next = start.clone();
         for t in 0..pb.a.v.len() {
             let r = pb.a.i[t];
             if kept[r] {
@@ -132,12 +145,14 @@ impl Kkt {
             } else {
                 a_slots.push(None);
                 if barrier {
-                    rows[r].push((pb.a.j[t], pb.a.v[t]));
+                    entries[next[r]] = (pb.a.j[t], pb.a.v[t]);
+                    next[r] += 1;
                 }
             }
         }
-        let mut w_slots = Vec::new();
-        for (r, entries) in rows.iter().enumerate() {
+        let mut w_slots = Vec::with_capacity(entries.len() * 2);
+        for r in 0..pb.m() {
+            let entries = &entries[start[r]..start[r + 1]];
             for (ia, &(ca, va)) in entries.iter().enumerate() {
                 for (ib, &(cb, vb)) in entries.iter().enumerate().skip(ia) {
                     let (s, mirror) = slots(lay.var[ca], lay.var[cb])?;
