@@ -71,49 +71,54 @@ fn binary_search_with_guess(key: f64, xp: &[f64], guess: isize) -> isize {
 
 /// `numpy.interp(x, xp, fp)` for many x: linear, clamped to `fp[0]` / `fp[last]` outside.
 pub fn interp(x: &[f64], xp: &[f64], fp: &[f64]) -> Vec<f64> {
-    let len = xp.len();
-    let mut out = Vec::with_capacity(x.len());
-    if len == 1 {
-        out.extend(x.iter().map(|_| fp[0]));
-        return out;
+    if xp.len() == 1 {
+        return x.iter().map(|_| fp[0]).collect();
     }
+    // NumPy carries the search's guess from one x to the next
     let mut j: isize = 0;
-    for &xv in x {
-        if xv.is_nan() {
-            out.push(xv);
-            continue;
-        }
-        j = binary_search_with_guess(xv, xp, j);
-        let v = if j == -1 {
-            fp[0]
-        } else if j == len as isize {
-            fp[len - 1]
-        } else if j == len as isize - 1 {
-            fp[j as usize]
-        } else {
-            let ju = j as usize;
-            if xp[ju] == xv {
-                fp[ju]
-            } else {
-                let slope = (fp[ju + 1] - fp[ju]) / (xp[ju + 1] - xp[ju]);
-                let mut r = slope * (xv - xp[ju]) + fp[ju];
-                if r.is_nan() {
-                    r = slope * (xv - xp[ju + 1]) + fp[ju + 1];
-                    if r.is_nan() && fp[ju] == fp[ju + 1] {
-                        r = fp[ju];
-                    }
-                }
-                r
-            }
-        };
-        out.push(v);
-    }
-    out
+    x.iter()
+        .map(|&xv| interp_from(xv, xp, fp, &mut j))
+        .collect()
 }
 
-/// `numpy.interp` for one x.
+/// `numpy.interp` for one x (no allocation: the velocity profile calls it per sample).
 pub fn interp1(x: f64, xp: &[f64], fp: &[f64]) -> f64 {
-    interp(&[x], xp, fp)[0]
+    if xp.len() == 1 {
+        return fp[0];
+    }
+    interp_from(x, xp, fp, &mut 0)
+}
+
+/// [`interp`]'s value at `xv` for `xp` of two points or more, its search starting from the
+/// guess `j` and leaving there the index it found (a NaN leaves it as it was).
+fn interp_from(xv: f64, xp: &[f64], fp: &[f64], j: &mut isize) -> f64 {
+    if xv.is_nan() {
+        return xv;
+    }
+    let len = xp.len();
+    *j = binary_search_with_guess(xv, xp, *j);
+    if *j == -1 {
+        fp[0]
+    } else if *j == len as isize {
+        fp[len - 1]
+    } else if *j == len as isize - 1 {
+        fp[*j as usize]
+    } else {
+        let ju = *j as usize;
+        if xp[ju] == xv {
+            fp[ju]
+        } else {
+            let slope = (fp[ju + 1] - fp[ju]) / (xp[ju + 1] - xp[ju]);
+            let mut r = slope * (xv - xp[ju]) + fp[ju];
+            if r.is_nan() {
+                r = slope * (xv - xp[ju + 1]) + fp[ju + 1];
+                if r.is_nan() && fp[ju] == fp[ju + 1] {
+                    r = fp[ju];
+                }
+            }
+            r
+        }
+    }
 }
 
 #[cfg(test)]
@@ -134,5 +139,33 @@ mod tests {
         let fp = [0.0, 10.0, 20.0, 30.0, 40.0, 50.0];
         let y = interp(&[-1.0, 0.5, 2.25, 5.0, 7.0], &xp, &fp);
         assert_eq!(y, vec![0.0, 5.0, 22.5, 50.0, 50.0]);
+    }
+
+    /// The scalar form is the vector form's first value, bit for bit (NaN, outside, on a knot,
+    /// unsorted or repeated xp).
+    #[test]
+    fn interp1_is_interp_of_one_value() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..2000 {
+            let n = 1 + case % 9;
+            let mut xp: Vec<f64> = (0..n).map(|_| (next() * 10.0).floor() / 2.0).collect();
+            if case % 3 != 0 {
+                xp.sort_by(f64::total_cmp);
+            }
+            let fp: Vec<f64> = (0..n).map(|_| next() * 4.0 - 2.0).collect();
+            let x = match case % 7 {
+                0 => f64::NAN,
+                1 => xp[case % n],
+                _ => next() * 7.0 - 1.0,
+            };
+            let (one, many) = (interp1(x, &xp, &fp), interp(&[x], &xp, &fp)[0]);
+            assert_eq!(one.to_bits(), many.to_bits(), "x {x} xp {xp:?} fp {fp:?}");
+        }
     }
 }
