@@ -192,6 +192,7 @@ impl QpProblem {
             a: t(&self.a),
             b: &self.b,
             knots: self.knots,
+            grouped: None,
         }
     }
 

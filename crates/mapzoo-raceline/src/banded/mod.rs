@@ -158,6 +158,7 @@ mod tests {
                 },
                 b: &self.b,
                 knots: self.knots,
+                grouped: None,
             }
         }
 

@@ -31,6 +31,57 @@ pub(crate) struct Problem<'a> {
     pub a: Triplets<'a>,
     pub b: &'a [f64],
     pub knots: usize,
+    /// A grouped by row and by column, for the products ([`Grouped`]); `None`: they run over
+    /// the triplets.
+    pub grouped: Option<&'a Grouped>,
+}
+
+/// A's entries grouped by row (for A x) and by column (for Aᵀ y), each group in triplet
+/// order: a product then sums each row's (column's) terms in one register in the order the
+/// triplet loop adds them into memory, so the result is the same bit for bit.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Grouped {
+    row_start: Vec<usize>,
+    row_col: Vec<usize>,
+    row_v: Vec<f64>,
+    col_start: Vec<usize>,
+    col_row: Vec<usize>,
+    col_v: Vec<f64>,
+}
+
+/// Groups `keys` (each < `n`) stably: the start of each key's group and the triplet
+/// indices in group order (a counting sort).
+fn group(keys: &[usize], n: usize) -> (Vec<usize>, Vec<usize>) {
+    let mut start = vec![0usize; n + 1];
+    for &k in keys {
+        start[k + 1] += 1;
+    }
+    for k in 0..n {
+        start[k + 1] += start[k];
+    }
+    let mut next = start.clone();
+    let mut order = vec![0usize; keys.len()];
+    for (t, &k) in keys.iter().enumerate() {
+        order[next[k]] = t;
+        next[k] += 1;
+    }
+    (start, order)
+}
+
+impl Grouped {
+    /// The groups of A = (`a`, values `v`) with `m` rows and `nvar` columns.
+    pub(super) fn new(a: &Triplets, v: &[f64], m: usize, nvar: usize) -> Grouped {
+        let (row_start, by_row) = group(a.i, m);
+        let (col_start, by_col) = group(a.j, nvar);
+        Grouped {
+            row_start,
+            row_col: by_row.iter().map(|&t| a.j[t]).collect(),
+            row_v: by_row.iter().map(|&t| v[t]).collect(),
+            col_start,
+            col_row: by_col.iter().map(|&t| a.i[t]).collect(),
+            col_v: by_col.iter().map(|&t| v[t]).collect(),
+        }
+    }
 }
 
 /// Matrix entries (row, column, value).
@@ -57,6 +108,17 @@ impl Problem<'_> {
 
     /// A x (all rows).
     pub(super) fn ax(&self, x: &[f64], out: &mut [f64]) {
+        if let Some(g) = self.grouped {
+            for (r, o) in out.iter_mut().enumerate() {
+                let (from, to) = (g.row_start[r], g.row_start[r + 1]);
+                let mut acc = 0.0;
+                for (&j, &v) in g.row_col[from..to].iter().zip(&g.row_v[from..to]) {
+                    acc += v * x[j];
+                }
+                *o = acc;
+            }
+            return;
+        }
         out.iter_mut().for_each(|v| *v = 0.0);
         let a = &self.a;
         for ((&i, &j), &v) in a.i.iter().zip(a.j).zip(a.v) {
@@ -66,6 +128,17 @@ impl Problem<'_> {
 
     /// out += Aᵀ y.
     pub(super) fn add_aty(&self, y: &[f64], out: &mut [f64]) {
+        if let Some(g) = self.grouped {
+            for (c, o) in out.iter_mut().enumerate() {
+                let (from, to) = (g.col_start[c], g.col_start[c + 1]);
+                let mut acc = *o;
+                for (&i, &v) in g.col_row[from..to].iter().zip(&g.col_v[from..to]) {
+                    acc += v * y[i];
+                }
+                *o = acc;
+            }
+            return;
+        }
         let a = &self.a;
         for ((&i, &j), &v) in a.i.iter().zip(a.j).zip(a.v) {
             out[j] += v * y[i];
@@ -88,4 +161,69 @@ impl Problem<'_> {
 /// max |v|.
 pub(super) fn inf_norm(v: &[f64]) -> f64 {
     v.iter().fold(0.0f64, |a, x| a.max(x.abs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grouped products are the triplet products bit for bit (rows and columns in any
+    /// order, repeated entries, empty rows and columns).
+    #[test]
+    fn grouped_products_are_the_triplet_products() {
+        let mut seed = 5u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for case in 0..200 {
+            let (m, nvar) = (1 + case % 13, 1 + case % 7);
+            let nnz = next(40);
+            let (mut i, mut j, mut v) = (Vec::new(), Vec::new(), Vec::new());
+            for _ in 0..nnz {
+                i.push(next(m));
+                j.push(next(nvar));
+                v.push(next(2001) as f64 / 37.0 - 27.0);
+            }
+            let x: Vec<f64> = (0..nvar).map(|_| next(999) as f64 / 7.0 - 70.0).collect();
+            let y: Vec<f64> = (0..m).map(|_| next(999) as f64 / 11.0 - 45.0).collect();
+            let a = Triplets {
+                i: &i,
+                j: &j,
+                v: &v,
+            };
+            let grouped = Grouped::new(&a, &v, m, nvar);
+            let b = vec![0.0; m];
+            let plain = Problem {
+                nvar,
+                n_eq: 0,
+                p: Triplets {
+                    i: &[],
+                    j: &[],
+                    v: &[],
+                },
+                q: &x,
+                a,
+                b: &b,
+                knots: 0,
+                grouped: None,
+            };
+            let fast = Problem {
+                grouped: Some(&grouped),
+                ..plain
+            };
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let (mut o1, mut o2) = (vec![1.5; m], vec![-2.5; m]);
+            plain.ax(&x, &mut o1);
+            fast.ax(&x, &mut o2);
+            assert_eq!(bits(&o1), bits(&o2), "A x, case {case}");
+            let start: Vec<f64> = (0..nvar).map(|k| k as f64 * 0.3 - 1.0).collect();
+            let (mut g1, mut g2) = (start.clone(), start);
+            plain.add_aty(&y, &mut g1);
+            fast.add_aty(&y, &mut g2);
+            assert_eq!(bits(&g1), bits(&g2), "Aᵀ y, case {case}");
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! Ruiz equilibration of a QP before the interior point, and the way back.
 
-use super::problem::{inf_norm, Problem, Triplets};
+use super::problem::{inf_norm, Grouped, Problem, Triplets};
 use crate::status::QpSolution;
 
 /// Ruiz equilibration passes.
@@ -18,6 +18,8 @@ pub(super) struct Scaled {
     av: Vec<f64>,
     q: Vec<f64>,
     b: Vec<f64>,
+    /// The scaled A grouped by rows and columns.
+    grouped: Grouped,
 }
 
 /// `acc` = max(`acc`, |v|) (a NaN entry is skipped, as `f64::max` skips it).
@@ -40,6 +42,7 @@ impl Scaled {
             av: pb.a.v.to_vec(),
             q: pb.q.to_vec(),
             b: pb.b.to_vec(),
+            grouped: Grouped::default(),
         };
         // one pass's factor of a column or row of largest entry v, kept so that the total
         // factor `acc` stays within SCALE_RANGE (the matrix then holds exactly D and E)
@@ -105,6 +108,7 @@ impl Scaled {
         }
         sc.pv.iter_mut().for_each(|v| *v *= sc.c);
         sc.q.iter_mut().for_each(|v| *v *= sc.c);
+        sc.grouped = Grouped::new(&pb.a, &sc.av, m, nvar);
         sc
     }
 
@@ -126,6 +130,7 @@ impl Scaled {
             },
             b: &self.b,
             knots: pb.knots,
+            grouped: Some(&self.grouped),
         }
     }
 
