@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::cyclic::{BlockCyclic, Factor};
-use super::problem::{Failure, Problem};
+use super::problem::{group, Failure, Problem};
 
 /// Where each row of a KKT system sits: the knot of each variable and of each row kept as
 /// an equation, the unknowns ordered knot by knot (variables first, then rows).
@@ -124,37 +124,22 @@ impl Kkt {
             p_slots.push(slots(lay.var[pb.p.i[t]], lay.var[pb.p.j[t]])?);
         }
         let mut a_slots = Vec::with_capacity(pb.a.v.len());
-        // the barrier rows' entries grouped by row, each row's in triplet order (a counting
-        // sort: row r's entries are entries[start[r]..start[r + 1]])
-        let barrier_row = |r: usize| barrier && !kept[r];
-        let mut start = vec![0usize; pb.m() + 1];
-        for &r in pb.a.i {
-            if barrier_row(r) {
-                start[r + 1] += 1;
-            }
-        }
-        for r in 0..pb.m() {
-            start[r + 1] += start[r];
-        }
-        let mut entries = vec![(0usize, 0.0f64); start[pb.m()]];
-        let mut next = start.clone();
         for t in 0..pb.a.v.len() {
             let r = pb.a.i[t];
-            if kept[r] {
-                a_slots.push(Some(slots(lay.var[pb.a.j[t]], lay.row[r])?));
-            } else {
-                a_slots.push(None);
-                if barrier {
-                    entries[next[r]] = (pb.a.j[t], pb.a.v[t]);
-                    next[r] += 1;
-                }
-            }
+            a_slots.push(match kept[r] {
+                true => Some(slots(lay.var[pb.a.j[t]], lay.row[r])?),
+                false => None,
+            });
         }
-        let mut w_slots = Vec::with_capacity(entries.len() * 2);
-        for r in 0..pb.m() {
-            let entries = &entries[start[r]..start[r + 1]];
-            for (ia, &(ca, va)) in entries.iter().enumerate() {
-                for (ib, &(cb, vb)) in entries.iter().enumerate().skip(ia) {
+        // the barrier rows' entries, each row's in triplet order
+        let (start, order) = group(pb.a.i, pb.m());
+        let mut w_slots = Vec::new();
+        for r in (0..pb.m()).filter(|&r| barrier && !kept[r]) {
+            let entries = &order[start[r]..start[r + 1]];
+            for (ia, &ta) in entries.iter().enumerate() {
+                let (ca, va) = (pb.a.j[ta], pb.a.v[ta]);
+                for (ib, &tb) in entries.iter().enumerate().skip(ia) {
+                    let (cb, vb) = (pb.a.j[tb], pb.a.v[tb]);
                     let (s, mirror) = slots(lay.var[ca], lay.var[cb])?;
                     // two entries of one column: K(c, c) gets both orders of the pair
                     let coef = if ib > ia && ca == cb {

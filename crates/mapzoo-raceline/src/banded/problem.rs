@@ -51,7 +51,7 @@ pub(crate) struct Grouped {
 
 /// Groups `keys` (each < `n`) stably: the start of each key's group and the triplet
 /// indices in group order (a counting sort).
-fn group(keys: &[usize], n: usize) -> (Vec<usize>, Vec<usize>) {
+pub(super) fn group(keys: &[usize], n: usize) -> (Vec<usize>, Vec<usize>) {
     let mut start = vec![0usize; n + 1];
     for &k in keys {
         start[k + 1] += 1;
