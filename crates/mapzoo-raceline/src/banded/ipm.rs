@@ -132,7 +132,7 @@ impl<'a> Ipm<'a> {
         let dim = kkt.mat.dim();
         let mut w = vec![0.0; m];
         w[n_eq..].iter_mut().for_each(|v| *v = 1.0);
-        kkt.assemble(pb, &w, DELTA);
+        kkt.assemble(&w, DELTA);
         if !kkt.mat.factor_into(factor) {
             return Err(Failure::Singular);
         }
@@ -292,7 +292,7 @@ impl<'a> Ipm<'a> {
             self.w[n_eq + k] = self.z[k] / self.s[k];
         }
         let st = &mut self.st;
-        st.kkt.assemble(pb, &self.w, DELTA);
+        st.kkt.assemble(&self.w, DELTA);
         if !st.kkt.mat.factor_into(&mut st.factor) {
             return false;
         }

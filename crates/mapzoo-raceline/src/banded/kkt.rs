@@ -33,19 +33,27 @@ impl Layout {
                 .filter(|(_, &k)| k)
                 .for_each(|(r, _)| *r = 0);
         } else {
-            let mut touched: Vec<Vec<usize>> = vec![Vec::new(); m];
+            // the distinct knots each kept row touches, in the order met (a row touching
+            // more than three cannot be centred: `None`)
+            let mut touched = vec![([0usize; 3], 0u8); m];
             for t in 0..pb.a.v.len() {
                 let r = pb.a.i[t];
                 if kept[r] {
                     let k = pb.a.j[t] % nk;
-                    if !touched[r].contains(&k) {
-                        touched[r].push(k);
+                    let (knots, len) = &mut touched[r];
+                    if !knots[..*len as usize].contains(&k) {
+                        if *len == 3 {
+                            return None;
+                        }
+                        knots[*len as usize] = k;
+                        *len += 1;
                     }
                 }
             }
             for r in 0..m {
                 if kept[r] {
-                    row_knot[r] = centre_knot(&touched[r], nk)?;
+                    let (knots, len) = &touched[r];
+                    row_knot[r] = centre_knot(&knots[..*len as usize], nk)?;
                 }
             }
         }
@@ -97,10 +105,9 @@ fn centre_knot(knots: &[usize], nk: usize) -> Option<usize> {
 /// A KKT matrix being assembled, with the precomputed places of each contribution.
 pub(super) struct Kkt {
     pub(super) mat: BlockCyclic,
-    /// P's triplets: their places.
-    p_slots: Vec<(usize, Option<usize>)>,
-    /// The kept rows' triplets: the places of (variable, row) and its mirror.
-    a_slots: Vec<Option<(usize, Option<usize>)>>,
+    /// The entries P and the kept rows give (summed in the order [`Kkt::assemble`] adds
+    /// them: P's triplets, then A's): every assembly starts from them.
+    base: Vec<f64>,
     /// The barrier rows' outer products: (place, mirror, vₐ·v_b, row).
     w_slots: Vec<(usize, Option<usize>, f64, usize)>,
     /// Diagonal places of the variables and of the kept rows.
@@ -119,17 +126,21 @@ impl Kkt {
     ) -> Result<Kkt, Failure> {
         let mat = BlockCyclic::new(lay.size.clone());
         let slots = |a: usize, b: usize| mat.slots(a, b).ok_or(Failure::NotBanded);
-        let mut p_slots = Vec::with_capacity(pb.p.v.len());
+        let mut base = vec![0.0; mat.data.len()];
+        let mut add = |(s, mirror): (usize, Option<usize>), v: f64| {
+            base[s] += v;
+            if let Some(m) = mirror {
+                base[m] += v;
+            }
+        };
         for t in 0..pb.p.v.len() {
-            p_slots.push(slots(lay.var[pb.p.i[t]], lay.var[pb.p.j[t]])?);
+            add(slots(lay.var[pb.p.i[t]], lay.var[pb.p.j[t]])?, pb.p.v[t]);
         }
-        let mut a_slots = Vec::with_capacity(pb.a.v.len());
         for t in 0..pb.a.v.len() {
             let r = pb.a.i[t];
-            a_slots.push(match kept[r] {
-                true => Some(slots(lay.var[pb.a.j[t]], lay.row[r])?),
-                false => None,
-            });
+            if kept[r] {
+                add(slots(lay.var[pb.a.j[t]], lay.row[r])?, pb.a.v[t]);
+            }
         }
         // the barrier rows' entries, each row's in triplet order
         let (start, order) = group(pb.a.i, pb.m());
@@ -160,32 +171,18 @@ impl Kkt {
             .collect::<Result<_, _>>()?;
         Ok(Kkt {
             mat,
-            p_slots,
-            a_slots,
+            base,
             w_slots,
             var_diag,
             row_diag,
         })
     }
 
-    /// K = [P + A_Iᵀ W A_I + δ_p I, A_Eᵀ; A_E, −δ_d I] for barrier weights `w` (per row).
-    pub(super) fn assemble(&mut self, pb: &Problem, w: &[f64], delta: f64) {
+    /// K = [P + A_Iᵀ W A_I + δ_p I, A_Eᵀ; A_E, −δ_d I] for barrier weights `w` (per row),
+    /// P and A those of the problem the places were made for.
+    pub(super) fn assemble(&mut self, w: &[f64], delta: f64) {
         let data = &mut self.mat.data;
-        data.iter_mut().for_each(|v| *v = 0.0);
-        for (&(s, mirror), &v) in self.p_slots.iter().zip(pb.p.v) {
-            data[s] += v;
-            if let Some(m) = mirror {
-                data[m] += v;
-            }
-        }
-        for (slot, &v) in self.a_slots.iter().zip(pb.a.v) {
-            if let Some((s, mirror)) = *slot {
-                data[s] += v;
-                if let Some(m) = mirror {
-                    data[m] += v;
-                }
-            }
-        }
+        data.copy_from_slice(&self.base);
         for &(s, mirror, coef, r) in &self.w_slots {
             let v = coef * w[r];
             data[s] += v;

@@ -61,7 +61,7 @@ pub(super) fn exact(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
     let lay = Layout::new(pb, &kept)?;
     let mut kkt = Kkt::new(pb, &lay, &kept, false).ok()?;
     let mut work = Work::new(&lay);
-    kkt.assemble(pb, &[], DELTA);
+    kkt.assemble(&[], DELTA);
     let factor = kkt.mat.factor()?;
     let mut rhs = vec![0.0; kkt.mat.dim()];
     for v in 0..nvar {
@@ -107,7 +107,7 @@ pub(super) fn on_active_set(
             }
         })
         .collect();
-    st.kkt.assemble(spb, &weight, DELTA);
+    st.kkt.assemble(&weight, DELTA);
     if !st.kkt.mat.factor_into(&mut st.factor) {
         return None;
     }
