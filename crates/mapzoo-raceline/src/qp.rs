@@ -19,6 +19,9 @@ use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::banded;
@@ -250,14 +253,52 @@ impl QpProblem {
         stage: Stage,
         iteration: usize,
     ) -> Result<QpSolution, OptimizeError> {
-        if self.solver == QpSolver::Banded {
-            if let Ok(sol) = banded::solve(&self.banded()) {
-                if !sol.ambiguous(self.n_eq) {
-                    return Ok(sol);
+        self.solve_unambiguous_ahead(stage, iteration, false)
+            .map(|(sol, _)| sol)
+    }
+
+    /// [`QpProblem::solve_unambiguous`], and whether Clarabel gave the answer. With `ahead`
+    /// (and the banded solver) Clarabel starts at once on a second thread beside the banded
+    /// solve instead of after it: the answer is the same (Clarabel's is taken only where the
+    /// banded one would hand the QP over; an unused Clarabel solve is stopped at its next
+    /// iteration and left to end on its own), it only comes sooner when Clarabel answers.
+    pub(crate) fn solve_unambiguous_ahead(
+        &self,
+        stage: Stage,
+        iteration: usize,
+        ahead: bool,
+    ) -> Result<(QpSolution, bool), OptimizeError> {
+        let reference =
+            |stop| self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration, stop);
+        if self.solver != QpSolver::Banded {
+            return reference(None).map(|s| (s, true));
+        }
+        let speculative = ahead.then(|| {
+            let stop = Arc::new(AtomicBool::new(false));
+            let (problem, flag) = (self.clone(), Arc::clone(&stop));
+            let handle = std::thread::Builder::new()
+                .name("mapzoo-qp-reference".into())
+                .spawn(move || {
+                    let p = problem.p.csc(problem.nvar, problem.nvar);
+                    problem.solve_interior(&p, stage, iteration, Some(flag))
+                });
+            (stop, handle.ok())
+        });
+        if let Ok(sol) = banded::solve(&self.banded()) {
+            if !sol.ambiguous(self.n_eq) {
+                if let Some((stop, _)) = speculative {
+                    stop.store(true, Ordering::Relaxed);
                 }
+                return Ok((sol, false));
             }
         }
-        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
+        let answer = match speculative {
+            Some((_, Some(handle))) => handle
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            _ => reference(None),
+        };
+        answer.map(|s| (s, true))
     }
 
     /// The exact minimiser: the interior-point solution polished on its active set
@@ -298,28 +339,28 @@ impl QpProblem {
             }
         }
         let p = self.p.csc(self.nvar, self.nvar);
-        let sol = self.solve_interior(&p, stage, iteration)?;
+        let sol = self.solve_interior(&p, stage, iteration, None)?;
         Ok(self.polish(&p, &sol).unwrap_or(sol.x))
     }
 
-    /// The interior-point solve with Hessian `p`.
+    /// Clarabel's interior-point solve with Hessian `p`, stopped (an error) once `stop` is set.
     fn solve_interior(
         &self,
         p: &CscMatrix<f64>,
         stage: Stage,
         iteration: usize,
+        stop: Option<Arc<AtomicBool>>,
     ) -> Result<QpSolution, OptimizeError> {
         let a = self.a.csc(self.b.len(), self.nvar);
-        let settings = QpSettings::INTERIOR;
-        solve_qp(
+        solve_qp_until(
             p,
             &self.q,
             &a,
             &self.b,
             &self.cones(),
-            settings,
-            stage,
-            iteration,
+            QpSettings::INTERIOR,
+            (stage, iteration),
+            stop,
         )
     }
 
@@ -392,6 +433,22 @@ fn solve_qp(
     stage: Stage,
     iteration: usize,
 ) -> Result<QpSolution, OptimizeError> {
+    solve_qp_until(p, q, a, b, cones, settings, (stage, iteration), None)
+}
+
+/// [`solve_qp`], stopped at its next interior-point iteration (an error) once `stop` is set;
+/// until then the same solve.
+#[allow(clippy::too_many_arguments)]
+fn solve_qp_until(
+    p: &CscMatrix<f64>,
+    q: &[f64],
+    a: &CscMatrix<f64>,
+    b: &[f64],
+    cones: &[SupportedConeT<f64>],
+    settings: QpSettings,
+    (stage, iteration): (Stage, usize),
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<QpSolution, OptimizeError> {
     // Tight tolerances first, so the active set is found as quadprog finds it; a degenerate
     // problem (e.g. a circle, where every shift sits on its bound) can stall there, so retry at
     // Clarabel's default tolerances before giving up (the polish then makes the active set exact).
@@ -416,6 +473,13 @@ fn solve_qp(
                 message: format!("solver setup: {e}"),
             }
         })?;
+        if let Some(stop) = &stop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let stop = Arc::clone(stop);
+            solver.set_termination_callback(move |_| stop.load(Ordering::Relaxed));
+        }
         solver.solve();
         let sol = &solver.solution;
         // A stall this close to optimal is the best iterate there is (the polish makes it exact).
@@ -611,6 +675,47 @@ mod tests {
                 "{solver:?}: {x:?}"
             );
         }
+    }
+
+    /// Clarabel started beside the banded solve gives the answer of the solve in turn, bit for
+    /// bit: on a degenerate QP (min ½x² s.t. x ≤ 0, the row weakly active: Clarabel answers)
+    /// and on one the banded solver answers (the box QP above); a Clarabel solve told to stop
+    /// ends with an error.
+    #[test]
+    fn clarabel_ahead_gives_the_answer_in_turn() {
+        let bits = |s: &QpSolution| {
+            [&s.x, &s.s, &s.z].map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+        };
+        let mut degenerate = QpProblem::new(1, 0, 1, 1, 1);
+        degenerate.hessian(0, 0, 1.0);
+        degenerate.constraint(0, 0, 1.0);
+        let mut boxed = QpProblem::new(2, 1, 4, 2, 6);
+        boxed.hessian(0, 0, 1.0);
+        boxed.hessian(1, 1, 1.0);
+        boxed.linear(0, -2.0);
+        boxed.linear(1, 3.0);
+        boxed.constraint(0, 0, 1.0);
+        boxed.constraint(0, 1, 1.0);
+        boxed.bound(0, 1.0);
+        for (k, (col, sign)) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)]
+            .into_iter()
+            .enumerate()
+        {
+            boxed.constraint(1 + k, col, sign);
+            boxed.bound(1 + k, 1.0);
+        }
+        for (qp, by_clarabel) in [(&degenerate, true), (&boxed, false)] {
+            let (in_turn, c1) = qp
+                .solve_unambiguous_ahead(Stage::Mintime, 1, false)
+                .unwrap();
+            let (ahead, c2) = qp.solve_unambiguous_ahead(Stage::Mintime, 1, true).unwrap();
+            assert_eq!((c1, c2), (by_clarabel, by_clarabel));
+            assert_eq!(bits(&in_turn), bits(&ahead));
+        }
+        let p = boxed.p.csc(2, 2);
+        let stopped =
+            boxed.solve_interior(&p, Stage::Mintime, 1, Some(Arc::new(AtomicBool::new(true))));
+        assert!(stopped.is_err());
     }
 
     /// Contradicting bounds give a typed status and name the stage, with either solver (the
