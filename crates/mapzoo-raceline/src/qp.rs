@@ -352,7 +352,7 @@ impl QpProblem {
         stop: Option<Arc<AtomicBool>>,
     ) -> Result<QpSolution, OptimizeError> {
         let a = self.a.csc(self.b.len(), self.nvar);
-        solve_qp_until(
+        solve_qp(
             p,
             &self.q,
             &a,
@@ -397,8 +397,8 @@ impl QpProblem {
             &rb,
             &[SupportedConeT::ZeroConeT(k)],
             QpSettings::POLISH,
-            Stage::Polish,
-            0,
+            (Stage::Polish, 0),
+            None,
         )
         .ok()?;
         let x = fixed.x;
@@ -421,25 +421,10 @@ impl QpProblem {
     }
 }
 
-/// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`.
+/// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`; with `stop`, stopped at
+/// its next interior-point iteration (an error) once it is set, until then the same solve.
 #[allow(clippy::too_many_arguments)]
 fn solve_qp(
-    p: &CscMatrix<f64>,
-    q: &[f64],
-    a: &CscMatrix<f64>,
-    b: &[f64],
-    cones: &[SupportedConeT<f64>],
-    settings: QpSettings,
-    stage: Stage,
-    iteration: usize,
-) -> Result<QpSolution, OptimizeError> {
-    solve_qp_until(p, q, a, b, cones, settings, (stage, iteration), None)
-}
-
-/// [`solve_qp`], stopped at its next interior-point iteration (an error) once `stop` is set;
-/// until then the same solve.
-#[allow(clippy::too_many_arguments)]
-fn solve_qp_until(
     p: &CscMatrix<f64>,
     q: &[f64],
     a: &CscMatrix<f64>,
@@ -648,10 +633,8 @@ mod tests {
     use crate::status::QpStatus;
 
     /// min ½‖x − (2, −3)‖² s.t. x₀ + x₁ = 1, −1 ≤ x ≤ 1: on the line the nearest point is
-    /// (3, −2); the bound x₀ ≤ 1 binds (multiplier 4), so x = (1, 0). The polish reaches it to
-    /// rounding, where the interior point alone stops ~1e-7 short.
-    #[test]
-    fn small_box_qp_is_solved_exactly() {
+    /// (3, −2); the bound x₀ ≤ 1 binds (multiplier 4), so x = (1, 0).
+    fn box_qp() -> QpProblem {
         let mut qp = QpProblem::new(2, 1, 4, 2, 6);
         qp.hessian(0, 0, 1.0);
         qp.hessian(1, 1, 1.0);
@@ -667,6 +650,14 @@ mod tests {
             qp.constraint(1 + k, col, sign);
             qp.bound(1 + k, 1.0);
         }
+        qp
+    }
+
+    /// [`box_qp`]: the polish reaches (1, 0) to rounding, where the interior point alone stops
+    /// ~1e-7 short.
+    #[test]
+    fn small_box_qp_is_solved_exactly() {
+        let mut qp = box_qp();
         for solver in [QpSolver::Clarabel, QpSolver::Banded] {
             qp.set_solver(solver);
             let x = qp.solve_polished(Stage::Iqp, 1).unwrap();
@@ -679,7 +670,7 @@ mod tests {
 
     /// Clarabel started beside the banded solve gives the answer of the solve in turn, bit for
     /// bit: on a degenerate QP (min ½x² s.t. x ≤ 0, the row weakly active: Clarabel answers)
-    /// and on one the banded solver answers (the box QP above); a Clarabel solve told to stop
+    /// and on one the banded solver answers ([`box_qp`]); a Clarabel solve told to stop
     /// ends with an error.
     #[test]
     fn clarabel_ahead_gives_the_answer_in_turn() {
@@ -689,21 +680,7 @@ mod tests {
         let mut degenerate = QpProblem::new(1, 0, 1, 1, 1);
         degenerate.hessian(0, 0, 1.0);
         degenerate.constraint(0, 0, 1.0);
-        let mut boxed = QpProblem::new(2, 1, 4, 2, 6);
-        boxed.hessian(0, 0, 1.0);
-        boxed.hessian(1, 1, 1.0);
-        boxed.linear(0, -2.0);
-        boxed.linear(1, 3.0);
-        boxed.constraint(0, 0, 1.0);
-        boxed.constraint(0, 1, 1.0);
-        boxed.bound(0, 1.0);
-        for (k, (col, sign)) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0)]
-            .into_iter()
-            .enumerate()
-        {
-            boxed.constraint(1 + k, col, sign);
-            boxed.bound(1 + k, 1.0);
-        }
+        let boxed = box_qp();
         for (qp, by_clarabel) in [(&degenerate, true), (&boxed, false)] {
             let (in_turn, c1) = qp
                 .solve_unambiguous_ahead(Stage::Mintime, 1, false)
