@@ -115,9 +115,50 @@ impl Triplets {
         self.v.push(v);
     }
 
-    /// The `rows` × `cols` matrix (repeated entries summed).
+    /// The `rows` × `cols` matrix (repeated entries summed): Clarabel's
+    /// `CscMatrix::new_from_triplets` bit for bit (the entries ordered by column, then row, each
+    /// kept in the order added, and repeated ones summed in that order), by two counting sorts
+    /// instead of its comparison sort of the triplets (a min-time step's Clarabel solve spent
+    /// about a tenth of its instructions there).
     fn csc(&self, rows: usize, cols: usize) -> CscMatrix<f64> {
-        CscMatrix::new_from_triplets(rows, cols, self.i.clone(), self.j.clone(), self.v.clone())
+        // stable counting sort of `order` by `key`
+        fn by_key(order: &[usize], key: &[usize], n: usize) -> Vec<usize> {
+            let mut next = vec![0usize; n + 1];
+            for &k in key {
+                next[k + 1] += 1;
+            }
+            for k in 0..n {
+                next[k + 1] += next[k];
+            }
+            let mut out = vec![0usize; order.len()];
+            for &t in order {
+                out[next[key[t]]] = t;
+                next[key[t]] += 1;
+            }
+            out
+        }
+        let all: Vec<usize> = (0..self.v.len()).collect();
+        let order = by_key(&by_key(&all, &self.i, rows), &self.j, cols);
+        let mut colptr = vec![0usize; cols + 1];
+        let mut rowval: Vec<usize> = Vec::with_capacity(order.len());
+        let mut nzval: Vec<f64> = Vec::with_capacity(order.len());
+        let mut last: Option<(usize, usize)> = None;
+        for &t in &order {
+            let (r, c) = (self.i[t], self.j[t]);
+            match (last, nzval.last_mut()) {
+                (Some(prev), Some(sum)) if prev == (r, c) => *sum += self.v[t],
+                _ => {
+                    rowval.push(r);
+                    nzval.push(self.v[t]);
+                    colptr[c + 1] += 1;
+                }
+            }
+            last = Some((r, c));
+        }
+        for c in 0..cols {
+            colptr[c + 1] += colptr[c];
+        }
+        CscMatrix::new(rows, cols, colptr, rowval, nzval)
     }
 }
 
@@ -693,6 +734,35 @@ mod tests {
         let stopped =
             boxed.solve_interior(&p, Stage::Mintime, 1, Some(Arc::new(AtomicBool::new(true))));
         assert!(stopped.is_err());
+    }
+
+    /// `Triplets::csc` is Clarabel's `new_from_triplets`, bit for bit: random entries with
+    /// repeats (summed in the order added), empty rows and columns, zeros kept.
+    #[test]
+    fn csc_is_clarabels_from_triplets() {
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for case in 0..300 {
+            let (rows, cols) = (1 + case % 9, 1 + case % 7);
+            let mut t = Triplets::default();
+            for _ in 0..next(50) {
+                let v = next(4001) as f64 / 7.0 - 285.0;
+                t.push(next(rows), next(cols), if next(10) == 0 { 0.0 } else { v });
+            }
+            let ours = t.csc(rows, cols);
+            let theirs =
+                CscMatrix::new_from_triplets(rows, cols, t.i.clone(), t.j.clone(), t.v.clone());
+            assert_eq!((ours.m, ours.n), (theirs.m, theirs.n), "case {case}");
+            assert_eq!(ours.colptr, theirs.colptr, "case {case}");
+            assert_eq!(ours.rowval, theirs.rowval, "case {case}");
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&ours.nzval), bits(&theirs.nzval), "case {case}");
+        }
     }
 
     /// Contradicting bounds give a typed status and name the stage, with either solver (the
