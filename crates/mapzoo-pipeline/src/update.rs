@@ -48,7 +48,7 @@ impl PriorLine {
             return Ok(PriorLine::default());
         }
         let folder = SetFolder::open_as(&dir, name)?;
-        if !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
+        if !keeps_sectors(&folder, reset_sectors) {
             return Ok(PriorLine::default());
         }
         let iqp = folder
@@ -57,6 +57,12 @@ impl PriorLine {
             .and_then(|f| f.racing_line().map(<[_]>::to_vec));
         Ok(PriorLine { iqp })
     }
+}
+
+/// Whether an update keeps the sector files of `folder` (remapped onto the new line): both
+/// are there and they are not being reset. [`PriorLine::read`] reads the old line only then.
+fn keeps_sectors(folder: &SetFolder, reset: bool) -> bool {
+    !reset && folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)
 }
 
 /// [`update_set`] with the folder's racing line read before the set was built.
@@ -121,10 +127,10 @@ pub(crate) fn carry_sectors(
     let ot_path = folder.path(OT_SECTORS);
     let new_line = &set.lines.racing_line().waypoints;
     let n_new = new_line.len();
-    let (speed, ot) = if reset || !(folder.has(SPEED_SCALING) && folder.has(OT_SECTORS)) {
-        (None, None)
-    } else {
+    let (speed, ot) = if keeps_sectors(folder, reset) {
         (folder.read_speed_scaling()?, folder.read_ot_sectors()?)
+    } else {
+        (None, None)
     };
     let (Some(mut speed), Some(mut ot)) = (speed, ot) else {
         let (speed, ot) = default_sectors(n_new, defaults);
