@@ -54,8 +54,6 @@
 //! It keeps only faster lines, so it never loses what the first pass found; on the 45 runs it
 //! gains 0.1–17 ms on 35 for 0–11 more QPs.
 
-use std::cell::Cell;
-
 use mapzoo_geom::numpy::interp1;
 
 use crate::error::OptimizeError;
@@ -202,9 +200,6 @@ struct Problem<'a> {
     /// Weight of the curvature-change penalty: [`SMOOTHNESS`], or [`SECOND_SMOOTHNESS`] in the
     /// second chance.
     smoothness: f64,
-    /// Whether the last step's QP went to Clarabel (degenerate): the next one then starts
-    /// Clarabel beside the banded solve ([`QpProblem::solve_unambiguous_ahead`]).
-    degenerate: Cell<bool>,
 }
 
 /// Smallest clearance over a trajectory's points.
@@ -238,7 +233,6 @@ impl<'a> Problem<'a> {
             min_clearance: 0.0,
             solver: params.qp_solver,
             smoothness: SMOOTHNESS,
-            degenerate: Cell::new(false),
         };
         let n = prob.base.len();
         let (cur, start_clearance) = prob.measured(prob.candidate(vec![0.0; n])?);
@@ -588,10 +582,8 @@ impl<'a> Problem<'a> {
             }
             qp.bound(r, row.bound);
         }
-        let solved = qp.solve_unambiguous_ahead(Stage::Mintime, iteration, self.degenerate.get());
-        self.degenerate.set(matches!(solved, Ok((_, true))));
-        let (sol, _) = solved?;
-        Ok((0..n).map(|i| cur.alpha[i] + sol.x[ia + i]).collect())
+        let x = qp.solve_step(Stage::Mintime, iteration)?;
+        Ok((0..n).map(|i| cur.alpha[i] + x[ia + i]).collect())
     }
 }
 

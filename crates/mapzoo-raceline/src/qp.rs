@@ -19,9 +19,6 @@ use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 
 use crate::banded;
@@ -284,62 +281,53 @@ impl QpProblem {
     }
 
     /// The interior-point solution (x, slacks, duals), for a caller whose line depends on the
-    /// answer's active set (the SP polishes on it) or on the interior point itself (the
-    /// min-time steps). A banded solve that does not converge (e.g. an infeasible problem) is
-    /// handed to Clarabel, which names the status; so is a banded answer whose active set is
-    /// ambiguous (a degenerate QP, where two interior points within the tolerance may take
-    /// different sets and differ by ~1e-6), so that the line is the reference solver's.
+    /// answer's active set (the SP polishes on it). A banded solve that does not converge (e.g.
+    /// an infeasible problem) is handed to Clarabel, which names the status; so is a banded
+    /// answer whose active set is ambiguous (a degenerate QP, where two interior points within
+    /// the tolerance may take different sets and differ by ~1e-6), so that the line is the
+    /// reference solver's.
     pub(crate) fn solve_unambiguous(
         &self,
         stage: Stage,
         iteration: usize,
     ) -> Result<QpSolution, OptimizeError> {
-        self.solve_unambiguous_ahead(stage, iteration, false)
-            .map(|(sol, _)| sol)
+        if self.solver == QpSolver::Banded {
+            if let Ok(sol) = banded::solve(&self.banded()) {
+                if !sol.ambiguous(self.n_eq) {
+                    return Ok(sol);
+                }
+            }
+        }
+        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
     }
 
-    /// [`QpProblem::solve_unambiguous`], and whether Clarabel gave the answer. With `ahead`
-    /// (and the banded solver) Clarabel starts at once on a second thread beside the banded
-    /// solve instead of after it: the answer is the same (Clarabel's is taken only where the
-    /// banded one would hand the QP over; an unused Clarabel solve is stopped at its next
-    /// iteration and left to end on its own), it only comes sooner when Clarabel answers.
-    pub(crate) fn solve_unambiguous_ahead(
+    /// The exact minimiser of one QP of a sequence whose steps take the answer as it is (the
+    /// min-time steps): the interior point's solution polished on its active set (the rows
+    /// whose slack is below their dual taken as equalities, kept where the minimiser test
+    /// holds), else the interior point's x. A weakly active row (a degenerate QP: its slack and
+    /// dual both vanish) is the same minimiser with or without it, so the polished answer does
+    /// not depend on which solver classified it, where two interior points differ by ~1e-6.
+    /// A banded solve that does not converge, or whose polish fails on an ambiguous active set,
+    /// is handed to Clarabel (polished the same way).
+    pub(crate) fn solve_step(
         &self,
         stage: Stage,
         iteration: usize,
-        ahead: bool,
-    ) -> Result<(QpSolution, bool), OptimizeError> {
-        let reference =
-            |stop| self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration, stop);
-        if self.solver != QpSolver::Banded {
-            return reference(None).map(|s| (s, true));
-        }
-        let speculative = ahead.then(|| {
-            let stop = Arc::new(AtomicBool::new(false));
-            let (problem, flag) = (self.clone(), Arc::clone(&stop));
-            let handle = std::thread::Builder::new()
-                .name("mapzoo-qp-reference".into())
-                .spawn(move || {
-                    let p = problem.p.csc(problem.nvar, problem.nvar);
-                    problem.solve_interior(&p, stage, iteration, Some(flag))
-                });
-            (stop, handle.ok())
-        });
-        if let Ok(sol) = banded::solve(&self.banded()) {
-            if !sol.ambiguous(self.n_eq) {
-                if let Some((stop, _)) = speculative {
-                    stop.store(true, Ordering::Relaxed);
+    ) -> Result<Vec<f64>, OptimizeError> {
+        if self.solver == QpSolver::Banded {
+            let pb = self.banded();
+            if let Ok(sol) = banded::solve(&pb) {
+                if let Some(x) = banded::polished(&pb, &sol) {
+                    return Ok(x);
                 }
-                return Ok((sol, false));
+                if !sol.ambiguous(self.n_eq) {
+                    return Ok(sol.x);
+                }
             }
         }
-        let answer = match speculative {
-            Some((_, Some(handle))) => handle
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            _ => reference(None),
-        };
-        answer.map(|s| (s, true))
+        let p = self.p.csc(self.nvar, self.nvar);
+        let sol = self.solve_interior(&p, stage, iteration)?;
+        Ok(self.polish(&p, &sol).unwrap_or(sol.x))
     }
 
     /// The exact minimiser: the interior-point solution polished on its active set
@@ -380,17 +368,16 @@ impl QpProblem {
             }
         }
         let p = self.p.csc(self.nvar, self.nvar);
-        let sol = self.solve_interior(&p, stage, iteration, None)?;
+        let sol = self.solve_interior(&p, stage, iteration)?;
         Ok(self.polish(&p, &sol).unwrap_or(sol.x))
     }
 
-    /// Clarabel's interior-point solve with Hessian `p`, stopped (an error) once `stop` is set.
+    /// Clarabel's interior-point solve with Hessian `p`.
     fn solve_interior(
         &self,
         p: &CscMatrix<f64>,
         stage: Stage,
         iteration: usize,
-        stop: Option<Arc<AtomicBool>>,
     ) -> Result<QpSolution, OptimizeError> {
         let a = self.a.csc(self.b.len(), self.nvar);
         solve_qp(
@@ -400,8 +387,8 @@ impl QpProblem {
             &self.b,
             &self.cones(),
             QpSettings::INTERIOR,
-            (stage, iteration),
-            stop,
+            stage,
+            iteration,
         )
     }
 
@@ -438,8 +425,8 @@ impl QpProblem {
             &rb,
             &[SupportedConeT::ZeroConeT(k)],
             QpSettings::POLISH,
-            (Stage::Polish, 0),
-            None,
+            Stage::Polish,
+            0,
         )
         .ok()?;
         let x = fixed.x;
@@ -462,8 +449,7 @@ impl QpProblem {
     }
 }
 
-/// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`; with `stop`, stopped at
-/// its next interior-point iteration (an error) once it is set, until then the same solve.
+/// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`.
 #[allow(clippy::too_many_arguments)]
 fn solve_qp(
     p: &CscMatrix<f64>,
@@ -472,8 +458,8 @@ fn solve_qp(
     b: &[f64],
     cones: &[SupportedConeT<f64>],
     settings: QpSettings,
-    (stage, iteration): (Stage, usize),
-    stop: Option<Arc<AtomicBool>>,
+    stage: Stage,
+    iteration: usize,
 ) -> Result<QpSolution, OptimizeError> {
     // Tight tolerances first, so the active set is found as quadprog finds it; a degenerate
     // problem (e.g. a circle, where every shift sits on its bound) can stall there, so retry at
@@ -499,13 +485,6 @@ fn solve_qp(
                 message: format!("solver setup: {e}"),
             }
         })?;
-        if let Some(stop) = &stop {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let stop = Arc::clone(stop);
-            solver.set_termination_callback(move |_| stop.load(Ordering::Relaxed));
-        }
         solver.solve();
         let sol = &solver.solution;
         // A stall this close to optimal is the best iterate there is (the polish makes it exact).
@@ -707,33 +686,6 @@ mod tests {
                 "{solver:?}: {x:?}"
             );
         }
-    }
-
-    /// Clarabel started beside the banded solve gives the answer of the solve in turn, bit for
-    /// bit: on a degenerate QP (min ½x² s.t. x ≤ 0, the row weakly active: Clarabel answers)
-    /// and on one the banded solver answers ([`box_qp`]); a Clarabel solve told to stop
-    /// ends with an error.
-    #[test]
-    fn clarabel_ahead_gives_the_answer_in_turn() {
-        let bits = |s: &QpSolution| {
-            [&s.x, &s.s, &s.z].map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
-        };
-        let mut degenerate = QpProblem::new(1, 0, 1, 1, 1);
-        degenerate.hessian(0, 0, 1.0);
-        degenerate.constraint(0, 0, 1.0);
-        let boxed = box_qp();
-        for (qp, by_clarabel) in [(&degenerate, true), (&boxed, false)] {
-            let (in_turn, c1) = qp
-                .solve_unambiguous_ahead(Stage::Mintime, 1, false)
-                .unwrap();
-            let (ahead, c2) = qp.solve_unambiguous_ahead(Stage::Mintime, 1, true).unwrap();
-            assert_eq!((c1, c2), (by_clarabel, by_clarabel));
-            assert_eq!(bits(&in_turn), bits(&ahead));
-        }
-        let p = boxed.p.csc(2, 2);
-        let stopped =
-            boxed.solve_interior(&p, Stage::Mintime, 1, Some(Arc::new(AtomicBool::new(true))));
-        assert!(stopped.is_err());
     }
 
     /// `Triplets::csc` is Clarabel's `new_from_triplets`, bit for bit: random entries with

@@ -57,6 +57,12 @@ use crate::status::QpSolution;
 /// [`solve_polished`] tries the active-set polish on it.
 const POLISH_FROM: f64 = 1e-6;
 
+/// The exact minimiser of `pb` on the active set of its interior-point solution `sol`
+/// ([`solve`]'s), where the minimiser test holds.
+pub(crate) fn polished(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
+    polish::exact(pb, sol)
+}
+
 /// The interior-point solution (x, slacks, duals) of `pb`, solved on its equilibrated copy
 /// to full accuracy.
 pub(crate) fn solve(pb: &Problem) -> Result<QpSolution, Failure> {

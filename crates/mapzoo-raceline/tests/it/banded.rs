@@ -1,11 +1,12 @@
 //! The banded QP solver against Clarabel (issue 21): the same racing lines on the Race
 //! Stack's f, a MapZoo track and generated tracks. The IQP and SP lines end in the active-set
 //! polish, which makes each QP's answer exact whichever solver found the active set: every
-//! waypoint within 1e-6 m (they agree to ~1e-11 m). The min-time line takes each step's
-//! interior-point answer as it is; on a degenerate step two answers within the solvers'
-//! 1e-10 tolerance differ by up to ~2e-6 m in the shifts, so the banded path hands such a
-//! step to Clarabel (as it hands a degenerate IQP or SP QP), and the sequence of steps
-//! carries only the solvers' tolerance on: within 1e-5 m, the lap within 1e-6 s.
+//! waypoint within 1e-6 m (they agree to ~1e-11 m). So do the min-time steps
+//! (`QpProblem::solve_step`): on a degenerate step (a weakly active row) two interior points
+//! within the solvers' 1e-10 tolerance differ by up to ~2e-6 m in the shifts, their polishes
+//! are the same minimiser (a step whose polish does not hold keeps its interior point). The
+//! min-time lines within 1e-5 m (f 4e-11 m, MapZoo Austin 2e-9 m; one generated track
+//! 1.3e-6 m), the lap within 1e-6 s.
 
 use mapzoo_format::testdata::reference_data_or_skip;
 use mapzoo_format::{GlobalWaypoints, Waypoint};
