@@ -303,12 +303,13 @@ impl QpProblem {
 
     /// The exact minimiser of one QP of a sequence whose steps take the answer as it is (the
     /// min-time steps): the interior point's solution polished on its active set (the rows
-    /// whose slack is below their dual taken as equalities, kept where the minimiser test
-    /// holds), else the interior point's x. A weakly active row (a degenerate QP: its slack and
-    /// dual both vanish) is the same minimiser with or without it, so the polished answer does
-    /// not depend on which solver classified it, where two interior points differ by ~1e-6.
-    /// A banded solve that does not converge, or whose polish fails on an ambiguous active set,
-    /// is handed to Clarabel (polished the same way).
+    /// whose slack is below their dual taken as equalities; where the minimiser test fails, the
+    /// set corrected: the violated rows join it, the rows pulling the wrong way leave), else
+    /// the interior point's x. A nearly active row with a vanishing multiplier (a degenerate QP)
+    /// gives the same minimiser whichever way the interior point classed it, so the polished
+    /// answer does not depend on the solver, where two interior points differ by ~1e-6. A
+    /// banded solve that does not converge, or whose polish does not settle on an ambiguous
+    /// active set, is handed to Clarabel (polished the same way).
     pub(crate) fn solve_step(
         &self,
         stage: Stage,
@@ -327,7 +328,7 @@ impl QpProblem {
         }
         let p = self.p.csc(self.nvar, self.nvar);
         let sol = self.solve_interior(&p, stage, iteration)?;
-        Ok(self.polish(&p, &sol).unwrap_or(sol.x))
+        Ok(self.polish_corrected(&p, &sol).unwrap_or(sol.x))
     }
 
     /// The exact minimiser: the interior-point solution polished on its active set
@@ -398,9 +399,41 @@ impl QpProblem {
     /// equalities; the equality-constrained QP is solved again, and kept only if the other
     /// inequalities hold and every fixed row's multiplier is ≥ 0. `None` keeps the first answer.
     fn polish(&self, p: &CscMatrix<f64>, sol: &QpSolution) -> Option<Vec<f64>> {
-        let (a, b, n_eq, nvar) = (&self.a, &self.b, self.n_eq, self.nvar);
+        let active: Vec<bool> = (0..self.b.len())
+            .map(|r| r < self.n_eq || sol.active(r))
+            .collect();
+        let (x, lambda) = self.polish_on(p, &active)?;
+        let holds = self.wrong_rows(&x, &active, &lambda).next().is_none();
+        (holds && x.iter().all(|v| v.is_finite())).then_some(x)
+    }
+
+    /// [`QpProblem::polish`] with its active set corrected until the minimiser test holds, at
+    /// most [`banded::CORRECTIONS`] times (the rows the minimiser violates join the set, the rows
+    /// whose multiplier pulls the wrong way leave it), as the banded polish of a min-time step
+    /// is corrected.
+    fn polish_corrected(&self, p: &CscMatrix<f64>, sol: &QpSolution) -> Option<Vec<f64>> {
+        let mut active: Vec<bool> = (0..self.b.len())
+            .map(|r| r < self.n_eq || sol.active(r))
+            .collect();
+        for _ in 0..=banded::CORRECTIONS {
+            let (x, lambda) = self.polish_on(p, &active)?;
+            if !x.iter().all(|v| v.is_finite()) {
+                return None;
+            }
+            let wrong: Vec<usize> = self.wrong_rows(&x, &active, &lambda).collect();
+            if wrong.is_empty() {
+                return Some(x);
+            }
+            wrong.into_iter().for_each(|r| active[r] = !active[r]);
+        }
+        None
+    }
+
+    /// The solution of the equality-constrained QP with the rows `active` as equalities and
+    /// the others dropped (Clarabel), and its multipliers (an entry per row, 0 off the set).
+    fn polish_on(&self, p: &CscMatrix<f64>, active: &[bool]) -> Option<(Vec<f64>, Vec<f64>)> {
+        let (a, b, nvar) = (&self.a, &self.b, self.nvar);
         let m = b.len();
-        let active: Vec<bool> = (0..m).map(|r| r < n_eq || sol.active(r)).collect();
         let mut new_row = vec![usize::MAX; m];
         let mut k = 0;
         for r in 0..m {
@@ -429,23 +462,31 @@ impl QpProblem {
             0,
         )
         .ok()?;
-        let x = fixed.x;
-        let mut ax = vec![0.0; m];
-        for t in 0..a.i.len() {
-            ax[a.i[t]] += a.v[t] * x[a.j[t]];
+        let lambda = (0..m)
+            .map(|r| if active[r] { fixed.z[new_row[r]] } else { 0.0 })
+            .collect();
+        Some((fixed.x, lambda))
+    }
+
+    /// The inequality rows where x with multipliers `lambda` fails the minimiser test: an
+    /// active row pulling the wrong way, another row violated (tolerance 1e-9).
+    fn wrong_rows<'a>(
+        &'a self,
+        x: &[f64],
+        active: &'a [bool],
+        lambda: &'a [f64],
+    ) -> impl Iterator<Item = usize> + 'a {
+        let mut ax = vec![0.0; self.b.len()];
+        for t in 0..self.a.i.len() {
+            ax[self.a.i[t]] += self.a.v[t] * x[self.a.j[t]];
         }
-        let tol = 1e-9;
-        for r in n_eq..m {
-            let ok = if active[r] {
-                fixed.z[new_row[r]] >= -tol
+        (self.n_eq..self.b.len()).filter(move |&r| {
+            if active[r] {
+                lambda[r] < -banded::POLISH_TOL
             } else {
-                ax[r] <= b[r] + tol
-            };
-            if !ok {
-                return None;
+                ax[r] > self.b[r] + banded::POLISH_TOL
             }
-        }
-        x.iter().all(|v| v.is_finite()).then_some(x)
+        })
     }
 }
 
@@ -686,6 +727,34 @@ mod tests {
                 "{solver:?}: {x:?}"
             );
         }
+    }
+
+    /// The min-time steps' polish corrects a wrong active set, with either solver: for
+    /// min ½‖x − (2, ½)‖² s.t. x ≤ (1, 1) the minimiser is (1, ½) with the first row active;
+    /// from a solution that classes both rows the wrong way the plain polish fails, the
+    /// corrected one reaches the minimiser.
+    #[test]
+    fn corrected_polish_mends_a_wrong_active_set() {
+        let mut qp = QpProblem::new(2, 0, 2, 2, 2);
+        qp.hessian(0, 0, 1.0);
+        qp.hessian(1, 1, 1.0);
+        qp.linear(0, -2.0);
+        qp.linear(1, -0.5);
+        for r in 0..2 {
+            qp.constraint(r, r, 1.0);
+            qp.bound(r, 1.0);
+        }
+        // row 0 classed inactive (slack above its dual), row 1 active
+        let wrong = QpSolution {
+            x: vec![1.0, 0.5],
+            s: vec![1.0, 0.0],
+            z: vec![0.0, 1.0],
+        };
+        let exact = |x: &[f64]| (x[0] - 1.0).abs() < 1e-12 && (x[1] - 0.5).abs() < 1e-12;
+        let p = qp.p.csc(2, 2);
+        assert!(qp.polish(&p, &wrong).is_none());
+        assert!(exact(&qp.polish_corrected(&p, &wrong).unwrap()));
+        assert!(banded::polished(&qp.banded(), &wrong).is_some_and(|x| exact(&x)));
     }
 
     /// `Triplets::csc` is Clarabel's `new_from_triplets`, bit for bit: random entries with

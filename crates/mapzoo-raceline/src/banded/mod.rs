@@ -44,6 +44,7 @@ mod scaling;
 mod uniform;
 mod warm;
 
+pub(crate) use polish::{CORRECTIONS, TOL as POLISH_TOL};
 pub(crate) use problem::{Failure, Problem, Triplets};
 pub(crate) use warm::Iterate;
 
@@ -57,10 +58,11 @@ use crate::status::QpSolution;
 /// [`solve_polished`] tries the active-set polish on it.
 const POLISH_FROM: f64 = 1e-6;
 
-/// The exact minimiser of `pb` on the active set of its interior-point solution `sol`
-/// ([`solve`]'s), where the minimiser test holds.
+/// The exact minimiser of `pb` from the active set of its interior-point solution `sol`
+/// ([`solve`]'s), the set corrected where the minimiser test fails on it
+/// ([`polish::exact_corrected`]).
 pub(crate) fn polished(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
-    polish::exact(pb, sol)
+    polish::exact_corrected(pb, sol)
 }
 
 /// The interior-point solution (x, slacks, duals) of `pb`, solved on its equilibrated copy

@@ -18,7 +18,9 @@ use crate::status::QpSolution;
 /// Iterative-refinement steps at most of the exact polish's solve.
 const REFINE_STEPS: usize = 8;
 /// Tolerance of the minimiser test (primal rows and multiplier signs), in the problem's units.
-const TOL: f64 = 1e-9;
+pub(crate) const TOL: f64 = 1e-9;
+/// Corrections of the active set at most in [`exact_corrected`].
+pub(crate) const CORRECTIONS: usize = 4;
 /// The penalty regularisation ε of the active rows in [`on_barrier_layout`]: each active
 /// row enters the reduced matrix with weight 1/ε, then refinement removes ε.
 const PENALTY_EPS: f64 = 1e-12;
@@ -56,10 +58,50 @@ pub(super) fn active_set(n_eq: usize, sol: &QpSolution) -> Vec<bool> {
 /// row's multiplier is ≥ 0 (the test [`crate::qp`] applies to Clarabel's polish). `None`
 /// keeps the interior-point answer.
 pub(super) fn exact(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
-    let (nvar, m) = (pb.nvar, pb.m());
     let kept = active_set(pb.n_eq, sol);
-    let lay = Layout::new(pb, &kept)?;
-    let mut kkt = Kkt::new(pb, &lay, &kept, false).ok()?;
+    let (x, lambda) = exact_on(pb, &kept)?;
+    is_minimiser(pb, &x, &kept, &lambda).then_some(x)
+}
+
+/// [`exact`] with its active set corrected until the minimiser test holds, at most
+/// [`CORRECTIONS`] times: the inequality rows the minimiser violates join the set, the rows
+/// whose multiplier pulls the wrong way leave it (a nearly active row with a vanishing
+/// multiplier, which the interior point may class either way). `None` when it does not settle.
+pub(super) fn exact_corrected(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
+    let (n_eq, m) = (pb.n_eq, pb.m());
+    let mut kept = active_set(n_eq, sol);
+    let mut ax = vec![0.0; m];
+    for _ in 0..=CORRECTIONS {
+        let (x, lambda) = exact_on(pb, &kept)?;
+        if !x.iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        pb.ax(&x, &mut ax);
+        let mut settled = true;
+        for r in n_eq..m {
+            let wrong = if kept[r] {
+                lambda[r] < -TOL
+            } else {
+                ax[r] > pb.b[r] + TOL
+            };
+            if wrong {
+                kept[r] = !kept[r];
+                settled = false;
+            }
+        }
+        if settled {
+            return Some(x);
+        }
+    }
+    None
+}
+
+/// The solution (x, and the multipliers of the rows `kept`: an entry per row) of the
+/// equality-constrained QP with the rows `kept` as equalities and the others dropped.
+fn exact_on(pb: &Problem, kept: &[bool]) -> Option<(Vec<f64>, Vec<f64>)> {
+    let (nvar, m) = (pb.nvar, pb.m());
+    let lay = Layout::new(pb, kept)?;
+    let mut kkt = Kkt::new(pb, &lay, kept, false).ok()?;
     let mut work = Work::new(&lay);
     kkt.assemble(&[], DELTA);
     let factor = kkt.mat.factor()?;
@@ -77,7 +119,7 @@ pub(super) fn exact(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
     let lambda: Vec<f64> = (0..m)
         .map(|r| if kept[r] { rhs[lay.row[r]] } else { 0.0 })
         .collect();
-    is_minimiser(pb, &x, &kept, &lambda).then_some(x)
+    Some((x, lambda))
 }
 
 /// The solution (x, and the multipliers of the active rows: an entry per row) of the
