@@ -23,6 +23,8 @@
 //!    validation allows, by its exact move on the spline (linear in δ and the second
 //!    derivatives, [`Problem::sample_rows`]); the curvature bound curvlim; and trust
 //!    regions |δ| ≤ ρ, |b − b₀| ≤ 0.5·b₀. Only δ is kept: the speed is always our own profile.
+//!    The QP's answer is its exact minimiser ([`QpProblem::solve_step`]: the interior point
+//!    polished on its active set, the set corrected where needed), the same with either solver.
 //!
 //! The knots sit evenly round the whole loop along the IQP line (no short gap at
 //! the seam, where a spline with unit parameters would bend). A step is kept only
