@@ -303,27 +303,22 @@ impl QpProblem {
 
     /// The exact minimiser of one QP of a sequence whose steps take the answer as it is (the
     /// min-time steps): the interior point's solution polished on its active set (the rows
-    /// whose slack is below their dual taken as equalities; where the minimiser test fails, the
-    /// set corrected: the violated rows join it, the rows pulling the wrong way leave), else
-    /// the interior point's x. A nearly active row with a vanishing multiplier (a degenerate QP)
-    /// gives the same minimiser whichever way the interior point classed it, so the polished
-    /// answer does not depend on the solver, where two interior points differ by ~1e-6. A
-    /// banded solve that does not converge, or whose polish does not settle on an ambiguous
-    /// active set, is handed to Clarabel (polished the same way).
+    /// whose slack is below their dual taken as equalities), tried on the banded iterates as
+    /// the IQP's QPs are ([`banded::solve_exact`]), at the end with the set corrected where the
+    /// minimiser test fails (the violated rows join it, the rows pulling the wrong way leave),
+    /// else the interior point's x. A nearly active row with a vanishing multiplier (a
+    /// degenerate QP) gives the same minimiser whichever way the interior point classed it, so
+    /// the polished answer does not depend on the solver, where two interior points differ by
+    /// ~1e-6. A banded solve that does not converge, or whose polish does not settle on an
+    /// ambiguous active set, is handed to Clarabel (polished and corrected the same way).
     pub(crate) fn solve_step(
         &self,
         stage: Stage,
         iteration: usize,
     ) -> Result<Vec<f64>, OptimizeError> {
         if self.solver == QpSolver::Banded {
-            let pb = self.banded();
-            if let Ok(sol) = banded::solve(&pb) {
-                if let Some(x) = banded::polished(&pb, &sol) {
-                    return Ok(x);
-                }
-                if !sol.ambiguous(self.n_eq) {
-                    return Ok(sol.x);
-                }
+            if let Ok(x) = banded::solve_exact(&self.banded()) {
+                return Ok(x);
             }
         }
         let p = self.p.csc(self.nvar, self.nvar);
@@ -754,7 +749,7 @@ mod tests {
         let p = qp.p.csc(2, 2);
         assert!(qp.polish(&p, &wrong).is_none());
         assert!(exact(&qp.polish_corrected(&p, &wrong).unwrap()));
-        assert!(banded::polished(&qp.banded(), &wrong).is_some_and(|x| exact(&x)));
+        assert!(banded::polish_corrected(&qp.banded(), &wrong).is_some_and(|x| exact(&x)));
     }
 
     /// `Triplets::csc` is Clarabel's `new_from_triplets`, bit for bit: random entries with

@@ -58,10 +58,30 @@ use crate::status::QpSolution;
 /// [`solve_polished`] tries the active-set polish on it.
 const POLISH_FROM: f64 = 1e-6;
 
-/// The exact minimiser of `pb` from the active set of its interior-point solution `sol`
-/// ([`solve`]'s), the set corrected where the minimiser test fails on it
-/// ([`polish::exact_corrected`]).
-pub(crate) fn polished(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
+/// The exact minimiser of `pb` for a caller that takes the answer as it is (the min-time
+/// steps): the first early polish that holds, as [`solve_polished`] tries them, else the
+/// converged iterate polished with its active set corrected ([`polish::exact_corrected`]),
+/// else (where that does not settle) the converged x if its active set is unambiguous.
+/// `Err` otherwise: the caller asks Clarabel.
+pub(crate) fn solve_exact(pb: &Problem) -> Result<Vec<f64>, Failure> {
+    let sc = Scaled::new(pb);
+    let spb = sc.problem(pb);
+    // the polish makes the answer exact: the directions need no refinement
+    let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, 0)?;
+    if let Some((x, _)) = polish_early(pb, &spb, &sc, &mut ipm) {
+        return Ok(x);
+    }
+    let sol = sc.unscale(ipm.finish()?);
+    match polish::exact_corrected(pb, &sol) {
+        Some(x) => Ok(x),
+        None if !sol.ambiguous(pb.n_eq) => Ok(sol.x),
+        None => Err(Failure::Degenerate),
+    }
+}
+
+/// [`polish::exact_corrected`], for the tests of [`crate::qp`].
+#[cfg(test)]
+pub(crate) fn polish_corrected(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
     polish::exact_corrected(pb, sol)
 }
 
@@ -104,22 +124,8 @@ pub(crate) fn solve_polished(
     if let Some((y, s, z)) = start {
         ipm.start_from(y, s, z);
     }
-    let mut tried: Option<Vec<bool>> = None;
-    while let Some(err) = ipm.measure() {
-        if err <= POLISH_FROM {
-            let current = sc.unscale(ipm.current());
-            let active = polish::active_set(pb.n_eq, &current);
-            if !current.ambiguous(pb.n_eq) && tried.as_ref() != Some(&active) {
-                let polished = polish::on_barrier_layout(pb, &spb, &sc, &active, ipm.structure());
-                if let Some(x) = polished {
-                    return Ok((x, Iterate::new(pb, &current, ipm.iterations())));
-                }
-                tried = Some(active);
-            }
-        }
-        if !ipm.advance() {
-            break;
-        }
+    if let Some((x, current)) = polish_early(pb, &spb, &sc, &mut ipm) {
+        return Ok((x, Iterate::new(pb, &current, ipm.iterations())));
     }
     if started_warm {
         return Err(Failure::NotPolished);
@@ -131,6 +137,34 @@ pub(crate) fn solve_polished(
     }
     let x = polish::exact(pb, &sol).ok_or(Failure::NotPolished)?;
     Ok((x, Iterate::new(pb, &sol, iterations)))
+}
+
+/// Runs `ipm` on the equilibrated `spb` (of `pb`, scaling `sc`) until it stops, trying the
+/// active-set polish on each iterate from error [`POLISH_FROM`] on whose active set is
+/// unambiguous and not tried yet: the first that holds, with the iterate (original units).
+fn polish_early(
+    pb: &Problem,
+    spb: &Problem,
+    sc: &Scaled,
+    ipm: &mut Ipm,
+) -> Option<(Vec<f64>, QpSolution)> {
+    let mut tried: Option<Vec<bool>> = None;
+    while let Some(err) = ipm.measure() {
+        if err <= POLISH_FROM {
+            let current = sc.unscale(ipm.current());
+            let active = polish::active_set(pb.n_eq, &current);
+            if !current.ambiguous(pb.n_eq) && tried.as_ref() != Some(&active) {
+                if let Some(x) = polish::on_barrier_layout(pb, spb, sc, &active, ipm.structure()) {
+                    return Some((x, current));
+                }
+                tried = Some(active);
+            }
+        }
+        if !ipm.advance() {
+            break;
+        }
+    }
+    None
 }
 
 #[cfg(test)]
