@@ -25,7 +25,8 @@
 //! [`crate::qp`], so both solvers return the exact minimiser. [`solve_polished`] tries it
 //! on the iterates as soon as they are close ([`POLISH_FROM`]), through the interior point's
 //! own factorisation: the minimiser test decides, so the iterations that would only sharpen
-//! an active set already found are saved.
+//! an active set already found are saved. [`solve_exact`] (the min-time steps) does the same
+//! and, where the converged iterate's polish fails the test, corrects its active set.
 //!
 //! Files: [`problem`] (the QP as triplets), [`kkt`] (the knot layout and the reduced
 //! matrix), [`cyclic`] and [`uniform`] (its block factorisation), [`scaling`] (Ruiz equilibration),
