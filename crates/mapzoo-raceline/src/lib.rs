@@ -46,6 +46,8 @@ mod stage;
 mod stages;
 mod status;
 mod suggest;
+#[cfg(test)]
+mod testing;
 mod trajectory;
 mod velocity;
 mod walls;

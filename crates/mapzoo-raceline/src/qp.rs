@@ -687,6 +687,7 @@ impl CyclicTridiagonal<'_> {
 mod tests {
     use super::*;
     use crate::status::QpStatus;
+    use crate::testing::Lcg;
 
     /// min ½‖x − (2, −3)‖² s.t. x₀ + x₁ = 1, −1 ≤ x ≤ 1: on the line the nearest point is
     /// (3, −2); the bound x₀ ≤ 1 binds (multiplier 4), so x = (1, 0).
@@ -756,13 +757,8 @@ mod tests {
     /// repeats (summed in the order added), empty rows and columns, zeros kept.
     #[test]
     fn csc_is_clarabels_from_triplets() {
-        let mut seed = 11u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut rng = Lcg::new(11);
+        let mut next = |n: usize| rng.below(n);
         for case in 0..300 {
             let (rows, cols) = (1 + case % 9, 1 + case % 7);
             let mut t = Triplets::default();

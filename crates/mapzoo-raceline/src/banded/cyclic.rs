@@ -553,21 +553,14 @@ fn lu_solve_vec(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A deterministic pseudo-random sequence in [−1, 1).
-    fn lcg(seed: &mut u64) -> f64 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
+    use crate::testing::Lcg;
 
     /// Quasi-definite block cyclic matrices of uneven block sizes (the first unknowns of a
     /// block positive, the last negative, as in a regularised KKT matrix): the block solve
     /// agrees with a dense solve of the same matrix.
     #[test]
     fn block_cyclic_solve_matches_dense() {
-        let mut seed = 7;
+        let mut rng = Lcg::new(7);
         for sizes in [
             vec![3],
             vec![1, 1, 1],
@@ -589,14 +582,14 @@ mod tests {
                     };
                     let v = if a == b {
                         if neg[a] {
-                            -3.0 - lcg(&mut seed).abs()
+                            -3.0 - rng.unit().abs()
                         } else {
-                            3.0 + lcg(&mut seed).abs()
+                            3.0 + rng.unit().abs()
                         }
                     } else if neg[a] && neg[b] {
                         0.0
                     } else {
-                        lcg(&mut seed)
+                        rng.unit()
                     };
                     k.data[s] += v;
                     if let Some(m) = mirror {
@@ -606,7 +599,7 @@ mod tests {
                     dense[b][a] = v;
                 }
             }
-            let rhs: Vec<f64> = (0..n).map(|_| lcg(&mut seed)).collect();
+            let rhs: Vec<f64> = (0..n).map(|_| rng.unit()).collect();
             let mut x = rhs.clone();
             k.factor().expect("non-singular").solve(&mut x);
             // the dense Gaussian elimination of the banded tests, the naive twin of the block solve

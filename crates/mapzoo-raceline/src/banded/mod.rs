@@ -171,6 +171,7 @@ fn polish_early(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Lcg;
 
     /// A QP held in owned vectors.
     struct Owned {
@@ -294,13 +295,6 @@ mod tests {
         panic!("no KKT point: the test problem is infeasible");
     }
 
-    fn lcg(seed: &mut u64) -> f64 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
-
     fn assert_matches_reference(qp: &Owned, what: &str) {
         let pb = qp.problem();
         let sol = solve(&pb).unwrap_or_else(|e| panic!("{what}: {e:?}"));
@@ -326,12 +320,12 @@ mod tests {
     /// Small dense QPs (no knot structure, one dense block): an equality and box bounds.
     #[test]
     fn dense_qps_match_the_enumerated_active_sets() {
-        let mut seed = 3;
+        let mut rng = Lcg::new(3);
         for case in 0..20 {
             let nvar = 4;
             let mut p = (Vec::new(), Vec::new(), Vec::new());
             let m: Vec<Vec<f64>> = (0..nvar)
-                .map(|_| (0..nvar).map(|_| lcg(&mut seed)).collect())
+                .map(|_| (0..nvar).map(|_| rng.unit()).collect())
                 .collect();
             for i in 0..nvar {
                 for j in i..nvar {
@@ -342,20 +336,20 @@ mod tests {
                     p.2.push(v);
                 }
             }
-            let q: Vec<f64> = (0..nvar).map(|_| 4.0 * lcg(&mut seed)).collect();
+            let q: Vec<f64> = (0..nvar).map(|_| 4.0 * rng.unit()).collect();
             let mut a = (Vec::new(), Vec::new(), Vec::new());
-            let mut b = vec![0.5 * lcg(&mut seed)];
+            let mut b = vec![0.5 * rng.unit()];
             for j in 0..nvar {
                 a.0.push(0);
                 a.1.push(j);
-                a.2.push(1.0 + 0.3 * lcg(&mut seed));
+                a.2.push(1.0 + 0.3 * rng.unit());
             }
             for j in 0..nvar {
                 for (k, sign) in [1.0, -1.0].into_iter().enumerate() {
                     a.0.push(1 + 2 * j + k);
                     a.1.push(j);
                     a.2.push(sign);
-                    b.push(0.5 + 0.4 * lcg(&mut seed).abs());
+                    b.push(0.5 + 0.4 * rng.unit().abs());
                 }
             }
             let qp = Owned {
@@ -376,7 +370,7 @@ mod tests {
     /// neighbours, bounds per knot and a row coupling two neighbouring knots.
     #[test]
     fn cyclic_qps_match_the_enumerated_active_sets() {
-        let mut seed = 11;
+        let mut rng = Lcg::new(11);
         for case in 0..12 {
             let n = 5;
             let (ia, ic) = (0, n);
@@ -387,11 +381,11 @@ mod tests {
                 p.2.push(v);
             };
             for k in 0..n {
-                push_p(ia + k, ia + k, 4.0 + lcg(&mut seed).abs());
-                push_p(ia + k, ia + (k + 1) % n, -1.0 + 0.2 * lcg(&mut seed));
-                push_p(ic + k, ic + k, 1.0 + lcg(&mut seed).abs());
+                push_p(ia + k, ia + k, 4.0 + rng.unit().abs());
+                push_p(ia + k, ia + (k + 1) % n, -1.0 + 0.2 * rng.unit());
+                push_p(ic + k, ic + k, 1.0 + rng.unit().abs());
             }
-            let q: Vec<f64> = (0..2 * n).map(|_| 5.0 * lcg(&mut seed)).collect();
+            let q: Vec<f64> = (0..2 * n).map(|_| 5.0 * rng.unit()).collect();
             let mut a = (Vec::new(), Vec::new(), Vec::new());
             let mut b = Vec::new();
             // equality k: c_k − 0.5 (a_{k−1} + a_{k+1}) + a_k = β_k
@@ -406,14 +400,14 @@ mod tests {
                     a.1.push(col);
                     a.2.push(v);
                 }
-                b.push(0.3 * lcg(&mut seed));
+                b.push(0.3 * rng.unit());
             }
             // a_k ≤ u_k, then a_k + c_{k+1} ≤ 1
             for k in 0..n {
                 a.0.push(n + k);
                 a.1.push(ia + k);
                 a.2.push(1.0);
-                b.push(0.4 * lcg(&mut seed));
+                b.push(0.4 * rng.unit());
             }
             for k in 0..n {
                 for (col, v) in [(ia + k, 1.0), (ic + (k + 1) % n, 1.0)] {

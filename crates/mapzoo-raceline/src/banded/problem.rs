@@ -166,18 +166,14 @@ pub(super) fn inf_norm(v: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Lcg;
 
     /// The grouped products are the triplet products bit for bit (rows and columns in any
     /// order, repeated entries, empty rows and columns).
     #[test]
     fn grouped_products_are_the_triplet_products() {
-        let mut seed = 5u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut rng = Lcg::new(5);
+        let mut next = |n: usize| rng.below(n);
         for case in 0..200 {
             let (m, nvar) = (1 + case % 13, 1 + case % 7);
             let nnz = next(40);
