@@ -323,7 +323,7 @@ impl QpProblem {
         }
         let p = self.p.csc(self.nvar, self.nvar);
         let sol = self.solve_interior(&p, stage, iteration)?;
-        Ok(self.polish_corrected(&p, &sol).unwrap_or(sol.x))
+        Ok(self.polish(&p, &sol, banded::CORRECTIONS).unwrap_or(sol.x))
     }
 
     /// The exact minimiser: the interior-point solution polished on its active set
@@ -365,7 +365,7 @@ impl QpProblem {
         }
         let p = self.p.csc(self.nvar, self.nvar);
         let sol = self.solve_interior(&p, stage, iteration)?;
-        Ok(self.polish(&p, &sol).unwrap_or(sol.x))
+        Ok(self.polish(&p, &sol, 0).unwrap_or(sol.x))
     }
 
     /// Clarabel's interior-point solve with Hessian `p`.
@@ -392,30 +392,20 @@ impl QpProblem {
     /// active-set method; an interior point stops ~1e-7 short of the bounds, which the IQP
     /// iterations amplify). The inequality rows whose slack is below their dual become
     /// equalities; the equality-constrained QP is solved again, and kept only if the other
-    /// inequalities hold and every fixed row's multiplier is ≥ 0. `None` keeps the first answer.
-    fn polish(&self, p: &CscMatrix<f64>, sol: &QpSolution) -> Option<Vec<f64>> {
-        let active: Vec<bool> = (0..self.b.len())
-            .map(|r| r < self.n_eq || sol.active(r))
-            .collect();
-        let (x, lambda) = self.polish_on(p, &active)?;
-        let holds = self.wrong_rows(&x, &active, &lambda).next().is_none();
-        (holds && x.iter().all(|v| v.is_finite())).then_some(x)
-    }
-
-    /// [`QpProblem::polish`] with its active set corrected until the minimiser test holds, at
-    /// most [`banded::CORRECTIONS`] times (the rows the minimiser violates join the set, the rows
-    /// whose multiplier pulls the wrong way leave it), as the banded polish of a min-time step
-    /// is corrected.
-    fn polish_corrected(&self, p: &CscMatrix<f64>, sol: &QpSolution) -> Option<Vec<f64>> {
+    /// inequalities hold and every fixed row's multiplier is ≥ 0 ([`banded::wrong_rows`], the
+    /// banded polish's test). Where it fails, the set is corrected up to `corrections` times
+    /// (the violated rows join it, the rows pulling the wrong way leave), as the banded polish
+    /// of a min-time step is. `None` keeps the first answer.
+    fn polish(&self, p: &CscMatrix<f64>, sol: &QpSolution, corrections: usize) -> Option<Vec<f64>> {
         let mut active: Vec<bool> = (0..self.b.len())
             .map(|r| r < self.n_eq || sol.active(r))
             .collect();
-        for _ in 0..=banded::CORRECTIONS {
+        for _ in 0..=corrections {
             let (x, lambda) = self.polish_on(p, &active)?;
             if !x.iter().all(|v| v.is_finite()) {
                 return None;
             }
-            let wrong: Vec<usize> = self.wrong_rows(&x, &active, &lambda).collect();
+            let wrong = banded::wrong_rows(&self.banded(), &x, &active, &lambda);
             if wrong.is_empty() {
                 return Some(x);
             }
@@ -461,27 +451,6 @@ impl QpProblem {
             .map(|r| if active[r] { fixed.z[new_row[r]] } else { 0.0 })
             .collect();
         Some((fixed.x, lambda))
-    }
-
-    /// The inequality rows where x with multipliers `lambda` fails the minimiser test: an
-    /// active row pulling the wrong way, another row violated (tolerance 1e-9).
-    fn wrong_rows<'a>(
-        &'a self,
-        x: &[f64],
-        active: &'a [bool],
-        lambda: &'a [f64],
-    ) -> impl Iterator<Item = usize> + 'a {
-        let mut ax = vec![0.0; self.b.len()];
-        for t in 0..self.a.i.len() {
-            ax[self.a.i[t]] += self.a.v[t] * x[self.a.j[t]];
-        }
-        (self.n_eq..self.b.len()).filter(move |&r| {
-            if active[r] {
-                lambda[r] < -banded::POLISH_TOL
-            } else {
-                ax[r] > self.b[r] + banded::POLISH_TOL
-            }
-        })
     }
 }
 
@@ -748,9 +717,10 @@ mod tests {
         };
         let exact = |x: &[f64]| (x[0] - 1.0).abs() < 1e-12 && (x[1] - 0.5).abs() < 1e-12;
         let p = qp.p.csc(2, 2);
-        assert!(qp.polish(&p, &wrong).is_none());
-        assert!(exact(&qp.polish_corrected(&p, &wrong).unwrap()));
-        assert!(banded::polish_corrected(&qp.banded(), &wrong).is_some_and(|x| exact(&x)));
+        assert!(qp.polish(&p, &wrong, 0).is_none());
+        assert!(exact(&qp.polish(&p, &wrong, banded::CORRECTIONS).unwrap()));
+        let corrected = banded::polish_exact(&qp.banded(), &wrong, banded::CORRECTIONS);
+        assert!(corrected.is_some_and(|x| exact(&x)));
     }
 
     /// `Triplets::csc` is Clarabel's `new_from_triplets`, bit for bit: random entries with

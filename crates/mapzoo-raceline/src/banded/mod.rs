@@ -45,7 +45,9 @@ mod scaling;
 mod uniform;
 mod warm;
 
-pub(crate) use polish::{CORRECTIONS, TOL as POLISH_TOL};
+#[cfg(test)]
+pub(crate) use polish::exact as polish_exact;
+pub(crate) use polish::{wrong_rows, CORRECTIONS};
 pub(crate) use problem::{Failure, Problem, Triplets};
 pub(crate) use warm::Iterate;
 
@@ -61,7 +63,7 @@ const POLISH_FROM: f64 = 1e-6;
 
 /// The exact minimiser of `pb` for a caller that takes the answer as it is (the min-time
 /// steps): the first early polish that holds, as [`solve_polished`] tries them, else the
-/// converged iterate polished with its active set corrected ([`polish::exact_corrected`]),
+/// converged iterate polished with its active set corrected ([`polish::exact`]),
 /// else (where that does not settle) the converged x if its active set is unambiguous.
 /// `Err` otherwise: the caller asks Clarabel.
 pub(crate) fn solve_exact(pb: &Problem) -> Result<Vec<f64>, Failure> {
@@ -73,17 +75,11 @@ pub(crate) fn solve_exact(pb: &Problem) -> Result<Vec<f64>, Failure> {
         return Ok(x);
     }
     let sol = sc.unscale(ipm.finish()?);
-    match polish::exact_corrected(pb, &sol) {
+    match polish::exact(pb, &sol, CORRECTIONS) {
         Some(x) => Ok(x),
         None if !sol.ambiguous(pb.n_eq) => Ok(sol.x),
         None => Err(Failure::Degenerate),
     }
-}
-
-/// [`polish::exact_corrected`], for the tests of [`crate::qp`].
-#[cfg(test)]
-pub(crate) fn polish_corrected(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
-    polish::exact_corrected(pb, sol)
 }
 
 /// The interior-point solution (x, slacks, duals) of `pb`, solved on its equilibrated copy
@@ -136,7 +132,7 @@ pub(crate) fn solve_polished(
     if sol.ambiguous(pb.n_eq) {
         return Err(Failure::Degenerate);
     }
-    let x = polish::exact(pb, &sol).ok_or(Failure::NotPolished)?;
+    let x = polish::exact(pb, &sol, 0).ok_or(Failure::NotPolished)?;
     Ok((x, Iterate::new(pb, &sol, iterations)))
 }
 
@@ -298,7 +294,7 @@ mod tests {
     fn assert_matches_reference(qp: &Owned, what: &str) {
         let pb = qp.problem();
         let sol = solve(&pb).unwrap_or_else(|e| panic!("{what}: {e:?}"));
-        let x = polish::exact(&pb, &sol).unwrap_or_else(|| panic!("{what}: polish rejected"));
+        let x = polish::exact(&pb, &sol, 0).unwrap_or_else(|| panic!("{what}: polish rejected"));
         let reference = enumerate(qp);
         let (early, _) =
             solve_polished(&pb, None).unwrap_or_else(|e| panic!("{what}: early polish {e:?}"));

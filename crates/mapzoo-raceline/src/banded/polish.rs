@@ -19,7 +19,7 @@ use crate::status::QpSolution;
 const REFINE_STEPS: usize = 8;
 /// Tolerance of the minimiser test (primal rows and multiplier signs), in the problem's units.
 pub(crate) const TOL: f64 = 1e-9;
-/// Corrections of the active set at most in [`exact_corrected`].
+/// Corrections of the active set at most in a min-time step's polish ([`exact`]).
 pub(crate) const CORRECTIONS: usize = 4;
 /// The penalty regularisation ε of the active rows in [`on_barrier_layout`]: each active
 /// row enters the reduced matrix with weight 1/ε, then refinement removes ε.
@@ -29,20 +29,29 @@ const PENALTY_REFINE: usize = 12;
 /// Relative residual of the exact active-set system below which a penalty polish stands.
 const PENALTY_RESIDUAL: f64 = 1e-12;
 
-/// Whether x with multipliers `lambda` of the active rows (an entry per row, read on the
-/// active inequality rows) is the minimiser: every other inequality holds and no active row
-/// pulls the wrong way.
-fn is_minimiser(pb: &Problem, x: &[f64], active: &[bool], lambda: &[f64]) -> bool {
+/// The inequality rows where x with multipliers `lambda` (an entry per row, read on the
+/// `active` rows) fails the minimiser test: an active row whose multiplier is not ≥ −[`TOL`]
+/// (it pulls the wrong way), another row not held to within [`TOL`] (a NaN fails either).
+/// The test of both polishes, the banded and Clarabel's ([`crate::qp`]).
+pub(crate) fn wrong_rows(pb: &Problem, x: &[f64], active: &[bool], lambda: &[f64]) -> Vec<usize> {
     let (n_eq, m) = (pb.n_eq, pb.m());
     let mut ax = vec![0.0; m];
     pb.ax(x, &mut ax);
-    (n_eq..m).all(|r| {
-        if active[r] {
-            lambda[r] >= -TOL
-        } else {
-            ax[r] <= pb.b[r] + TOL
-        }
-    }) && x.iter().all(|v| v.is_finite())
+    (n_eq..m)
+        .filter(|&r| {
+            !if active[r] {
+                lambda[r] >= -TOL
+            } else {
+                ax[r] <= pb.b[r] + TOL
+            }
+        })
+        .collect()
+}
+
+/// Whether x with multipliers `lambda` of the active rows is the minimiser: finite, and no
+/// row fails the test ([`wrong_rows`]).
+fn is_minimiser(pb: &Problem, x: &[f64], active: &[bool], lambda: &[f64]) -> bool {
+    wrong_rows(pb, x, active, lambda).is_empty() && x.iter().all(|v| v.is_finite())
 }
 
 /// The active set of `sol`: the equalities and the inequality rows whose slack is below
@@ -55,43 +64,23 @@ pub(super) fn active_set(n_eq: usize, sol: &QpSolution) -> Vec<bool> {
 
 /// The exact minimiser on the active set of `sol` (inequality rows whose slack is below
 /// their dual become equalities), kept only if the other inequalities hold and every fixed
-/// row's multiplier is ≥ 0 (the test [`crate::qp`] applies to Clarabel's polish). `None`
-/// keeps the interior-point answer.
-pub(super) fn exact(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
-    let kept = active_set(pb.n_eq, sol);
-    let (x, lambda) = exact_on(pb, &kept)?;
-    is_minimiser(pb, &x, &kept, &lambda).then_some(x)
-}
-
-/// [`exact`] with its active set corrected until the minimiser test holds, at most
-/// [`CORRECTIONS`] times: the inequality rows the minimiser violates join the set, the rows
-/// whose multiplier pulls the wrong way leave it (a nearly active row with a vanishing
-/// multiplier, which the interior point may class either way). `None` when it does not settle.
-pub(super) fn exact_corrected(pb: &Problem, sol: &QpSolution) -> Option<Vec<f64>> {
-    let (n_eq, m) = (pb.n_eq, pb.m());
-    let mut kept = active_set(n_eq, sol);
-    let mut ax = vec![0.0; m];
-    for _ in 0..=CORRECTIONS {
+/// row's multiplier is ≥ 0 ([`wrong_rows`], the test [`crate::qp`] applies to Clarabel's
+/// polish). Where the test fails, the set is corrected up to `corrections` times: the rows
+/// the minimiser violates join it, the rows whose multiplier pulls the wrong way leave (a
+/// nearly active row with a vanishing multiplier, which the interior point may class either
+/// way). `None` keeps the interior-point answer.
+pub(crate) fn exact(pb: &Problem, sol: &QpSolution, corrections: usize) -> Option<Vec<f64>> {
+    let mut kept = active_set(pb.n_eq, sol);
+    for _ in 0..=corrections {
         let (x, lambda) = exact_on(pb, &kept)?;
         if !x.iter().all(|v| v.is_finite()) {
             return None;
         }
-        pb.ax(&x, &mut ax);
-        let mut settled = true;
-        for r in n_eq..m {
-            let wrong = if kept[r] {
-                lambda[r] < -TOL
-            } else {
-                ax[r] > pb.b[r] + TOL
-            };
-            if wrong {
-                kept[r] = !kept[r];
-                settled = false;
-            }
-        }
-        if settled {
+        let wrong = wrong_rows(pb, &x, &kept, &lambda);
+        if wrong.is_empty() {
             return Some(x);
         }
+        wrong.into_iter().for_each(|r| kept[r] = !kept[r]);
     }
     None
 }
