@@ -113,6 +113,9 @@ pub(super) struct Kkt {
     /// Diagonal places of the variables and of the kept rows.
     var_diag: Vec<usize>,
     row_diag: Vec<usize>,
+    /// The places the barrier terms and ±δ change (each once, ascending): an assembly
+    /// restores them from `base` (the matrix holds `base` everywhere else).
+    touched: Vec<usize>,
 }
 
 impl Kkt {
@@ -162,19 +165,30 @@ impl Kkt {
                 }
             }
         }
-        let var_diag = (0..pb.nvar)
+        let var_diag: Vec<usize> = (0..pb.nvar)
             .map(|v| slots(lay.var[v], lay.var[v]).map(|s| s.0))
             .collect::<Result<_, _>>()?;
-        let row_diag = (0..pb.m())
+        let row_diag: Vec<usize> = (0..pb.m())
             .filter(|&r| kept[r])
             .map(|r| slots(lay.row[r], lay.row[r]).map(|s| s.0))
             .collect::<Result<_, _>>()?;
+        let mut touched: Vec<usize> = w_slots
+            .iter()
+            .flat_map(|&(s, mirror, _, _)| std::iter::once(s).chain(mirror))
+            .chain(var_diag.iter().copied())
+            .chain(row_diag.iter().copied())
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let mut mat = mat;
+        mat.data.copy_from_slice(&base);
         Ok(Kkt {
             mat,
             base,
             w_slots,
             var_diag,
             row_diag,
+            touched,
         })
     }
 
@@ -182,7 +196,9 @@ impl Kkt {
     /// P and A those of the problem the places were made for.
     pub(super) fn assemble(&mut self, w: &[f64], delta: f64) {
         let data = &mut self.mat.data;
-        data.copy_from_slice(&self.base);
+        for &t in &self.touched {
+            data[t] = self.base[t];
+        }
         for &(s, mirror, coef, r) in &self.w_slots {
             let v = coef * w[r];
             data[s] += v;
