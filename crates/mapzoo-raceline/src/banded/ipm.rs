@@ -270,7 +270,18 @@ impl<'a> Ipm<'a> {
         let n_in = m - n_eq;
         self.mu = if n_in > 0 { gap / n_in as f64 } else { 0.0 };
         if err < self.best.0 {
-            self.best = (err, self.it, Some(self.current()));
+            self.best.0 = err;
+            self.best.1 = self.it;
+            // into the last best iterate's storage (a copy per iteration, no allocation)
+            match &mut self.best.2 {
+                Some(best) => {
+                    best.x.copy_from_slice(&self.x);
+                    best.s[n_eq..].copy_from_slice(&self.s);
+                    best.z[..n_eq].copy_from_slice(&self.y);
+                    best.z[n_eq..].copy_from_slice(&self.z);
+                }
+                None => self.best.2 = Some(self.current()),
+            }
         }
         if err <= TOL_FEAS.max(TOL_GAP) {
             return None;
