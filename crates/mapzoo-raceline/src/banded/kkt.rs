@@ -172,14 +172,16 @@ impl Kkt {
             .filter(|&r| kept[r])
             .map(|r| slots(lay.row[r], lay.row[r]).map(|s| s.0))
             .collect::<Result<_, _>>()?;
-        let mut touched: Vec<usize> = w_slots
+        // the places an assembly changes, each once and in storage order (marked, not sorted:
+        // a min-time step has a few hundred thousand of them)
+        let mut marked = vec![false; base.len()];
+        w_slots
             .iter()
             .flat_map(|&(s, mirror, _, _)| std::iter::once(s).chain(mirror))
             .chain(var_diag.iter().copied())
             .chain(row_diag.iter().copied())
-            .collect();
-        touched.sort_unstable();
-        touched.dedup();
+            .for_each(|t| marked[t] = true);
+        let touched: Vec<usize> = (0..marked.len()).filter(|&t| marked[t]).collect();
         let mut mat = mat;
         mat.data.copy_from_slice(&base);
         Ok(Kkt {
