@@ -89,6 +89,17 @@ pub fn interp1(x: f64, xp: &[f64], fp: &[f64]) -> f64 {
     interp_from(x, xp, fp, &mut 0)
 }
 
+/// [`interp1`] with the search starting from `guess` and leaving there the index it found:
+/// for a strictly ascending `xp` the same value bit for bit whatever the guess (the index
+/// the search finds is then the only one that brackets x), in a step or two where x changes
+/// little from call to call (the velocity profile's table lookups, sample after sample).
+pub fn interp1_guessed(x: f64, xp: &[f64], fp: &[f64], guess: &mut isize) -> f64 {
+    if xp.len() == 1 {
+        return fp[0];
+    }
+    interp_from(x, xp, fp, guess)
+}
+
 /// [`interp`]'s value at `xv` for `xp` of two points or more, its search starting from the
 /// guess `j` and leaving there the index it found (a NaN leaves it as it was).
 fn interp_from(xv: f64, xp: &[f64], fp: &[f64], j: &mut isize) -> f64 {
@@ -139,6 +150,40 @@ mod tests {
         let fp = [0.0, 10.0, 20.0, 30.0, 40.0, 50.0];
         let y = interp(&[-1.0, 0.5, 2.25, 5.0, 7.0], &xp, &fp);
         assert_eq!(y, vec![0.0, 5.0, 22.5, 50.0, 50.0]);
+    }
+
+    /// On a strictly ascending xp the guessed lookup is the plain one bit for bit, whatever
+    /// the guess it starts from (any index, out of range too) and wherever x lies.
+    #[test]
+    fn a_guess_never_changes_an_ascending_lookup() {
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..5000 {
+            let n = 1 + case % 70;
+            let mut xp = vec![next() * 3.0 - 1.0];
+            for _ in 1..n {
+                let last = xp[xp.len() - 1];
+                xp.push(last + 0.01 + next());
+            }
+            let fp: Vec<f64> = (0..n).map(|_| next() * 4.0 - 2.0).collect();
+            let x = match case % 5 {
+                0 => xp[case % n],
+                1 => f64::NAN,
+                _ => next() * (n as f64 + 4.0) - 3.0,
+            };
+            let mut guess = (next() * (n as f64 + 6.0)) as isize - 3;
+            let guessed = interp1_guessed(x, &xp, &fp, &mut guess);
+            assert_eq!(
+                guessed.to_bits(),
+                interp1(x, &xp, &fp).to_bits(),
+                "x {x} xp {xp:?}"
+            );
+        }
     }
 
     /// The scalar form is the vector form's first value, bit for bit (NaN, outside, on a knot,

@@ -11,7 +11,7 @@
 //! exactly because it decides which limits bind.
 
 use crate::params::RacelineParams;
-use mapzoo_geom::numpy::interp1;
+use mapzoo_geom::numpy::{interp1, interp1_guessed};
 
 /// The vehicle the velocity profile drives (racecar_f110.ini, ggv.csv, ax_max_machines.csv):
 /// built once from [`RacelineParams`] and shared by every racing line.
@@ -68,17 +68,41 @@ struct Tables {
     ay: Vec<f64>,
     mv: Vec<f64>,
     ma: Vec<f64>,
+    /// Both speed columns strictly ascending (as the parameters' check demands): a lookup may
+    /// then start its search from the previous one's index ([`Guesses`]).
+    ascending: bool,
+}
+
+/// Where the last lookups in the ggv and the machine table ended: a pass looks up speeds
+/// that change little from sample to sample, and starts each search there.
+#[derive(Default)]
+struct Guesses {
+    ggv: isize,
+    machines: isize,
 }
 
 impl Tables {
     fn new(veh: &Vehicle) -> Self {
+        let v = ggv_col(&veh.ggv, 0);
+        let mv: Vec<f64> = veh.ax_max_machines.iter().map(|r| r[0]).collect();
+        let rising = |c: &[f64]| c.windows(2).all(|w| w[0] < w[1]);
         Tables {
-            v: ggv_col(&veh.ggv, 0),
+            ascending: rising(&v) && rising(&mv),
+            v,
             ax: ggv_col(&veh.ggv, 1),
             ay: ggv_col(&veh.ggv, 2),
-            mv: veh.ax_max_machines.iter().map(|r| r[0]).collect(),
+            mv,
             ma: veh.ax_max_machines.iter().map(|r| r[1]).collect(),
         }
+    }
+
+    /// `numpy.interp(v, xp, fp)`, the search from `guess` where the tables ascend (the same
+    /// value bit for bit: [`interp1_guessed`]), else from the start as `numpy.interp` does.
+    fn lookup(&self, v: f64, xp: &[f64], fp: &[f64], guess: &mut isize) -> f64 {
+        if !self.ascending {
+            *guess = 0;
+        }
+        interp1_guessed(v, xp, fp, guess)
     }
 }
 
@@ -94,9 +118,16 @@ fn pow_exp(x: f64, e: f64) -> f64 {
 
 /// TUM `calc_ax_poss`: the longitudinal acceleration available at speed v on radius r, m/s²
 /// (forward: accelerate, minus drag; backward: brake, drag helping).
-fn ax_possible(veh: &Vehicle, tab: &Tables, v: f64, radius: f64, backward: bool) -> f64 {
-    let ax_max_tires = interp1(v, &tab.v, &tab.ax);
-    let ay_max_tires = interp1(v, &tab.v, &tab.ay);
+fn ax_possible(
+    veh: &Vehicle,
+    tab: &Tables,
+    v: f64,
+    radius: f64,
+    backward: bool,
+    guess: &mut Guesses,
+) -> f64 {
+    let ax_max_tires = tab.lookup(v, &tab.v, &tab.ax, &mut guess.ggv);
+    let ay_max_tires = tab.lookup(v, &tab.v, &tab.ay, &mut guess.ggv);
     let ay_used = v * v / radius;
     let radicand = 1.0 - pow_exp(ay_used / ay_max_tires, veh.dyn_model_exp);
     let ax_avail_tires = if radicand > 0.0 {
@@ -108,7 +139,7 @@ fn ax_possible(veh: &Vehicle, tab: &Tables, v: f64, radius: f64, backward: bool)
     if backward {
         ax_avail_tires - ax_drag
     } else {
-        let machines = interp1(v, &tab.mv, &tab.ma);
+        let machines = tab.lookup(v, &tab.mv, &tab.ma, &mut guess.machines);
         ax_avail_tires.min(machines) + ax_drag
     }
 }
@@ -130,12 +161,13 @@ fn acc_pass(
         .filter(|&(k, &i)| k == 0 || i - acc_inds[k - 1] > 1)
         .map(|(_, &i)| i)
         .collect();
+    let mut guess = Guesses::default();
     while let Some(mut i) = starts.pop_front() {
         while i < n - 1 {
-            let ax = ax_possible(veh, tab, vx[i], radii[i], backward);
+            let ax = ax_possible(veh, tab, vx[i], radii[i], backward, &mut guess);
             let mut v_next = (vx[i] * vx[i] + 2.0 * ax * el[i]).max(0.0).sqrt();
             if backward {
-                let ax_next = ax_possible(veh, tab, v_next, radii[i + 1], backward);
+                let ax_next = ax_possible(veh, tab, v_next, radii[i + 1], backward, &mut guess);
                 let v_tmp = (vx[i] * vx[i] + 2.0 * ax_next * el[i]).max(0.0).sqrt();
                 if v_tmp < v_next {
                     v_next = v_tmp;
@@ -254,16 +286,23 @@ pub fn velocity_profile_reference(kappa: &[f64], el_lengths: &[f64], veh: &Vehic
         })
         .collect();
     for i in 0..2 * n - 1 {
-        let ax = ax_possible(veh, &tab, v[i], radius(i), false);
+        let ax = ax_possible(veh, &tab, v[i], radius(i), false, &mut Guesses::default());
         let next = (v[i] * v[i] + 2.0 * ax * el_lengths[i % n]).max(0.0).sqrt();
         v[i + 1] = v[i + 1].min(next);
     }
     let mut v: Vec<f64> = v[n..].iter().chain(v[n..].iter()).cloned().collect();
     for i in (1..2 * n).rev() {
         let el = el_lengths[i % n];
-        let ax = ax_possible(veh, &tab, v[i], radius(i), true);
+        let ax = ax_possible(veh, &tab, v[i], radius(i), true, &mut Guesses::default());
         let mut prev = (v[i] * v[i] + 2.0 * ax * el).max(0.0).sqrt();
-        let ax_next = ax_possible(veh, &tab, prev, radius(i - 1), true);
+        let ax_next = ax_possible(
+            veh,
+            &tab,
+            prev,
+            radius(i - 1),
+            true,
+            &mut Guesses::default(),
+        );
         prev = prev.min((v[i] * v[i] + 2.0 * ax_next * el).max(0.0).sqrt());
         v[i - 1] = v[i - 1].min(prev);
     }
