@@ -11,7 +11,7 @@
 //! exactly because it decides which limits bind.
 
 use crate::params::RacelineParams;
-use mapzoo_geom::numpy::{interp1, interp1_guessed};
+use mapzoo_geom::numpy::interp1_guessed;
 
 /// The vehicle the velocity profile drives (racecar_f110.ini, ggv.csv, ax_max_machines.csv):
 /// built once from [`RacelineParams`] and shared by every racing line.
@@ -203,10 +203,12 @@ pub fn velocity_profile(kappa: &[f64], el_lengths: &[f64], veh: &Vehicle) -> Vec
     let mut vx: Vec<f64> = radii.iter().map(|r| (ay_min * r).sqrt()).collect();
     for _ in 0..100 {
         let prev = vx.clone();
+        // the search from the previous sample's index, as numpy.interp carries it
+        let mut guess = 0;
         vx = prev
             .iter()
             .zip(&radii)
-            .map(|(&v, &r)| (interp1(v, &tab.v, &tab.ay) * r).sqrt())
+            .map(|(&v, &r)| (tab.lookup(v, &tab.v, &tab.ay, &mut guess) * r).sqrt())
             .collect();
         // NaN (inf/inf on straight points) never counts as converged, as in NumPy
         let worst = vx
@@ -280,7 +282,7 @@ pub fn velocity_profile_reference(kappa: &[f64], el_lengths: &[f64], veh: &Vehic
             let ay_min = tab.ay.iter().cloned().fold(f64::INFINITY, f64::min);
             let mut v = (ay_min * r).sqrt();
             for _ in 0..100 {
-                v = (interp1(v, &tab.v, &tab.ay) * r).sqrt();
+                v = (mapzoo_geom::numpy::interp1(v, &tab.v, &tab.ay) * r).sqrt();
             }
             v.min(veh.v_max)
         })

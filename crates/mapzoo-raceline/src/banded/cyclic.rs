@@ -109,7 +109,9 @@ impl BlockCyclic {
             return Some(self.d_off[ka] + la * self.size[ka] + lb);
         }
         let nb = self.size.len();
-        if nb >= 3 && kb == (ka + 1) % nb {
+        // kb == (ka + 1) mod nb, without the division (a KKT's layout asks this per entry)
+        let next = if ka + 1 == nb { 0 } else { ka + 1 };
+        if nb >= 3 && kb == next {
             return Some(self.u_off[ka] + la * self.size[kb] + lb);
         }
         None
