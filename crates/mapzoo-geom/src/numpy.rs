@@ -152,17 +152,21 @@ mod tests {
         assert_eq!(y, vec![0.0, 5.0, 22.5, 50.0, 50.0]);
     }
 
-    /// On a strictly ascending xp the guessed lookup is the plain one bit for bit, whatever
-    /// the guess it starts from (any index, out of range too) and wherever x lies.
-    #[test]
-    fn a_guess_never_changes_an_ascending_lookup() {
-        let mut seed = 11u64;
-        let mut next = || {
+    /// Numbers in [0, 1) from a linear congruential generator seeded with `seed`.
+    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        }
+    }
+
+    /// On a strictly ascending xp the guessed lookup is the plain one bit for bit, whatever
+    /// the guess it starts from (any index, out of range too) and wherever x lies.
+    #[test]
+    fn a_guess_never_changes_an_ascending_lookup() {
+        let mut next = uniform(11);
         for case in 0..5000 {
             let n = 1 + case % 70;
             let mut xp = vec![next() * 3.0 - 1.0];
@@ -190,13 +194,7 @@ mod tests {
     /// unsorted or repeated xp).
     #[test]
     fn interp1_is_interp_of_one_value() {
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(7);
         for case in 0..2000 {
             let n = 1 + case % 9;
             let mut xp: Vec<f64> = (0..n).map(|_| (next() * 10.0).floor() / 2.0).collect();
