@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::cyclic::{BlockCyclic, Factor};
-use super::problem::{group, Failure, Problem};
+use super::problem::{Failure, Grouped, Problem};
 
 /// Where each row of a KKT system sits: the knot of each variable and of each row kept as
 /// an equation, the unknowns ordered knot by knot (variables first, then rows).
@@ -145,15 +145,22 @@ impl Kkt {
                 add(slots(lay.var[pb.a.j[t]], lay.row[r])?, pb.a.v[t]);
             }
         }
-        // the barrier rows' entries, each row's in triplet order
-        let (start, order) = group(pb.a.i, pb.m());
+        // the barrier rows' entries, each row's in triplet order (as the equilibrated problem
+        // holds them grouped; grouped here for another)
+        let grouped_here;
+        let rows = match pb.grouped {
+            Some(g) => g,
+            None if barrier => {
+                grouped_here = Grouped::new(&pb.a, pb.a.v, pb.m(), pb.nvar);
+                &grouped_here
+            }
+            None => &Grouped::default(),
+        };
         let mut w_slots = Vec::new();
         for r in (0..pb.m()).filter(|&r| barrier && !kept[r]) {
-            let entries = &order[start[r]..start[r + 1]];
-            for (ia, &ta) in entries.iter().enumerate() {
-                let (ca, va) = (pb.a.j[ta], pb.a.v[ta]);
-                for (ib, &tb) in entries.iter().enumerate().skip(ia) {
-                    let (cb, vb) = (pb.a.j[tb], pb.a.v[tb]);
+            let entries = rows.row(r);
+            for (ia, &(ca, va)) in entries.iter().enumerate() {
+                for (ib, &(cb, vb)) in entries.iter().enumerate().skip(ia) {
                     let (s, mirror) = slots(lay.var[ca], lay.var[cb])?;
                     // two entries of one column: K(c, c) gets both orders of the pair
                     let coef = if ib > ia && ca == cb {

@@ -36,22 +36,23 @@ pub(crate) struct Problem<'a> {
     pub grouped: Option<&'a Grouped>,
 }
 
-/// A's entries grouped by row (for A x) and by column (for Aᵀ y), each group in triplet
-/// order: a product then sums each row's (column's) terms in one register in the order the
-/// triplet loop adds them into memory, so the result is the same bit for bit.
+/// A's entries grouped by row (for A x, and the barrier rows of a KKT matrix) and by column
+/// (for Aᵀ y), each group in triplet order: a product then sums each row's (column's) terms
+/// in one register in the order the triplet loop adds them into memory, so the result is the
+/// same bit for bit.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Grouped {
     row_start: Vec<usize>,
-    row_col: Vec<usize>,
-    row_v: Vec<f64>,
+    /// Each row's entries (column, value).
+    row_entries: Vec<(usize, f64)>,
     col_start: Vec<usize>,
-    col_row: Vec<usize>,
-    col_v: Vec<f64>,
+    /// Each column's entries (row, value).
+    col_entries: Vec<(usize, f64)>,
 }
 
 /// Groups `keys` (each < `n`) stably: the start of each key's group and the triplet
 /// indices in group order (a counting sort).
-pub(super) fn group(keys: &[usize], n: usize) -> (Vec<usize>, Vec<usize>) {
+fn group(keys: &[usize], n: usize) -> (Vec<usize>, Vec<usize>) {
     let mut start = vec![0usize; n + 1];
     for &k in keys {
         start[k + 1] += 1;
@@ -75,12 +76,15 @@ impl Grouped {
         let (col_start, by_col) = group(a.j, nvar);
         Grouped {
             row_start,
-            row_col: by_row.iter().map(|&t| a.j[t]).collect(),
-            row_v: by_row.iter().map(|&t| v[t]).collect(),
+            row_entries: by_row.iter().map(|&t| (a.j[t], v[t])).collect(),
             col_start,
-            col_row: by_col.iter().map(|&t| a.i[t]).collect(),
-            col_v: by_col.iter().map(|&t| v[t]).collect(),
+            col_entries: by_col.iter().map(|&t| (a.i[t], v[t])).collect(),
         }
+    }
+
+    /// Row `r`'s entries (column, value), in triplet order.
+    pub(super) fn row(&self, r: usize) -> &[(usize, f64)] {
+        &self.row_entries[self.row_start[r]..self.row_start[r + 1]]
     }
 }
 
@@ -110,9 +114,8 @@ impl Problem<'_> {
     pub(super) fn ax(&self, x: &[f64], out: &mut [f64]) {
         if let Some(g) = self.grouped {
             for (r, o) in out.iter_mut().enumerate() {
-                let (from, to) = (g.row_start[r], g.row_start[r + 1]);
                 let mut acc = 0.0;
-                for (&j, &v) in g.row_col[from..to].iter().zip(&g.row_v[from..to]) {
+                for &(j, v) in g.row(r) {
                     acc += v * x[j];
                 }
                 *o = acc;
@@ -132,7 +135,7 @@ impl Problem<'_> {
             for (c, o) in out.iter_mut().enumerate() {
                 let (from, to) = (g.col_start[c], g.col_start[c + 1]);
                 let mut acc = *o;
-                for (&i, &v) in g.col_row[from..to].iter().zip(&g.col_v[from..to]) {
+                for &(i, v) in &g.col_entries[from..to] {
                     acc += v * y[i];
                 }
                 *o = acc;
