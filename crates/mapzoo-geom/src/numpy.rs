@@ -83,10 +83,7 @@ pub fn interp(x: &[f64], xp: &[f64], fp: &[f64]) -> Vec<f64> {
 
 /// `numpy.interp` for one x (no allocation: the velocity profile calls it per sample).
 pub fn interp1(x: f64, xp: &[f64], fp: &[f64]) -> f64 {
-    if xp.len() == 1 {
-        return fp[0];
-    }
-    interp_from(x, xp, fp, &mut 0)
+    interp1_guessed(x, xp, fp, &mut 0)
 }
 
 /// [`interp1`] with the search starting from `guess` and leaving there the index it found:
