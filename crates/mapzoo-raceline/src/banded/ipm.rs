@@ -8,6 +8,7 @@
 use super::cyclic::Factor;
 use super::kkt::{Layout, Structure};
 use super::problem::{inf_norm, Failure, Problem};
+use super::POLISH_FROM;
 use crate::status::QpSolution;
 
 /// Primal and dual regularisation of the Newton system.
@@ -26,9 +27,51 @@ const STALL_ITER: usize = 3;
 const STEP_FRACTION: f64 = 0.99;
 /// Refinement passes on the full Newton system at most, once the iterate is close (before,
 /// the direction's accuracy does not limit the progress), for a solve to full accuracy.
-pub(super) const NEWTON_REFINE: usize = 4;
+const NEWTON_REFINE: usize = 4;
 /// The residual below which the Newton directions are refined.
 const REFINE_BELOW: f64 = 1e-3;
+
+/// What a solve takes from the interior point, which sets how its iterations run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Answer {
+    /// The active-set polish of an iterate, taken as it is (a min-time step): the answer
+    /// depends only on the active set the iterates reach, so the directions need no
+    /// refinement, and the primal and the dual side each step as far as its own boundary
+    /// allows (Nocedal & Wright, Algorithm 14.3). The iterates of these QPs are held by a row
+    /// or two at a time, alternately primal and dual: Sakhir's 24 min-time QPs took 572
+    /// iterations with one common step, 471 so (Monza's 19 from its centerline 505 → 442),
+    /// and every lap of the 45 runs of `scripts/mintime_table.py` is unchanged. From [`POLISH_FROM`] on, where the
+    /// polish is tried, one common step: with separate steps to the end two of Monza's
+    /// min-time QPs (`raceline` from its centerline) stalled at an error of 2e-8, just short
+    /// of the reduced accuracy, and went to Clarabel.
+    Exact,
+    /// The active-set polish of an iterate whose rounding a sequence amplifies (the IQP's
+    /// QPs): unrefined directions, one common step. Separate steps save these QPs iterations
+    /// too (f's first 20 → 15), but on a degenerate QP they end on another of the active sets
+    /// with the same minimiser, and the IQP iterations, the second IQP and the SP built on it
+    /// amplify the difference in the last bits: the IQP lines from the F1TENTH centerlines
+    /// moved by up to 2.3e-6 m, Melbourne's SP by 7e-5 m and its lap by 3.4 ms.
+    Polished,
+    /// The converged iterate itself (the SP): the corrector refined near the solution
+    /// ([`NEWTON_REFINE`] passes at most), one common step (separate steps save the SP's QP
+    /// no iterations: f 14 → 15, Sakhir 19 → 17, São Paulo 17 → 17).
+    Interior,
+}
+
+impl Answer {
+    /// The primal and the dual step from the largest each side allows, at an iterate of
+    /// error `err`: both for an [`Answer::Exact`] above [`POLISH_FROM`], else the
+    /// smaller for both.
+    fn steps(self, err: f64, primal: f64, dual: f64) -> (f64, f64) {
+        match self {
+            Answer::Exact if err > POLISH_FROM => (primal, dual),
+            _ => {
+                let t = primal.min(dual);
+                (t, t)
+            }
+        }
+    }
+}
 
 /// Largest step t ≤ 1 with v + t·dv ≥ 0.
 fn max_step(v: &[f64], dv: &[f64]) -> f64 {
@@ -111,20 +154,18 @@ pub(super) struct Ipm<'a> {
     rc: Vec<f64>,
     scratch: Scratch,
     it: usize,
-    /// Refinement passes of the corrector near the solution.
-    refine: usize,
+    answer: Answer,
     /// The best iterate so far: its error, iteration and (x, slacks, duals).
     best: (f64, usize, Option<QpSolution>),
 }
 
 impl<'a> Ipm<'a> {
     /// The method at its starting point: the least-squares point of the inequalities (W = I),
-    /// slacks and duals shifted inside; the corrector refined `refine` times at most near the
-    /// solution.
+    /// slacks and duals shifted inside; iterating as `answer` asks.
     pub(super) fn new(
         pb: &'a Problem<'a>,
         mut st: Structure,
-        refine: usize,
+        answer: Answer,
     ) -> Result<Ipm<'a>, Failure> {
         let (nvar, n_eq, m) = (pb.nvar, pb.n_eq, pb.m());
         let n_in = m - n_eq;
@@ -187,7 +228,7 @@ impl<'a> Ipm<'a> {
                 rhs: vec![0.0; dim],
             },
             it: 0,
-            refine,
+            answer,
             best: (f64::INFINITY, 0, None),
         })
     }
@@ -325,10 +366,14 @@ impl<'a> Ipm<'a> {
             &mut self.scratch,
         );
         let (s, z, aff) = (&self.s, &self.z, &self.aff);
-        let t_aff = max_step(s, &aff.s).min(max_step(z, &aff.z));
+        // (separate steps: the primal (x, s) and the dual side (y, z) each as far as its own
+        // boundary allows, here and for the step below)
+        let (tp_aff, td_aff) =
+            self.answer
+                .steps(self.err, max_step(s, &aff.s), max_step(z, &aff.z));
         let mu_aff = if n_in > 0 {
             (0..n_in)
-                .map(|k| (s[k] + t_aff * aff.s[k]) * (z[k] + t_aff * aff.z[k]))
+                .map(|k| (s[k] + tp_aff * aff.s[k]) * (z[k] + td_aff * aff.z[k]))
                 .sum::<f64>()
                 / n_in as f64
         } else {
@@ -343,10 +388,9 @@ impl<'a> Ipm<'a> {
         for k in 0..n_in {
             self.rc[k] = s[k] * z[k] + aff.s[k] * aff.z[k] - sigma * self.mu;
         }
-        let refine = if self.err <= REFINE_BELOW {
-            self.refine
-        } else {
-            0
+        let refine = match self.answer {
+            Answer::Interior if self.err <= REFINE_BELOW => NEWTON_REFINE,
+            _ => 0,
         };
         newton.direction(
             [&self.rd, &self.rp, &self.rc],
@@ -354,12 +398,18 @@ impl<'a> Ipm<'a> {
             &mut self.dir,
             &mut self.scratch,
         );
+        // with separate steps (an exact answer) the dual residual falls by (1 − t_d) plus
+        // (t_p − t_d)·P dx instead of by (1 − t); the error measured each iteration still
+        // decides convergence, and a solve that does not converge goes to Clarabel
         let d = &self.dir;
-        let t = (STEP_FRACTION * max_step(&self.s, &d.s).min(max_step(&self.z, &d.z))).min(1.0);
-        self.x.iter_mut().zip(&d.x).for_each(|(a, b)| *a += t * b);
-        self.y.iter_mut().zip(&d.y).for_each(|(a, b)| *a += t * b);
-        self.s.iter_mut().zip(&d.s).for_each(|(a, b)| *a += t * b);
-        self.z.iter_mut().zip(&d.z).for_each(|(a, b)| *a += t * b);
+        let (tp, td) =
+            self.answer
+                .steps(self.err, max_step(&self.s, &d.s), max_step(&self.z, &d.z));
+        let (tp, td) = ((STEP_FRACTION * tp).min(1.0), (STEP_FRACTION * td).min(1.0));
+        self.x.iter_mut().zip(&d.x).for_each(|(a, b)| *a += tp * b);
+        self.s.iter_mut().zip(&d.s).for_each(|(a, b)| *a += tp * b);
+        self.y.iter_mut().zip(&d.y).for_each(|(a, b)| *a += td * b);
+        self.z.iter_mut().zip(&d.z).for_each(|(a, b)| *a += td * b);
         self.it += 1;
         true
     }

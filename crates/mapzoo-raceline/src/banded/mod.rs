@@ -51,7 +51,7 @@ pub(crate) use polish::{wrong_rows, CORRECTIONS};
 pub(crate) use problem::{Failure, Problem, Triplets};
 pub(crate) use warm::Iterate;
 
-use ipm::Ipm;
+use ipm::{Answer, Ipm};
 use kkt::Structure;
 use scaling::Scaled;
 
@@ -79,8 +79,7 @@ const POLISH_FROM: f64 = 1e-6;
 pub(crate) fn solve_exact(pb: &Problem) -> Result<Vec<f64>, Failure> {
     let sc = Scaled::new(pb);
     let spb = sc.problem(pb);
-    // the polish makes the answer exact: the directions need no refinement
-    let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, 0)?;
+    let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, Answer::Exact)?;
     if let Some((x, _)) = polish_early(pb, &spb, &sc, &mut ipm, CORRECTIONS) {
         return Ok(x);
     }
@@ -97,7 +96,7 @@ pub(crate) fn solve_exact(pb: &Problem) -> Result<Vec<f64>, Failure> {
 pub(crate) fn solve(pb: &Problem) -> Result<QpSolution, Failure> {
     let sc = Scaled::new(pb);
     let spb = sc.problem(pb);
-    let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, ipm::NEWTON_REFINE)?;
+    let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, Answer::Interior)?;
     while ipm.measure().is_some() {
         if !ipm.advance() {
             break;
@@ -124,8 +123,7 @@ pub(crate) fn solve_polished(
 ) -> Result<(Vec<f64>, Iterate), Failure> {
     let sc = Scaled::new(pb);
     let spb = sc.problem(pb);
-    // the polish makes the answer exact: the directions need no refinement
-    let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, 0)?;
+    let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, Answer::Polished)?;
     let start = warm.and_then(|w| w.start_for(pb, &sc));
     let started_warm = start.is_some();
     if let Some((y, s, z)) = start {
