@@ -40,10 +40,12 @@ pub(super) enum Answer {
     /// allows (Nocedal & Wright, Algorithm 14.3). The iterates of these QPs are held by a row
     /// or two at a time, alternately primal and dual: Sakhir's 24 min-time QPs took 572
     /// iterations with one common step, 471 so (Monza's 19 from its centerline 505 → 442),
-    /// and every lap of the 45 runs of `scripts/mintime_table.py` is unchanged. From [`POLISH_FROM`] on, where the
-    /// polish is tried, one common step: with separate steps to the end two of Monza's
-    /// min-time QPs (`raceline` from its centerline) stalled at an error of 2e-8, just short
-    /// of the reduced accuracy, and went to Clarabel.
+    /// and every lap of the 45 runs of `scripts/mintime_table.py` is unchanged. From
+    /// [`POLISH_FROM`] on, where the polish is tried, one common step and the corrector
+    /// refined ([`NEWTON_REFINE`] passes at most): a QP whose early polishes all fail needs
+    /// the converged iterate, and without both some stalled at an error of 1e-8 to 2e-8, just
+    /// short of the reduced accuracy, and went to Clarabel (two of Monza's from its
+    /// centerline, one of IMS's, two of Budapest's, one of Shanghai's).
     Exact,
     /// The active-set polish of an iterate whose rounding a sequence amplifies (the IQP's
     /// QPs): unrefined directions, one common step. Separate steps save these QPs iterations
@@ -390,6 +392,7 @@ impl<'a> Ipm<'a> {
         }
         let refine = match self.answer {
             Answer::Interior if self.err <= REFINE_BELOW => NEWTON_REFINE,
+            Answer::Exact if self.err <= POLISH_FROM => NEWTON_REFINE,
             _ => 0,
         };
         newton.direction(
