@@ -323,6 +323,14 @@ mod tests {
         for (a, b) in x.iter().zip(&reference) {
             assert!((a - b).abs() < 1e-9, "{what}: {x:?} vs {reference:?}");
         }
+        // the min-time steps' solve: separate primal and dual steps, corrections
+        let stepped = solve_exact(&pb).unwrap_or_else(|e| panic!("{what}: solve_exact {e:?}"));
+        for (a, b) in stepped.iter().zip(&reference) {
+            assert!(
+                (a - b).abs() < 1e-9,
+                "{what}: solve_exact {stepped:?} vs {reference:?}"
+            );
+        }
         // the interior point alone is close, its polish exact
         for (a, b) in sol.x.iter().zip(&reference) {
             assert!((a - b).abs() < 1e-5, "{what}: interior {:?}", sol.x);
