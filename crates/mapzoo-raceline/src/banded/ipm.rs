@@ -49,10 +49,11 @@ pub(super) enum Answer {
     Exact,
     /// The active-set polish of an iterate whose rounding a sequence amplifies (the IQP's
     /// QPs): unrefined directions, one common step. Separate steps save these QPs iterations
-    /// too (f's first 20 → 15), but on a degenerate QP they end on another of the active sets
-    /// with the same minimiser, and the IQP iterations, the second IQP and the SP built on it
-    /// amplify the difference in the last bits: the IQP lines from the F1TENTH centerlines
-    /// moved by up to 2.3e-6 m, Melbourne's SP by 7e-5 m and its lap by 3.4 ms.
+    /// too (f's first 20 → 15), but on a degenerate QP they end on another active set, whose
+    /// minimiser is another as good (the curvature QP is not strictly convex in the shifts),
+    /// and the IQP iterations, the second IQP and the SP built on it amplify the difference:
+    /// the IQP lines from the F1TENTH centerlines moved by up to 2.3e-6 m, Melbourne's SP by
+    /// 7e-5 m and its lap by 3.4 ms.
     Polished,
     /// The converged iterate itself (the SP): the corrector refined near the solution
     /// ([`NEWTON_REFINE`] passes at most), one common step (separate steps save the SP's QP
