@@ -50,8 +50,8 @@ pub(super) enum Answer {
     /// The active-set polish of an iterate whose rounding a sequence amplifies (the IQP's
     /// QPs): unrefined directions, one common step. Separate steps save these QPs iterations
     /// too (f's first 20 → 15), but on a degenerate QP they end on another active set, whose
-    /// minimiser is another as good (the curvature QP is not strictly convex in the shifts),
-    /// and the IQP iterations, the second IQP and the SP built on it amplify the difference:
+    /// minimiser differs by more than the last bits (the curvature QP is flat, or nearly, along
+    /// some shifts), and the IQP iterations, the second IQP and the SP built on it amplify it:
     /// the IQP lines from the F1TENTH centerlines moved by up to 2.3e-6 m, Melbourne's SP by
     /// 7e-5 m and its lap by 3.4 ms.
     Polished,
