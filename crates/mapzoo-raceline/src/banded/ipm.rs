@@ -7,6 +7,7 @@
 
 use super::cyclic::Factor;
 use super::kkt::{Layout, Structure};
+use super::polish::CORRECTIONS;
 use super::problem::{inf_norm, Failure, Problem};
 use super::POLISH_FROM;
 use crate::status::QpSolution;
@@ -34,10 +35,11 @@ const REFINE_BELOW: f64 = 1e-3;
 /// What a solve takes from the interior point, which sets how its iterations run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Answer {
-    /// The active-set polish of an iterate, taken as it is (a min-time step): the answer
-    /// depends only on the active set the iterates reach, so the directions need no
-    /// refinement, and the primal and the dual side each step as far as its own boundary
-    /// allows (Nocedal & Wright, Algorithm 14.3). The iterates of these QPs are held by a row
+    /// The active-set polish of an iterate, taken as it is (a min-time step), its active
+    /// set corrected where the polish fails ([`Answer::corrections`]): the answer depends
+    /// only on the active set the iterates reach, so until the polish is tried the
+    /// directions need no refinement and the primal and the dual side each step as far as
+    /// its own boundary allows (Nocedal & Wright, Algorithm 14.3). The iterates of these QPs are held by a row
     /// or two at a time, alternately primal and dual: Sakhir's 24 min-time QPs took 572
     /// iterations with one common step, 471 so (Monza's 19 from its centerline 505 → 442),
     /// and every lap of the 45 runs of `scripts/mintime_table.py` is unchanged. From
@@ -72,6 +74,25 @@ impl Answer {
                 let t = primal.min(dual);
                 (t, t)
             }
+        }
+    }
+
+    /// Refinement passes of the corrector at an iterate of error `err`.
+    fn refine(self, err: f64) -> usize {
+        match self {
+            Answer::Interior if err <= REFINE_BELOW => NEWTON_REFINE,
+            Answer::Exact if err <= POLISH_FROM => NEWTON_REFINE,
+            _ => 0,
+        }
+    }
+
+    /// Corrections of a failed polish's active set at most ([`CORRECTIONS`] for an
+    /// [`Answer::Exact`]; none for the others, whose failed polish is left to the next
+    /// iterate or to Clarabel).
+    pub(super) fn corrections(self) -> usize {
+        match self {
+            Answer::Exact => CORRECTIONS,
+            Answer::Polished | Answer::Interior => 0,
         }
     }
 }
@@ -246,6 +267,11 @@ impl<'a> Ipm<'a> {
     }
 
     /// Iterations taken so far.
+    /// What the solve takes from the method.
+    pub(super) fn answer(&self) -> Answer {
+        self.answer
+    }
+
     pub(super) fn iterations(&self) -> usize {
         self.it
     }
@@ -391,11 +417,7 @@ impl<'a> Ipm<'a> {
         for k in 0..n_in {
             self.rc[k] = s[k] * z[k] + aff.s[k] * aff.z[k] - sigma * self.mu;
         }
-        let refine = match self.answer {
-            Answer::Interior if self.err <= REFINE_BELOW => NEWTON_REFINE,
-            Answer::Exact if self.err <= POLISH_FROM => NEWTON_REFINE,
-            _ => 0,
-        };
+        let refine = self.answer.refine(self.err);
         newton.direction(
             [&self.rd, &self.rp, &self.rc],
             refine,

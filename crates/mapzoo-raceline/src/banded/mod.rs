@@ -80,7 +80,7 @@ pub(crate) fn solve_exact(pb: &Problem) -> Result<Vec<f64>, Failure> {
     let sc = Scaled::new(pb);
     let spb = sc.problem(pb);
     let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, Answer::Exact)?;
-    if let Some((x, _)) = polish_early(pb, &spb, &sc, &mut ipm, CORRECTIONS) {
+    if let Some((x, _)) = polish_early(pb, &spb, &sc, &mut ipm) {
         return Ok(x);
     }
     let sol = sc.unscale(ipm.finish()?);
@@ -129,7 +129,7 @@ pub(crate) fn solve_polished(
     if let Some((y, s, z)) = start {
         ipm.start_from(y, s, z);
     }
-    if let Some((x, current)) = polish_early(pb, &spb, &sc, &mut ipm, 0) {
+    if let Some((x, current)) = polish_early(pb, &spb, &sc, &mut ipm) {
         return Ok((x, Iterate::new(pb, &current, ipm.iterations())));
     }
     if started_warm {
@@ -146,16 +146,16 @@ pub(crate) fn solve_polished(
 
 /// Runs `ipm` on the equilibrated `spb` (of `pb`, scaling `sc`) until it stops, trying the
 /// active-set polish on each iterate from error [`POLISH_FROM`] on whose active set is
-/// unambiguous and not tried yet (where it fails and `corrections` > 0, then the polish with
-/// the set corrected up to that many times): the first that holds, with the iterate
-/// (original units).
+/// unambiguous and not tried yet (where it fails, then the polish with the set corrected as
+/// often as the solve's [`Answer::corrections`] allows): the first that holds, with the
+/// iterate (original units).
 fn polish_early(
     pb: &Problem,
     spb: &Problem,
     sc: &Scaled,
     ipm: &mut Ipm,
-    corrections: usize,
 ) -> Option<(Vec<f64>, QpSolution)> {
+    let corrections = ipm.answer().corrections();
     let mut tried: Option<Vec<bool>> = None;
     while let Some(err) = ipm.measure() {
         if err <= POLISH_FROM {
