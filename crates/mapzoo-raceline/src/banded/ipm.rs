@@ -467,12 +467,11 @@ impl Newton<'_> {
         let (pb, lay) = (self.pb, self.lay);
         let (nvar, n_eq, m) = (pb.nvar, pb.n_eq, pb.m());
         let n_in = m - n_eq;
-        t[..n_eq].iter_mut().for_each(|v| *v = 0.0);
         for k in 0..n_in {
             t[n_eq + k] = (r.z[k] - self.z[k] * r.s[k]) / self.s[k];
         }
         g.iter_mut().for_each(|v| *v = 0.0);
-        pb.add_aty(t, g);
+        pb.add_aty_ineq(t, g);
         for v in 0..nvar {
             rhs[lay.var[v]] = r.x[v] - g[v];
         }
@@ -486,7 +485,7 @@ impl Newton<'_> {
         for row in 0..n_eq {
             out.y[row] = rhs[lay.row[row]];
         }
-        pb.ax(&out.x, t);
+        pb.ax_ineq(&out.x, t);
         for k in 0..n_in {
             out.s[k] = r.s[k] - t[n_eq + k];
             out.z[k] = (r.z[k] - self.z[k] * out.s[k]) / self.s[k];

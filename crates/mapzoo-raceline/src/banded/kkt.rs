@@ -151,7 +151,7 @@ impl Kkt {
         let rows = match pb.grouped {
             Some(g) => g,
             None if barrier => {
-                grouped_here = Grouped::new(&pb.a, pb.a.v, pb.m(), pb.nvar);
+                grouped_here = Grouped::new(&pb.a, pb.a.v, pb.m(), pb.nvar, pb.n_eq);
                 &grouped_here
             }
             None => &Grouped::default(),

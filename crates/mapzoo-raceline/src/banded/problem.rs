@@ -48,6 +48,10 @@ pub(crate) struct Grouped {
     col_start: Vec<usize>,
     /// Each column's entries (row, value).
     col_entries: Vec<(usize, f64)>,
+    /// Each column's entries on the inequality rows (row, value), in the same order: the
+    /// Newton solve's Aᵀ t, whose t is zero on the equality rows.
+    ineq_col_start: Vec<usize>,
+    ineq_col_entries: Vec<(usize, f64)>,
 }
 
 /// Groups `keys` (each < `n`) stably: the start of each key's group and the triplet
@@ -70,15 +74,27 @@ fn group(keys: &[usize], n: usize) -> (Vec<usize>, Vec<usize>) {
 }
 
 impl Grouped {
-    /// The groups of A = (`a`, values `v`) with `m` rows and `nvar` columns.
-    pub(super) fn new(a: &Triplets, v: &[f64], m: usize, nvar: usize) -> Grouped {
+    /// The groups of A = (`a`, values `v`) with `m` rows (the first `n_eq` the equalities)
+    /// and `nvar` columns.
+    pub(super) fn new(a: &Triplets, v: &[f64], m: usize, nvar: usize, n_eq: usize) -> Grouped {
         let (row_start, by_row) = group(a.i, m);
         let (col_start, by_col) = group(a.j, nvar);
+        let col_entries: Vec<(usize, f64)> = by_col.iter().map(|&t| (a.i[t], v[t])).collect();
+        let mut ineq_col_start = Vec::with_capacity(nvar + 1);
+        let mut ineq_col_entries = Vec::with_capacity(col_entries.len());
+        ineq_col_start.push(0);
+        for c in 0..nvar {
+            let column = &col_entries[col_start[c]..col_start[c + 1]];
+            ineq_col_entries.extend(column.iter().filter(|&&(r, _)| r >= n_eq));
+            ineq_col_start.push(ineq_col_entries.len());
+        }
         Grouped {
             row_start,
             row_entries: by_row.iter().map(|&t| (a.j[t], v[t])).collect(),
             col_start,
-            col_entries: by_col.iter().map(|&t| (a.i[t], v[t])).collect(),
+            col_entries,
+            ineq_col_start,
+            ineq_col_entries,
         }
     }
 
@@ -129,6 +145,51 @@ impl Problem<'_> {
         }
     }
 
+    /// A x on the inequality rows: `out[r]` for r ≥ n_eq, the equality rows' entries left as
+    /// they are (each row as [`Problem::ax`] computes it, bit for bit).
+    pub(super) fn ax_ineq(&self, x: &[f64], out: &mut [f64]) {
+        if let Some(g) = self.grouped {
+            for (r, o) in out.iter_mut().enumerate().skip(self.n_eq) {
+                let mut acc = 0.0;
+                for &(j, v) in g.row(r) {
+                    acc += v * x[j];
+                }
+                *o = acc;
+            }
+            return;
+        }
+        out[self.n_eq..].iter_mut().for_each(|v| *v = 0.0);
+        let a = &self.a;
+        for ((&i, &j), &v) in a.i.iter().zip(a.j).zip(a.v) {
+            if i >= self.n_eq {
+                out[i] += v * x[j];
+            }
+        }
+    }
+
+    /// out += A_Iᵀ y (the inequality rows only; `y`'s equality entries are not read): the same
+    /// bits as [`Problem::add_aty`] with `y` zero on the equality rows where `out` holds no −0
+    /// (their terms, ±0, leave a sum that is +0 or nonzero unchanged).
+    pub(super) fn add_aty_ineq(&self, y: &[f64], out: &mut [f64]) {
+        if let Some(g) = self.grouped {
+            for (c, o) in out.iter_mut().enumerate() {
+                let (from, to) = (g.ineq_col_start[c], g.ineq_col_start[c + 1]);
+                let mut acc = *o;
+                for &(i, v) in &g.ineq_col_entries[from..to] {
+                    acc += v * y[i];
+                }
+                *o = acc;
+            }
+            return;
+        }
+        let a = &self.a;
+        for ((&i, &j), &v) in a.i.iter().zip(a.j).zip(a.v) {
+            if i >= self.n_eq {
+                out[j] += v * y[i];
+            }
+        }
+    }
+
     /// out += Aᵀ y.
     pub(super) fn add_aty(&self, y: &[f64], out: &mut [f64]) {
         if let Some(g) = self.grouped {
@@ -172,7 +233,8 @@ mod tests {
     use crate::testing::Lcg;
 
     /// The grouped products are the triplet products bit for bit (rows and columns in any
-    /// order, repeated entries, empty rows and columns).
+    /// order, repeated entries, empty rows and columns), and the inequality rows' products
+    /// the full products' there.
     #[test]
     fn grouped_products_are_the_triplet_products() {
         let mut rng = Lcg::new(5);
@@ -193,11 +255,12 @@ mod tests {
                 j: &j,
                 v: &v,
             };
-            let grouped = Grouped::new(&a, &v, m, nvar);
+            let n_eq = next(m + 1);
+            let grouped = Grouped::new(&a, &v, m, nvar, n_eq);
             let b = vec![0.0; m];
             let plain = Problem {
                 nvar,
-                n_eq: 0,
+                n_eq,
                 p: Triplets {
                     i: &[],
                     j: &[],
@@ -223,6 +286,30 @@ mod tests {
             plain.add_aty(&y, &mut g1);
             fast.add_aty(&y, &mut g2);
             assert_eq!(bits(&g1), bits(&g2), "Aᵀ y, case {case}");
+            // the inequality rows alone: A x there, and Aᵀ y with y zero on the equalities
+            // (a start of +0 or nonzero entries, as the Newton solve's)
+            let y_ineq: Vec<f64> = (0..m).map(|r| if r < n_eq { 0.0 } else { y[r] }).collect();
+            let start: Vec<f64> = (0..nvar).map(|k| [0.0, -1.25, 3.5][k % 3]).collect();
+            for pb in [&plain, &fast] {
+                let mut full = vec![7.0; m];
+                plain.ax(&x, &mut full);
+                let mut ineq = vec![7.0; m];
+                pb.ax_ineq(&x, &mut ineq);
+                assert_eq!(
+                    bits(&full[n_eq..]),
+                    bits(&ineq[n_eq..]),
+                    "A_I x, case {case}"
+                );
+                assert!(
+                    ineq[..n_eq].iter().all(|&v| v == 7.0),
+                    "equality rows untouched"
+                );
+                let mut g1 = start.clone();
+                plain.add_aty(&y_ineq, &mut g1);
+                let mut g2 = start.clone();
+                pb.add_aty_ineq(&y, &mut g2);
+                assert_eq!(bits(&g1), bits(&g2), "A_Iᵀ y, case {case}");
+            }
         }
     }
 }

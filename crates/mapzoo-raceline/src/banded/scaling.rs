@@ -108,7 +108,7 @@ impl Scaled {
         }
         sc.pv.iter_mut().for_each(|v| *v *= sc.c);
         sc.q.iter_mut().for_each(|v| *v *= sc.c);
-        sc.grouped = Grouped::new(&pb.a, &sc.av, m, nvar);
+        sc.grouped = Grouped::new(&pb.a, &sc.av, m, nvar, pb.n_eq);
         sc
     }
 
