@@ -516,6 +516,48 @@ mod tests {
         )
     }
 
+    /// A sequence of the IQP's QPs (warm starts carried, a circle among them, whose shifts
+    /// all sit on a bound: a degenerate QP) gives the same bits with the later attempts run
+    /// beside the first as one after another.
+    #[test]
+    fn speculation_gives_the_sequential_answers() {
+        let circle = |n: usize| RefTrack {
+            xy: (0..n)
+                .map(|i| {
+                    let t = std::f64::consts::TAU * i as f64 / n as f64;
+                    [10.0 * t.cos(), 10.0 * t.sin()]
+                })
+                .collect(),
+            w_right: vec![1.0; n],
+            w_left: vec![1.0; n],
+        };
+        let tracks = [
+            wobbly(120, 0.0),
+            wobbly(120, 0.03),
+            wobbly(118, 0.9),
+            circle(118),
+            wobbly(118, 0.95),
+            wobbly(118, 0.97),
+        ];
+        let run = |speculative: bool| {
+            crate::qp::SPECULATION.with(|s| s.set(Some(speculative)));
+            let mut warm = WarmStart::default();
+            let answers: Vec<Vec<u64>> = tracks
+                .iter()
+                .map(|rt| {
+                    let (alpha, _) = solve(rt, &mut warm);
+                    alpha.iter().map(|a| a.to_bits()).collect()
+                })
+                .collect();
+            crate::qp::SPECULATION.with(|s| s.set(None));
+            answers
+        };
+        let (sequential, speculative) = (run(false), run(true));
+        for (k, (a, b)) in sequential.iter().zip(&speculative).enumerate() {
+            assert_eq!(a, b, "QP {k}");
+        }
+    }
+
     /// The IQP's next QP (its reference moved a little, with as many knots or up to 4 % fewer,
     /// as between f's IQP iterations) started from the previous one's interior point: the
     /// same minimiser, in fewer interior-point iterations than from the cold start.

@@ -19,6 +19,9 @@ use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
 use serde::{Deserialize, Serialize};
 
 use crate::banded;
@@ -298,7 +301,7 @@ impl QpProblem {
                 }
             }
         }
-        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
+        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration, None)
     }
 
     /// The exact minimiser of one QP of a sequence whose steps take the answer as it is (the
@@ -322,7 +325,7 @@ impl QpProblem {
             }
         }
         let p = self.p.csc(self.nvar, self.nvar);
-        let sol = self.solve_interior(&p, stage, iteration)?;
+        let sol = self.solve_interior(&p, stage, iteration, None)?;
         Ok(self.polish(&p, &sol, banded::CORRECTIONS).unwrap_or(sol.x))
     }
 
@@ -342,6 +345,13 @@ impl QpProblem {
     /// minimiser: a warm start is kept only where its early polish holds
     /// ([`banded::solve_polished`]), else the QP is solved from the cold start; on the golden
     /// manifest's maps the lines move by at most 1.4e-7 m (4 sets of 37, in the last digits).
+    ///
+    /// The attempts in order: the warm start, the cold start, Clarabel (where the polish does
+    /// not hold, the answer is an interior point's, which only agrees with Clarabel's to the
+    /// tolerance, and the IQP iterations amplify that: Clarabel answers such a problem, as it
+    /// does with `qp_solver = "clarabel"`). On a long track ([`speculate`]) the later
+    /// attempts run on a second thread beside the first, and are abandoned when it holds:
+    /// the answer is the same, each attempt's result being its own whichever thread runs it.
     pub(crate) fn solve_polished_warm(
         &self,
         stage: Stage,
@@ -349,31 +359,63 @@ impl QpProblem {
         warm: &mut WarmStart,
     ) -> Result<Vec<f64>, OptimizeError> {
         let carried = warm.0.take();
-        if self.solver == QpSolver::Banded {
-            let pb = self.banded();
-            // where the polish does not hold, the answer is an interior point's, which only
-            // agrees with Clarabel's to the tolerance (and the IQP iterations amplify that):
-            // Clarabel answers such a problem, as it does with `qp_solver = "clarabel"`
-            let mut solved = banded::solve_polished(&pb, carried.as_ref());
-            if solved.is_err() && carried.is_some() {
-                solved = banded::solve_polished(&pb, None);
-            }
-            if let Ok((x, next)) = solved {
-                warm.0 = Some(next);
-                return Ok(x);
-            }
+        if self.solver != QpSolver::Banded {
+            return self.reference_answer(stage, iteration, None);
         }
+        let pb = self.banded();
+        let answer = if speculate(self.knots) {
+            first_success(
+                || banded::solve_polished(&pb, carried.as_ref(), None),
+                |stop| {
+                    if carried.is_some() {
+                        if let Ok(solved) = banded::solve_polished(&pb, None, Some(stop)) {
+                            return Ok(solved);
+                        }
+                    }
+                    Err(self.reference_answer(stage, iteration, Some(stop)))
+                },
+            )
+        } else {
+            let mut solved = banded::solve_polished(&pb, carried.as_ref(), None);
+            if solved.is_err() && carried.is_some() {
+                solved = banded::solve_polished(&pb, None, None);
+            }
+            solved.map_err(|_| self.reference_answer(stage, iteration, None))
+        };
+        match answer {
+            Ok((x, next)) => {
+                warm.0 = Some(next);
+                Ok(x)
+            }
+            Err(reference) => reference,
+        }
+    }
+
+    /// Clarabel's answer: its interior point polished on its active set (the interior-point x
+    /// where the polish does not hold). With `stop`, abandoned once it is set (an error, or
+    /// the unpolished x: the caller no longer reads it).
+    fn reference_answer(
+        &self,
+        stage: Stage,
+        iteration: usize,
+        stop: Option<&Arc<AtomicBool>>,
+    ) -> Result<Vec<f64>, OptimizeError> {
         let p = self.p.csc(self.nvar, self.nvar);
-        let sol = self.solve_interior(&p, stage, iteration)?;
+        let sol = self.solve_interior(&p, stage, iteration, stop)?;
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Ok(sol.x);
+        }
         Ok(self.polish(&p, &sol, 0).unwrap_or(sol.x))
     }
 
-    /// Clarabel's interior-point solve with Hessian `p`.
+    /// Clarabel's interior-point solve with Hessian `p`; with `stop`, abandoned (an error)
+    /// at the first iteration that finds it set.
     fn solve_interior(
         &self,
         p: &CscMatrix<f64>,
         stage: Stage,
         iteration: usize,
+        stop: Option<&Arc<AtomicBool>>,
     ) -> Result<QpSolution, OptimizeError> {
         let a = self.a.csc(self.b.len(), self.nvar);
         solve_qp(
@@ -385,6 +427,7 @@ impl QpProblem {
             QpSettings::INTERIOR,
             stage,
             iteration,
+            stop,
         )
     }
 
@@ -445,6 +488,7 @@ impl QpProblem {
             QpSettings::POLISH,
             Stage::Polish,
             0,
+            None,
         )
         .ok()?;
         let lambda = (0..m)
@@ -452,6 +496,55 @@ impl QpProblem {
             .collect();
         Some((fixed.x, lambda))
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: speculation on or off whatever the size (`None`: [`speculate`] decides).
+    pub(crate) static SPECULATION: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Knots from which an IQP QP's later attempts (the cold start, Clarabel) run beside its
+/// first on a second thread ([`QpProblem::solve_polished_warm`]). Below, a QP takes a few
+/// milliseconds, the two solves side by side slow each other (~10 % here), and in `build`
+/// the second core encodes the files already final (f, 766 knots: speculation would only
+/// cost); on the long F1TENTH tracks (2,000–2,400 knots) a third of the IQP's QPs need a
+/// later attempt, each ~25 ms of banded iterations or ~70 ms of Clarabel.
+const SPECULATE_FROM_KNOTS: usize = 1000;
+
+/// Whether a QP of `knots` knots runs its later attempts beside its first: a long track, a
+/// second core, and not inside a thread pool that already runs one track per core (a
+/// batch).
+fn speculate(knots: usize) -> bool {
+    #[cfg(test)]
+    if let Some(forced) = SPECULATION.with(|s| s.get()) {
+        return forced;
+    }
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    knots >= SPECULATE_FROM_KNOTS && cores >= 2 && rayon::current_thread_index().is_none()
+}
+
+/// `first()`, or where it fails `later`'s result: `later` runs on a second thread beside
+/// `first` from the start, and is asked to stop (the flag it is given is set) as soon as
+/// `first` succeeds, its result then unread. The result is the one the two give one after
+/// the other, `later` only where `first` fails.
+fn first_success<T: Send, E, F: Send>(
+    first: impl FnOnce() -> Result<T, E>,
+    later: impl FnOnce(&Arc<AtomicBool>) -> Result<T, F> + Send,
+) -> Result<T, F> {
+    let stop = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        let later = scope.spawn(|| later(&stop));
+        let first = first();
+        if first.is_ok() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let later = later
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        first.or(later)
+    })
 }
 
 /// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`.
@@ -465,6 +558,7 @@ fn solve_qp(
     settings: QpSettings,
     stage: Stage,
     iteration: usize,
+    stop: Option<&Arc<AtomicBool>>,
 ) -> Result<QpSolution, OptimizeError> {
     // Tight tolerances first, so the active set is found as quadprog finds it; a degenerate
     // problem (e.g. a circle, where every shift sits on its bound) can stall there, so retry at
@@ -490,6 +584,10 @@ fn solve_qp(
                 message: format!("solver setup: {e}"),
             }
         })?;
+        if let Some(stop) = stop {
+            let stop = Arc::clone(stop);
+            solver.set_termination_callback(move |_| stop.load(Ordering::Relaxed));
+        }
         solver.solve();
         let sol = &solver.solution;
         // A stall this close to optimal is the best iterate there is (the polish makes it exact).
@@ -681,6 +779,44 @@ mod tests {
 
     /// [`box_qp`]: the polish reaches (1, 0) to rounding, where the interior point alone stops
     /// ~1e-7 short.
+    /// The first attempt's success wins and stops the later one; its failure gives the later
+    /// one's result, success or failure.
+    #[test]
+    fn first_success_keeps_the_order_of_the_attempts() {
+        let later_waits = |stop: &Arc<AtomicBool>| -> Result<u32, &str> {
+            // a later attempt that would run long: it ends when told to stop
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            Ok(2)
+        };
+        assert_eq!(first_success(|| Ok::<u32, ()>(1), later_waits), Ok(1));
+        assert_eq!(
+            first_success(|| Err::<u32, ()>(()), |_| Ok::<u32, &str>(2)),
+            Ok(2)
+        );
+        assert_eq!(
+            first_success(
+                || Err::<u32, ()>(()),
+                |_| Err::<u32, &str>("reference failed")
+            ),
+            Err("reference failed")
+        );
+        // a later attempt that finished first is not taken over the first's success
+        let (tx, rx) = std::sync::mpsc::channel();
+        let got = first_success(
+            || {
+                rx.recv().expect("the later attempt ends first");
+                Ok::<u32, ()>(1)
+            },
+            |_| {
+                tx.send(()).expect("the first attempt waits");
+                Ok::<u32, &str>(2)
+            },
+        );
+        assert_eq!(got, Ok(1));
+    }
+
     #[test]
     fn small_box_qp_is_solved_exactly() {
         let mut qp = box_qp();

@@ -51,6 +51,8 @@ pub(crate) use polish::{wrong_rows, CORRECTIONS};
 pub(crate) use problem::{Failure, Problem, Triplets};
 pub(crate) use warm::Iterate;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use ipm::{Answer, Ipm};
 use kkt::Structure;
 use scaling::Scaled;
@@ -80,7 +82,7 @@ pub(crate) fn solve_exact(pb: &Problem) -> Result<Vec<f64>, Failure> {
     let sc = Scaled::new(pb);
     let spb = sc.problem(pb);
     let mut ipm = Ipm::new(&spb, Structure::new(&spb)?, Answer::Exact)?;
-    if let Some((x, _)) = polish_early(pb, &spb, &sc, &mut ipm) {
+    if let Some((x, _)) = polish_early(pb, &spb, &sc, &mut ipm, None) {
         return Ok(x);
     }
     let sol = sc.unscale(ipm.finish()?);
@@ -117,9 +119,13 @@ pub(crate) fn solve(pb: &Problem) -> Result<QpSolution, Failure> {
 /// whose answer may depend on the path to it (on São Paulo's fifth IQP QP a warm start's
 /// converged active set gave a line 7e-5 m from the cold start's, which hands the QP to
 /// Clarabel), so it gives `Err(NotPolished)` and the caller solves again from the cold start.
+///
+/// With `stop`, the solve is abandoned (`Err(Stopped)`) at the first iteration that finds
+/// it set: another thread has the answer this solve would only have been asked for after.
 pub(crate) fn solve_polished(
     pb: &Problem,
     warm: Option<&Iterate>,
+    stop: Option<&AtomicBool>,
 ) -> Result<(Vec<f64>, Iterate), Failure> {
     let sc = Scaled::new(pb);
     let spb = sc.problem(pb);
@@ -129,8 +135,11 @@ pub(crate) fn solve_polished(
     if let Some((y, s, z)) = start {
         ipm.start_from(y, s, z);
     }
-    if let Some((x, current)) = polish_early(pb, &spb, &sc, &mut ipm) {
+    if let Some((x, current)) = polish_early(pb, &spb, &sc, &mut ipm, stop) {
         return Ok((x, Iterate::new(pb, &current, ipm.iterations())));
+    }
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return Err(Failure::Stopped);
     }
     if started_warm {
         return Err(Failure::NotPolished);
@@ -148,16 +157,20 @@ pub(crate) fn solve_polished(
 /// active-set polish on each iterate from error [`POLISH_FROM`] on whose active set is
 /// unambiguous and not tried yet (where it fails, then the polish with the set corrected as
 /// often as the solve's [`Answer::corrections`] allows): the first that holds, with the
-/// iterate (original units).
+/// iterate (original units). `None` as soon as `stop` is set.
 fn polish_early(
     pb: &Problem,
     spb: &Problem,
     sc: &Scaled,
     ipm: &mut Ipm,
+    stop: Option<&AtomicBool>,
 ) -> Option<(Vec<f64>, QpSolution)> {
     let corrections = ipm.answer().corrections();
     let mut tried: Option<Vec<bool>> = None;
     while let Some(err) = ipm.measure() {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return None;
+        }
         if err <= POLISH_FROM {
             let current = sc.unscale(ipm.current());
             let active = polish::active_set(pb.n_eq, &current);
@@ -312,8 +325,8 @@ mod tests {
         let sol = solve(&pb).unwrap_or_else(|e| panic!("{what}: {e:?}"));
         let x = polish::exact(&pb, &sol, 0).unwrap_or_else(|| panic!("{what}: polish rejected"));
         let reference = enumerate(qp);
-        let (early, _) =
-            solve_polished(&pb, None).unwrap_or_else(|e| panic!("{what}: early polish {e:?}"));
+        let (early, _) = solve_polished(&pb, None, None)
+            .unwrap_or_else(|e| panic!("{what}: early polish {e:?}"));
         for (a, b) in early.iter().zip(&reference) {
             assert!(
                 (a - b).abs() < 1e-9,

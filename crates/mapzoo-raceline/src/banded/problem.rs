@@ -17,6 +17,8 @@ pub(crate) enum Failure {
     NotPolished,
     /// A row of the converged iterate is neither clearly active nor inactive.
     Degenerate,
+    /// Abandoned on request (its answer was no longer needed).
+    Stopped,
 }
 
 /// A QP in the solver's terms: sizes, P's upper triangle and A as triplets, q and b, and

@@ -207,3 +207,42 @@ fn a_closing_copy_of_the_first_point_is_dropped() {
     let b = compute(&closed, None, &params).unwrap();
     assert_eq!(a.lines, b.lines);
 }
+
+/// On a long track (F1TENTH Sakhir's centerline, ~2,200 knots: degenerate IQP QPs that
+/// Clarabel answers, a warm start whose polish fails) the lines are the same bits whether the
+/// IQP's later attempts run beside its first (a lone thread on a machine of two cores or
+/// more) or one after the other (inside a thread pool, as a batch runs its tracks).
+#[test]
+fn a_long_track_gives_the_same_lines_with_the_attempts_side_by_side() {
+    let Some(data) = mapzoo_format::testdata::reference_data_or_skip(
+        "a_long_track_gives_the_same_lines_with_the_attempts_side_by_side",
+    ) else {
+        return;
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(
+        cores >= 2,
+        "two cores are needed to run the attempts side by side ({cores} here)"
+    );
+    let path = data.join("f1tenth/Sakhir/Sakhir_centerline.csv");
+    let centerline = mapzoo_format::read_centerline_any(&path).expect("Sakhir's centerline");
+    let params = RacelineParams::mapzoo();
+    let alone = compute(&centerline, None, &params).expect("Sakhir builds");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    let pooled = pool
+        .install(|| compute(&centerline, None, &params))
+        .expect("Sakhir builds");
+    for kind in LineKind::ALL {
+        let bits = |r: &mapzoo_raceline::RacelineResult| -> Vec<[u64; 3]> {
+            r[kind]
+                .waypoints
+                .iter()
+                .map(|w| [w.x_m.to_bits(), w.y_m.to_bits(), w.vx_mps.to_bits()])
+                .collect()
+        };
+        assert_eq!(bits(&alone), bits(&pooled), "{kind:?} line");
+    }
+}
