@@ -391,9 +391,11 @@ impl QpProblem {
         }
     }
 
-    /// Clarabel's answer: its interior point polished on its active set (the interior-point x
-    /// where the polish does not hold). With `stop`, abandoned once it is set (an error, or
-    /// the unpolished x: the caller no longer reads it).
+    /// Clarabel's answer: its interior point polished on its active set, the set corrected
+    /// where the polished point breaks the minimiser test (a weakly active row classed
+    /// wrongly), as a min-time step's is; the interior-point x where no set settles. With
+    /// `stop`, abandoned once it is set (an error, or the unpolished x: the caller no longer
+    /// reads it).
     fn reference_answer(
         &self,
         stage: Stage,
@@ -405,7 +407,7 @@ impl QpProblem {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Ok(sol.x);
         }
-        Ok(self.polish(&p, &sol, 0).unwrap_or(sol.x))
+        Ok(self.polish(&p, &sol, banded::CORRECTIONS).unwrap_or(sol.x))
     }
 
     /// Clarabel's interior-point solve with Hessian `p`; with `stop`, abandoned (an error)

@@ -19,7 +19,8 @@ use crate::status::QpSolution;
 const REFINE_STEPS: usize = 8;
 /// Tolerance of the minimiser test (primal rows and multiplier signs), in the problem's units.
 pub(crate) const TOL: f64 = 1e-9;
-/// Corrections of the active set at most in a min-time step's polish ([`exact`]).
+/// Corrections of the active set at most in a min-time step's polish ([`exact`]) and in the
+/// polish of a Clarabel answer.
 pub(crate) const CORRECTIONS: usize = 4;
 /// The penalty regularisation ε of the active rows in [`on_barrier_layout`]: each active
 /// row enters the reduced matrix with weight 1/ε, then refinement removes ε.

@@ -177,7 +177,10 @@ fn dense_alpha(qp: &CurvatureQp, dense: &DenseQp) -> Option<Vec<f64>> {
     }
     // An interior point stops short of the bounds by ~1e-7, which an ill-conditioned curvature
     // Hessian turns into ~1e-6 in α. Make the reference exact: solve the KKT system of its active
-    // set (rows whose slack is below their multiplier) densely.
+    // set (rows whose slack is below their multiplier) densely, and where that point violates a
+    // row or holds one with a negative multiplier (a weakly active row the interior point
+    // classed wrongly), correct the set and solve again: the minimiser is the point that is
+    // feasible with non-negative multipliers.
     let a_dense = Mat::from_fn(4 * n, n, |r, c| {
         let (i, k) = (r % n, c);
         match r / n {
@@ -187,29 +190,45 @@ fn dense_alpha(qp: &CurvatureQp, dense: &DenseQp) -> Option<Vec<f64>> {
             _ => -e_kappa[(i, k)],
         }
     });
-    let active: Vec<usize> = (0..4 * n).filter(|&r| sol.s[r] < sol.z[r]).collect();
-    let m = active.len();
-    let mut kkt = Mat::zeros(n + m, n + m);
-    let mut rhs = vec![0.0; n + m];
-    for r in 0..n {
-        for c in 0..n {
-            kkt[(r, c)] = h[(r, c)];
+    let mut active: Vec<bool> = (0..4 * n).map(|r| sol.s[r] < sol.z[r]).collect();
+    for _ in 0..10 {
+        let rows: Vec<usize> = (0..4 * n).filter(|&r| active[r]).collect();
+        let m = rows.len();
+        let mut kkt = Mat::zeros(n + m, n + m);
+        let mut rhs = vec![0.0; n + m];
+        for r in 0..n {
+            for c in 0..n {
+                kkt[(r, c)] = h[(r, c)];
+            }
+            rhs[r] = -f[r];
         }
-        rhs[r] = -f[r];
-    }
-    for (j, &row) in active.iter().enumerate() {
-        for c in 0..n {
-            kkt[(n + j, c)] = a_dense[(row, c)];
-            kkt[(c, n + j)] = a_dense[(row, c)];
+        for (j, &row) in rows.iter().enumerate() {
+            for c in 0..n {
+                kkt[(n + j, c)] = a_dense[(row, c)];
+                kkt[(c, n + j)] = a_dense[(row, c)];
+            }
+            rhs[n + j] = b[row];
         }
-        rhs[n + j] = b[row];
+        let exact = kkt.solve(&rhs)?;
+        let x: Vec<f64> = exact.iter().take(n).copied().collect();
+        let ax = a_dense.mul_vec(&x);
+        let violated: Vec<usize> = (0..4 * n)
+            .filter(|&r| !active[r] && ax[r] > b[r] + 1e-12)
+            .collect();
+        let pulling: Vec<usize> = (0..m)
+            .filter(|&j| exact[n + j] < -1e-12)
+            .map(|j| rows[j])
+            .collect();
+        if violated.is_empty() && pulling.is_empty() {
+            return Some(x);
+        }
+        violated
+            .iter()
+            .chain(&pulling)
+            .for_each(|&r| active[r] = !active[r]);
     }
-    let exact = kkt.solve(&rhs)?;
-    let x: Vec<f64> = exact.iter().take(n).copied().collect();
-    // Keep it only if it is still feasible; otherwise the interior-point answer stands.
-    let ax = a_dense.mul_vec(&x);
-    let feasible = (0..4 * n).all(|r| ax[r] <= b[r] + 1e-9);
-    Some(if feasible { x } else { sol.x.clone() })
+    // no set settled: the interior-point answer stands
+    Some(sol.x.clone())
 }
 
 /// A closed reference line for the curvature QP: the loop of [`loop_points`] with widths cycling
