@@ -130,28 +130,19 @@ impl Problem<'_> {
 
     /// A x (all rows).
     pub(super) fn ax(&self, x: &[f64], out: &mut [f64]) {
-        if let Some(g) = self.grouped {
-            for (r, o) in out.iter_mut().enumerate() {
-                let mut acc = 0.0;
-                for &(j, v) in g.row(r) {
-                    acc += v * x[j];
-                }
-                *o = acc;
-            }
-            return;
-        }
-        out.iter_mut().for_each(|v| *v = 0.0);
-        let a = &self.a;
-        for ((&i, &j), &v) in a.i.iter().zip(a.j).zip(a.v) {
-            out[i] += v * x[j];
-        }
+        self.ax_from(0, x, out);
     }
 
     /// A x on the inequality rows: `out[r]` for r ≥ n_eq, the equality rows' entries left as
     /// they are (each row as [`Problem::ax`] computes it, bit for bit).
     pub(super) fn ax_ineq(&self, x: &[f64], out: &mut [f64]) {
+        self.ax_from(self.n_eq, x, out);
+    }
+
+    /// A x on the rows from `first` on (`out`'s earlier entries left as they are).
+    fn ax_from(&self, first: usize, x: &[f64], out: &mut [f64]) {
         if let Some(g) = self.grouped {
-            for (r, o) in out.iter_mut().enumerate().skip(self.n_eq) {
+            for (r, o) in out.iter_mut().enumerate().skip(first) {
                 let mut acc = 0.0;
                 for &(j, v) in g.row(r) {
                     acc += v * x[j];
@@ -160,10 +151,10 @@ impl Problem<'_> {
             }
             return;
         }
-        out[self.n_eq..].iter_mut().for_each(|v| *v = 0.0);
+        out[first..].iter_mut().for_each(|v| *v = 0.0);
         let a = &self.a;
         for ((&i, &j), &v) in a.i.iter().zip(a.j).zip(a.v) {
-            if i >= self.n_eq {
+            if i >= first {
                 out[i] += v * x[j];
             }
         }
