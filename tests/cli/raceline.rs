@@ -453,7 +453,9 @@ fn qp_flag_chooses_the_solver_with_the_same_lines() {
 /// The banded solver gives the Clarabel lines on the F1TENTH maps whose QPs are degenerate
 /// (IMS, São Paulo: a weakly active row that two interior points classify differently, where
 /// the active-set polish of one holds and the other's fails): every IQP and SP waypoint within
-/// 1e-6 m, and the same lap times. Such a QP is handed to Clarabel by the banded path.
+/// 1e-6 m, and the same lap times. Both paths polish such a QP's answer on its active set
+/// corrected where the minimiser test fails (until 2026-12-05 the banded path handed it to
+/// Clarabel).
 #[test]
 fn banded_matches_clarabel_on_degenerate_f1tenth_maps() {
     let Some(data) = reference_data_or_skip("banded_matches_clarabel_on_degenerate_f1tenth_maps")

@@ -20,7 +20,7 @@ use clarabel::solver::{
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -301,7 +301,7 @@ impl QpProblem {
                 }
             }
         }
-        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration, None)
+        self.solve_interior(&self.p.csc(self.nvar, self.nvar), stage, iteration)
     }
 
     /// The exact minimiser of one QP of a sequence whose steps take the answer as it is (the
@@ -325,7 +325,7 @@ impl QpProblem {
             }
         }
         let p = self.p.csc(self.nvar, self.nvar);
-        let sol = self.solve_interior(&p, stage, iteration, None)?;
+        let sol = self.solve_interior(&p, stage, iteration)?;
         Ok(self.polish(&p, &sol, banded::CORRECTIONS).unwrap_or(sol.x))
     }
 
@@ -346,12 +346,13 @@ impl QpProblem {
     /// ([`banded::solve_polished`]), else the QP is solved from the cold start; on the golden
     /// manifest's maps the lines move by at most 1.4e-7 m (4 sets of 37, in the last digits).
     ///
-    /// The attempts in order: the warm start, the cold start, Clarabel (where the polish does
-    /// not hold, the answer is an interior point's, which only agrees with Clarabel's to the
-    /// tolerance, and the IQP iterations amplify that: Clarabel answers such a problem, as it
-    /// does with `qp_solver = "clarabel"`). On a long track ([`speculate`]) the later
-    /// attempts run on a second thread beside the first, and are abandoned when it holds:
-    /// the answer is the same, each attempt's result being its own whichever thread runs it.
+    /// The attempts in order: the warm start (its early polish only), the cold start (an
+    /// early polish, else the converged iterate's, its set corrected where a weakly active row
+    /// was classed wrongly), Clarabel (polished and corrected the same way) where no banded
+    /// polish settles or the interior point does not converge. On a long track
+    /// ([`speculate`]) the cold start runs on a second thread beside the warm one and is
+    /// abandoned when that holds: the answer is the same, each attempt's result being its own
+    /// whichever thread runs it.
     pub(crate) fn solve_polished_warm(
         &self,
         stage: Stage,
@@ -360,64 +361,42 @@ impl QpProblem {
     ) -> Result<Vec<f64>, OptimizeError> {
         let carried = warm.0.take();
         if self.solver != QpSolver::Banded {
-            return self.reference_answer(stage, iteration, None);
+            return self.reference_answer(stage, iteration);
         }
         let pb = self.banded();
-        let answer = if speculate(self.knots) {
-            first_success(
-                || banded::solve_polished(&pb, carried.as_ref(), None),
-                |stop| {
-                    if carried.is_some() {
-                        if let Ok(solved) = banded::solve_polished(&pb, None, Some(stop)) {
-                            return Ok(solved);
-                        }
-                    }
-                    Err(self.reference_answer(stage, iteration, Some(stop)))
-                },
-            )
-        } else {
-            let mut solved = banded::solve_polished(&pb, carried.as_ref(), None);
-            if solved.is_err() && carried.is_some() {
-                solved = banded::solve_polished(&pb, None, None);
-            }
-            solved.map_err(|_| self.reference_answer(stage, iteration, None))
+        let solved = match carried {
+            Some(carried) if speculate(self.knots) => first_success(
+                || banded::solve_polished(&pb, Some(&carried), None),
+                |stop| banded::solve_polished(&pb, None, Some(stop)),
+            ),
+            Some(carried) => banded::solve_polished(&pb, Some(&carried), None)
+                .or_else(|_| banded::solve_polished(&pb, None, None)),
+            None => banded::solve_polished(&pb, None, None),
         };
-        match answer {
+        match solved {
             Ok((x, next)) => {
                 warm.0 = Some(next);
                 Ok(x)
             }
-            Err(reference) => reference,
+            Err(_) => self.reference_answer(stage, iteration),
         }
     }
 
     /// Clarabel's answer: its interior point polished on its active set, the set corrected
     /// where the polished point breaks the minimiser test (a weakly active row classed
-    /// wrongly), as a min-time step's is; the interior-point x where no set settles. With
-    /// `stop`, abandoned once it is set (an error, or the unpolished x: the caller no longer
-    /// reads it).
-    fn reference_answer(
-        &self,
-        stage: Stage,
-        iteration: usize,
-        stop: Option<&Arc<AtomicBool>>,
-    ) -> Result<Vec<f64>, OptimizeError> {
+    /// wrongly), as a min-time step's is; the interior-point x where no set settles.
+    fn reference_answer(&self, stage: Stage, iteration: usize) -> Result<Vec<f64>, OptimizeError> {
         let p = self.p.csc(self.nvar, self.nvar);
-        let sol = self.solve_interior(&p, stage, iteration, stop)?;
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Ok(sol.x);
-        }
+        let sol = self.solve_interior(&p, stage, iteration)?;
         Ok(self.polish(&p, &sol, banded::CORRECTIONS).unwrap_or(sol.x))
     }
 
-    /// Clarabel's interior-point solve with Hessian `p`; with `stop`, abandoned (an error)
-    /// at the first iteration that finds it set.
+    /// Clarabel's interior-point solve with Hessian `p`.
     fn solve_interior(
         &self,
         p: &CscMatrix<f64>,
         stage: Stage,
         iteration: usize,
-        stop: Option<&Arc<AtomicBool>>,
     ) -> Result<QpSolution, OptimizeError> {
         let a = self.a.csc(self.b.len(), self.nvar);
         solve_qp(
@@ -429,7 +408,6 @@ impl QpProblem {
             QpSettings::INTERIOR,
             stage,
             iteration,
-            stop,
         )
     }
 
@@ -490,7 +468,6 @@ impl QpProblem {
             QpSettings::POLISH,
             Stage::Polish,
             0,
-            None,
         )
         .ok()?;
         let lambda = (0..m)
@@ -506,15 +483,14 @@ thread_local! {
     pub(crate) static SPECULATION: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
 }
 
-/// Knots from which an IQP QP's later attempts (the cold start, Clarabel) run beside its
-/// first on a second thread ([`QpProblem::solve_polished_warm`]). Below, a QP takes a few
-/// milliseconds, the two solves side by side slow each other (~10 % here), and in `build`
-/// the second core encodes the files already final (f, 766 knots: speculation would only
-/// cost); on the long F1TENTH tracks (2,000–2,400 knots) a third of the IQP's QPs need a
-/// later attempt, each ~25 ms of banded iterations or ~70 ms of Clarabel.
+/// Knots from which an IQP QP's cold start runs beside its warm start on a second thread
+/// ([`QpProblem::solve_polished_warm`]). Below, a QP takes a few milliseconds, the two
+/// solves side by side slow each other (~10 % here), and in `build` the second core encodes
+/// the files already final (f, 766 knots: speculation would only cost); on the long F1TENTH
+/// tracks (2,000–2,400 knots) two in five warm starts fail, each after ~25 ms of iterations.
 const SPECULATE_FROM_KNOTS: usize = 1000;
 
-/// Whether a QP of `knots` knots runs its later attempts beside its first: a long track, a
+/// Whether a QP of `knots` knots runs its cold start beside its warm start: a long track, a
 /// second core, and not inside a thread pool that already runs one track per core (a
 /// batch).
 fn speculate(knots: usize) -> bool {
@@ -533,9 +509,9 @@ fn speculate(knots: usize) -> bool {
 /// the other, `later` only where `first` fails.
 fn first_success<T: Send, E, F: Send>(
     first: impl FnOnce() -> Result<T, E>,
-    later: impl FnOnce(&Arc<AtomicBool>) -> Result<T, F> + Send,
+    later: impl FnOnce(&AtomicBool) -> Result<T, F> + Send,
 ) -> Result<T, F> {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let later = scope.spawn(|| later(&stop));
         let first = first();
@@ -560,7 +536,6 @@ fn solve_qp(
     settings: QpSettings,
     stage: Stage,
     iteration: usize,
-    stop: Option<&Arc<AtomicBool>>,
 ) -> Result<QpSolution, OptimizeError> {
     // Tight tolerances first, so the active set is found as quadprog finds it; a degenerate
     // problem (e.g. a circle, where every shift sits on its bound) can stall there, so retry at
@@ -586,10 +561,6 @@ fn solve_qp(
                 message: format!("solver setup: {e}"),
             }
         })?;
-        if let Some(stop) = stop {
-            let stop = Arc::clone(stop);
-            solver.set_termination_callback(move |_| stop.load(Ordering::Relaxed));
-        }
         solver.solve();
         let sol = &solver.solution;
         // A stall this close to optimal is the best iterate there is (the polish makes it exact).
@@ -785,7 +756,7 @@ mod tests {
     /// one's result, success or failure.
     #[test]
     fn first_success_keeps_the_order_of_the_attempts() {
-        let later_waits = |stop: &Arc<AtomicBool>| -> Result<u32, &str> {
+        let later_waits = |stop: &AtomicBool| -> Result<u32, &str> {
             // a later attempt that would run long: it ends when told to stop
             while !stop.load(Ordering::Relaxed) {
                 std::thread::yield_now();
