@@ -517,8 +517,8 @@ mod tests {
     }
 
     /// A sequence of the IQP's QPs (warm starts carried, a circle among them, whose shifts
-    /// all sit on a bound: a degenerate QP) gives the same bits with the later attempts run
-    /// beside the first as one after another.
+    /// all sit on a bound: a degenerate QP) gives the same bits with the cold start run beside
+    /// the warm one as after it.
     #[test]
     fn speculation_gives_the_sequential_answers() {
         let circle = |n: usize| RefTrack {

@@ -750,8 +750,6 @@ mod tests {
         qp
     }
 
-    /// [`box_qp`]: the polish reaches (1, 0) to rounding, where the interior point alone stops
-    /// ~1e-7 short.
     /// The first attempt's success wins and stops the later one; its failure gives the later
     /// one's result, success or failure.
     #[test]
@@ -790,6 +788,8 @@ mod tests {
         assert_eq!(got, Ok(1));
     }
 
+    /// [`box_qp`]: the polish reaches (1, 0) to rounding, where the interior point alone stops
+    /// ~1e-7 short.
     #[test]
     fn small_box_qp_is_solved_exactly() {
         let mut qp = box_qp();

@@ -208,10 +208,10 @@ fn a_closing_copy_of_the_first_point_is_dropped() {
     assert_eq!(a.lines, b.lines);
 }
 
-/// On a long track (F1TENTH Sakhir's centerline, ~2,200 knots: degenerate IQP QPs that
-/// Clarabel answers, a warm start whose polish fails) the lines are the same bits whether the
-/// IQP's later attempts run beside its first (a lone thread on a machine of two cores or
-/// more) or one after the other (inside a thread pool, as a batch runs its tracks).
+/// On a long track (F1TENTH Sakhir's centerline, ~2,200 knots: degenerate IQP QPs, warm
+/// starts whose polish fails) the lines are the same bits whether an IQP QP's cold start runs
+/// beside its warm start (a lone thread on a machine of two cores or more) or after it
+/// (inside a thread pool, as a batch runs its tracks).
 #[test]
 fn a_long_track_gives_the_same_lines_with_the_attempts_side_by_side() {
     let Some(data) = mapzoo_format::testdata::reference_data_or_skip(
