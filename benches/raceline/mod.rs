@@ -44,5 +44,5 @@ pub(crate) fn tracks() -> Vec<(&'static str, Vec<Waypoint>, Option<Walls>, Racel
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = iqp::bench, compute::bench, mintime::bench, qp::bench
+    targets = iqp::bench, compute::bench, mintime::bench, qp::bench, qp::bench_iterations
 }

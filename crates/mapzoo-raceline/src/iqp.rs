@@ -142,6 +142,25 @@ impl CurvatureQp<'_> {
         solver: QpSolver,
         warm: &mut WarmStart,
     ) -> Result<Vec<f64>, OptimizeError> {
+        let qp = self.problem(solver)?;
+        let x = qp.solve_polished_warm(Stage::Iqp, iteration, warm)?;
+        Ok(x[..self.reftrack.len()].to_vec())
+    }
+
+    /// The worst relative residual or gap after `iterations` interior-point iterations of the
+    /// banded solver from the cold start, without the polish (a bench's fixed amount of work
+    /// per size, to show the O(N) cost of an iteration); `None` where the solve stopped
+    /// earlier or its structure does not fit.
+    #[cfg(any(test, feature = "reference"))]
+    pub fn interior_point_iterations(&self, iterations: usize) -> Option<f64> {
+        self.problem(QpSolver::Banded)
+            .ok()?
+            .interior_point_iterations(iterations)
+    }
+
+    /// The curvature QP for `solver`: variables α, zx, zy (N each), rows the C2 equalities
+    /// for x and y, then the α bounds and the curvature bounds.
+    fn problem(&self, solver: QpSolver) -> Result<QpProblem, OptimizeError> {
         self.check(Stage::Iqp)?;
         let lin = self.linearisation()?;
         let rt = self.reftrack;
@@ -200,8 +219,7 @@ impl CurvatureQp<'_> {
             qp.bound(r_kup, self.kappa_bound);
             qp.bound(r_klo, self.kappa_bound);
         }
-        let x = qp.solve_polished_warm(Stage::Iqp, iteration, warm)?;
-        Ok(x[ia..ia + n].to_vec())
+        Ok(qp)
     }
 
     /// TUM's convergence measure: max |κ(x′ at solution) − κ(x′ at reference)| over the knots,

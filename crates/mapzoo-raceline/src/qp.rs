@@ -283,6 +283,14 @@ impl QpProblem {
         cones
     }
 
+    /// The error of the banded interior point after `iterations` iterations from its cold
+    /// start (no polish; `None` where it stopped earlier or the structure does not fit): a
+    /// bench's fixed amount of work per problem size.
+    #[cfg(any(test, feature = "reference"))]
+    pub(crate) fn interior_point_iterations(&self, iterations: usize) -> Option<f64> {
+        banded::iterations(&self.banded(), iterations)
+    }
+
     /// The interior-point solution (x, slacks, duals), for a caller whose line depends on the
     /// answer's active set (the SP polishes on it). A banded solve that does not converge (e.g.
     /// an infeasible problem) is handed to Clarabel, which names the status; so is a banded

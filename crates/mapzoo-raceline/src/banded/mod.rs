@@ -93,6 +93,23 @@ pub(crate) fn solve_exact(pb: &Problem) -> Result<Vec<f64>, Failure> {
     }
 }
 
+/// The error after `iterations` interior-point iterations on `pb` from the cold start (the
+/// equilibration, the structure and the start included), without the polish; `None` where
+/// the method stopped earlier (converged, or a singular matrix) or the structure does not fit.
+#[cfg(any(test, feature = "reference"))]
+pub(crate) fn iterations(pb: &Problem, iterations: usize) -> Option<f64> {
+    let sc = Scaled::new(pb);
+    let spb = sc.problem(pb);
+    let mut ipm = Ipm::new(&spb, Structure::new(&spb).ok()?, Answer::Interior).ok()?;
+    for _ in 0..iterations {
+        ipm.measure()?;
+        if !ipm.advance() {
+            return None;
+        }
+    }
+    ipm.measure()
+}
+
 /// The interior-point solution (x, slacks, duals) of `pb`, solved on its equilibrated copy
 /// to full accuracy.
 pub(crate) fn solve(pb: &Problem) -> Result<QpSolution, Failure> {
@@ -462,7 +479,29 @@ mod tests {
                 knots: n,
             };
             assert_matches_reference(&qp, &format!("cyclic case {case}"));
+            assert_fixed_iterations_converge(&qp.problem(), &format!("cyclic case {case}"));
         }
+    }
+
+    /// The fixed-work runs of the benches ([`iterations`]) are the interior point's own
+    /// iterations: the error falls from the start's to the tolerance, and the run stops
+    /// (`None`) once the method would.
+    fn assert_fixed_iterations_converge(pb: &Problem, what: &str) {
+        let start = iterations(pb, 0).expect("the start is measured");
+        assert!(start > 1e-6, "{what}: the start's error {start}");
+        let stop = (1..=81)
+            .find(|&k| iterations(pb, k).is_none())
+            .expect("the method stops within its iteration limit");
+        let last = iterations(pb, stop - 1).expect("measured before the stop");
+        assert!(
+            last < 1e-6 * start,
+            "{what}: {start} -> {last} after {stop} iterations"
+        );
+        assert_eq!(
+            iterations(pb, 1),
+            iterations(pb, 1),
+            "{what}: deterministic"
+        );
     }
 
     /// A row coupling knots two apart has no place in the band: the solver says so.
