@@ -15,7 +15,7 @@ use mapzoo_raceline::{
 const SIZES: [usize; 4] = [500, 1000, 2000, 5000];
 
 /// Interior-point iterations of the fixed-work bench ([`bench_iterations`]): fewer than any
-/// of the curvature QPs here converges in (15–25).
+/// of the curvature QPs here converges in (12–24).
 const FIXED_ITERATIONS: usize = 10;
 
 /// A smooth generated loop about `length` metres long, its centerline at ≈0.1 m with 0.9 m
@@ -75,7 +75,7 @@ impl Sized {
 }
 
 /// Issue 21's O(N) claim without the iteration count: a solve's interior-point iterations
-/// vary with the problem (the curvature QPs of [`bench`] take 15–25), so the per-solve times
+/// vary with the problem (the curvature QPs of [`bench`] take 12–24), so the per-solve times
 /// grow unevenly with N; here every size runs the same work, the banded solver's set-up
 /// (equilibration, the knot structure, the start) and [`FIXED_ITERATIONS`] iterations from
 /// the cold start, on the curvature QPs of [`bench`].
