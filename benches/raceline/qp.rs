@@ -78,7 +78,8 @@ impl Sized {
 /// vary with the problem (the curvature QPs of [`bench`] take 12–24), so the per-solve times
 /// grow unevenly with N; here every size runs the same work, the banded solver's set-up
 /// (equilibration, the knot structure, the start) and [`FIXED_ITERATIONS`] iterations from
-/// the cold start, on the curvature QPs of [`bench`].
+/// the cold start, on the curvature QPs of [`bench`]; and Clarabel's set-up and as many
+/// iterations, the cost of an iteration compared.
 pub fn bench_iterations(c: &mut Criterion) {
     let mut group = c.benchmark_group("qp_fixed");
     group.sample_size(10);
@@ -86,17 +87,22 @@ pub fn bench_iterations(c: &mut Criterion) {
         let sized = Sized::new(n);
         let iqp = sized.iqp();
         // the work is the same only if no size stops early
+        let clarabel_iterations = FIXED_ITERATIONS as u32;
         assert!(
-            iqp.interior_point_iterations(FIXED_ITERATIONS).is_some(),
+            iqp.interior_point_iterations(FIXED_ITERATIONS).is_some()
+                && iqp.clarabel_iterations(clarabel_iterations).is_some(),
             "the curvature QP of {n} knots stops within {FIXED_ITERATIONS} iterations"
         );
+        let knots = sized.reference.len();
         group.bench_with_input(
-            BenchmarkId::new(
-                format!("iqp_{FIXED_ITERATIONS}_iterations/banded"),
-                sized.reference.len(),
-            ),
+            BenchmarkId::new(format!("iqp_{FIXED_ITERATIONS}_iterations/banded"), knots),
             &n,
             |b, _| b.iter(|| iqp.interior_point_iterations(FIXED_ITERATIONS)),
+        );
+        group.bench_with_input(
+            BenchmarkId::new(format!("iqp_{FIXED_ITERATIONS}_iterations/clarabel"), knots),
+            &n,
+            |b, _| b.iter(|| iqp.clarabel_iterations(clarabel_iterations)),
         );
     }
     group.finish();

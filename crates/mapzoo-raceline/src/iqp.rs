@@ -158,6 +158,15 @@ impl CurvatureQp<'_> {
             .interior_point_iterations(iterations)
     }
 
+    /// As [`CurvatureQp::interior_point_iterations`] with Clarabel, for the same comparison
+    /// at a fixed amount of work.
+    #[cfg(any(test, feature = "reference"))]
+    pub fn clarabel_iterations(&self, iterations: u32) -> Option<f64> {
+        self.problem(QpSolver::Clarabel)
+            .ok()?
+            .clarabel_iterations(iterations)
+    }
+
     /// The curvature QP for `solver`: variables α, zx, zy (N each), rows the C2 equalities
     /// for x and y, then the α bounds and the curvature bounds.
     fn problem(&self, solver: QpSolver) -> Result<QpProblem, OptimizeError> {

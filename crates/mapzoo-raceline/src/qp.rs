@@ -291,6 +291,30 @@ impl QpProblem {
         banded::iterations(&self.banded(), iterations)
     }
 
+    /// As [`QpProblem::interior_point_iterations`] with Clarabel (its set-up and `iterations`
+    /// iterations at the racing-line tolerances): the larger of its primal and dual residual
+    /// when it stopped at the iteration limit, `None` where it stopped otherwise.
+    #[cfg(any(test, feature = "reference"))]
+    pub(crate) fn clarabel_iterations(&self, iterations: u32) -> Option<f64> {
+        let (gap, feas, ktratio) = QpSettings::INTERIOR.tolerances[0];
+        let settings = DefaultSettingsBuilder::default()
+            .verbose(false)
+            .tol_gap_abs(gap)
+            .tol_gap_rel(gap)
+            .tol_feas(feas)
+            .tol_ktratio(ktratio)
+            .max_iter(iterations)
+            .build()
+            .ok()?;
+        let p = self.p.csc(self.nvar, self.nvar);
+        let a = self.a.csc(self.b.len(), self.nvar);
+        let cones = self.cones();
+        let mut solver = DefaultSolver::new(&p, &self.q, &a, &self.b, &cones, settings).ok()?;
+        solver.solve();
+        let sol = &solver.solution;
+        (sol.status == SolverStatus::MaxIterations).then(|| sol.r_prim.max(sol.r_dual))
+    }
+
     /// The interior-point solution (x, slacks, duals), for a caller whose line depends on the
     /// answer's active set (the SP polishes on it). A banded solve that does not converge (e.g.
     /// an infeasible problem) is handed to Clarabel, which names the status; so is a banded
@@ -807,6 +831,28 @@ mod tests {
             assert!(
                 (x[0] - 1.0).abs() < 1e-12 && x[1].abs() < 1e-12,
                 "{solver:?}: {x:?}"
+            );
+        }
+    }
+
+    /// The benches' fixed-work runs are each solver's own iterations: stopped at the limit
+    /// with a residual that falls as the limit grows, and `None` once the solver converges
+    /// within it.
+    #[test]
+    fn fixed_iteration_runs_stop_at_their_limit() {
+        let qp = box_qp();
+        let clarabel: Vec<Option<f64>> = (1..=30).map(|k| qp.clarabel_iterations(k)).collect();
+        let banded: Vec<Option<f64>> = (0..=30).map(|k| qp.interior_point_iterations(k)).collect();
+        for (name, runs) in [("Clarabel", &clarabel), ("banded", &banded)] {
+            let limited: Vec<f64> = runs.iter().map_while(|r| *r).collect();
+            assert!(!limited.is_empty(), "{name}: stopped at the first limit");
+            assert!(
+                limited.len() < runs.len(),
+                "{name}: never converged within 30"
+            );
+            assert!(
+                limited.last() < limited.first(),
+                "{name}: residuals {limited:?}"
             );
         }
     }
