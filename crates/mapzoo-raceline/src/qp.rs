@@ -16,7 +16,7 @@
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
-    DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
+    DefaultSettings, DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -292,20 +292,16 @@ impl QpProblem {
     }
 
     /// As [`QpProblem::interior_point_iterations`] with Clarabel (its set-up and `iterations`
-    /// iterations at the racing-line tolerances): the larger of its primal and dual residual
-    /// when it stopped at the iteration limit, `None` where it stopped otherwise.
+    /// iterations, set as its first attempt at a racing-line QP is): the larger of its primal
+    /// and dual residual when it stopped at the iteration limit, `None` where it stopped
+    /// otherwise.
     #[cfg(any(test, feature = "reference"))]
     pub(crate) fn clarabel_iterations(&self, iterations: u32) -> Option<f64> {
-        let (gap, feas, ktratio) = QpSettings::INTERIOR.tolerances[0];
-        let settings = DefaultSettingsBuilder::default()
-            .verbose(false)
-            .tol_gap_abs(gap)
-            .tol_gap_rel(gap)
-            .tol_feas(feas)
-            .tol_ktratio(ktratio)
-            .max_iter(iterations)
-            .build()
-            .ok()?;
+        let settings = QpSettings {
+            max_iter: iterations,
+            ..QpSettings::INTERIOR
+        };
+        let settings = clarabel_settings(&settings, settings.tolerances[0]).ok()?;
         let p = self.p.csc(self.nvar, self.nvar);
         let a = self.a.csc(self.b.len(), self.nvar);
         let cones = self.cones();
@@ -557,6 +553,24 @@ fn first_success<T: Send, E, F: Send>(
     })
 }
 
+/// Clarabel's settings for one attempt of `settings` at the tolerances (absolute and
+/// relative gap, feasibility, KKT ratio).
+fn clarabel_settings(
+    settings: &QpSettings,
+    (gap, feas, ktratio): (f64, f64, f64),
+) -> Result<DefaultSettings<f64>, String> {
+    DefaultSettingsBuilder::default()
+        .verbose(false)
+        .iterative_refinement_enable(settings.refine)
+        .tol_gap_abs(gap)
+        .tol_gap_rel(gap)
+        .tol_feas(feas)
+        .tol_ktratio(ktratio)
+        .max_iter(settings.max_iter)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
 /// Run Clarabel on `min ½xᵀPx + qᵀx  s.t.  Ax + s = b, s ∈ cones`.
 #[allow(clippy::too_many_arguments)]
 fn solve_qp(
@@ -574,18 +588,12 @@ fn solve_qp(
     // Clarabel's default tolerances before giving up (the polish then makes the active set exact).
     let mut last = SolverStatus::Unsolved;
     for (gap, feas, ktratio) in settings.tolerances {
-        let clarabel_settings = DefaultSettingsBuilder::default()
-            .verbose(false)
-            .iterative_refinement_enable(settings.refine)
-            .tol_gap_abs(gap)
-            .tol_gap_rel(gap)
-            .tol_feas(feas)
-            .tol_ktratio(ktratio)
-            .max_iter(settings.max_iter)
-            .build()
-            .map_err(|e| OptimizeError::Numerical {
-                stage,
-                message: format!("solver settings: {e}"),
+        let clarabel_settings =
+            clarabel_settings(&settings, (gap, feas, ktratio)).map_err(|e| {
+                OptimizeError::Numerical {
+                    stage,
+                    message: format!("solver settings: {e}"),
+                }
             })?;
         let mut solver = DefaultSolver::new(p, q, a, b, cones, clarabel_settings).map_err(|e| {
             OptimizeError::Numerical {
