@@ -266,10 +266,38 @@ fn fpknot(
     *nrint += 1;
 }
 
+/// One Givens step of FITPACK's row rotation where the periodic B-splines vanish: the
+/// observation row's B-spline value `h[i]` is rotated into the triangle row `row` (its
+/// diagonal `row[1]`), taking along the right-hand sides (`xi` into `z0`, `z1`) and the
+/// row's later values h[i+1..=k1].
+#[inline(always)]
+fn givens_step(
+    row: &mut [f64; K + 2],
+    z0: &mut f64,
+    z1: &mut f64,
+    h: &mut [f64; 7],
+    xi: &mut [f64; 2],
+    i: usize,
+) {
+    let piv = h[i];
+    if piv == 0.0 {
+        return;
+    }
+    let (cos, sin) = fpgivs(piv, &mut row[1]);
+    fprota(cos, sin, &mut xi[0], z0);
+    fprota(cos, sin, &mut xi[1], z1);
+    // FITPACK's i2 = i1 − i + 1
+    for i1 in (i + 1)..=K + 1 {
+        fprota(cos, sin, &mut h[i1], &mut row[i1 - i + 1]);
+    }
+}
+
 /// Rotates the observation row (B-spline values `h[1..=k1]`, right-hand side `xi`) into the
 /// triangle rows `rows` (a1's rows l5+1..=l5+k1, with `z0`, `z1` the same rows of the
 /// right-hand sides) by Givens rotations, as `fpclos` does where the periodic B-splines
 /// vanish; rows and windows are taken whole so that the unrolled loops index them directly.
+/// The sequential form of [`rotate_rows_wave`], kept as its twin.
+#[cfg(test)]
 fn rotate_row(
     rows: &mut [[f64; K + 2]],
     z0: &mut [f64],
@@ -277,19 +305,37 @@ fn rotate_row(
     h: &mut [f64; 7],
     xi: &mut [f64; 2],
 ) {
-    let (rows, z0, z1) = (&mut rows[..K + 1], &mut z0[..K + 1], &mut z1[..K + 1]);
     for i in 1..=K + 1 {
-        let piv = h[i];
-        if piv == 0.0 {
-            continue;
-        }
-        let row = &mut rows[i - 1];
-        let (cos, sin) = fpgivs(piv, &mut row[1]);
-        fprota(cos, sin, &mut xi[0], &mut z0[i - 1]);
-        fprota(cos, sin, &mut xi[1], &mut z1[i - 1]);
-        // FITPACK's i2 = i1 − i + 1
-        for i1 in (i + 1)..=K + 1 {
-            fprota(cos, sin, &mut h[i1], &mut row[i1 - i + 1]);
+        givens_step(&mut rows[i - 1], &mut z0[i - 1], &mut z1[i - 1], h, xi, i);
+    }
+}
+
+/// [`rotate_row`] for a run of observation rows of one knot interval (the same triangle
+/// rows), adding each row's squared residual to `fp` in order. Row p's step i depends only
+/// on its own step i − 1 and on row p − 1's step i (the same triangle row), so the steps run
+/// as a wavefront: step s takes row s − i + 1's step i for i = k1 down to 1, oldest row
+/// first. Each triangle row sees the same rotations in the same order as the sequential
+/// sweep (bit for bit), but the four steps of a wave are independent, so the divisions and
+/// square roots of neighbouring rows overlap instead of waiting for each other.
+fn rotate_rows_wave(
+    rows: &mut [[f64; K + 2]],
+    z0: &mut [f64],
+    z1: &mut [f64],
+    obs: &mut [([f64; 7], [f64; 2])],
+    fp: &mut f64,
+) {
+    let (rows, z0, z1) = (&mut rows[..K + 1], &mut z0[..K + 1], &mut z1[..K + 1]);
+    let n = obs.len();
+    for s in 0..n + K {
+        for i in (1..=K + 1).rev() {
+            let Some(p) = (s + 1).checked_sub(i).filter(|&p| p < n) else {
+                continue;
+            };
+            let (h, xi) = &mut obs[p];
+            givens_step(&mut rows[i - 1], &mut z0[i - 1], &mut z1[i - 1], h, xi, i);
+            if i == K + 1 {
+                *fp += xi[0] * xi[0] + xi[1] * xi[1];
+            }
         }
     }
 }
@@ -390,6 +436,29 @@ fn rotate_periodic_row(
     }
 }
 
+/// Rotates the pending observation rows `run` of the knot interval with `l5` into a1's rows
+/// l5+1..=l5+k1 ([`rotate_rows_wave`]) and empties it.
+fn wave_run(
+    a1: &mut Mat<{ K + 2 }>,
+    z: &mut [Vec<f64>; 2],
+    l5: usize,
+    run: &mut Vec<([f64; 7], [f64; 2])>,
+    fp: &mut f64,
+) {
+    if run.is_empty() {
+        return;
+    }
+    let [z0, z1] = z;
+    rotate_rows_wave(
+        &mut a1.rows[l5 + 1..l5 + 2 + K],
+        &mut z0[l5 + 1..l5 + 2 + K],
+        &mut z1[l5 + 1..l5 + 2 + K],
+        run,
+        fp,
+    );
+    run.clear();
+}
+
 /// The spline's value at a data point: the k1 coefficients from l0 + 1 (`c`) times the
 /// point's B-spline values (`q`, its row of the matrix q, 1-based), summed in FITPACK's order.
 #[inline]
@@ -446,6 +515,7 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
     let mut a2: Mat<{ K + 1 }> = Mat::new(nest);
     let mut q: Mat<{ K + 2 }> = Mat::new(m);
     let mut ier = 0;
+    let mut run: Vec<([f64; 7], [f64; 2])> = Vec::new();
 
     let m1 = m - 1;
     let kk = k;
@@ -519,6 +589,9 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
         let mut jper = false;
         fp = 0.0;
         let mut l = k1;
+        // the observation rows of the current knot interval not yet rotated in, and their l5
+        run.clear();
+        let mut run_l5 = 0;
         for it in 1..=m1 {
             let ui = u[it];
             let wi = w;
@@ -535,17 +608,14 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
             if (l5 as i64) < n10 {
                 // all of the B-splines n7+1..nk1 vanish at ui; rows j = l5 + i, i = 1..=kk1,
                 // taken as windows (slot i − 1) so that the unrolled loops index them directly
-                let [z0, z1] = &mut z;
-                rotate_row(
-                    &mut a1.rows[l5 + 1..l5 + 2 + K],
-                    &mut z0[l5 + 1..l5 + 2 + K],
-                    &mut z1[l5 + 1..l5 + 2 + K],
-                    &mut h,
-                    &mut xi,
-                );
-                fp += xi[0] * xi[0] + xi[1] * xi[1];
+                if l5 != run_l5 {
+                    wave_run(&mut a1, &mut z, run_l5, &mut run, &mut fp);
+                    run_l5 = l5;
+                }
+                run.push((h, xi));
                 continue;
             }
+            wave_run(&mut a1, &mut z, run_l5, &mut run, &mut fp);
             if !jper {
                 a2.clear_to(n7);
                 let mut jk = n10 + 1;
@@ -565,6 +635,7 @@ pub fn clocur(u0: &[f64], x0: &[[f64; 2]], s: f64) -> ClocurFit {
             rotate_periodic_row(&mut a1, &mut a2, &mut z, h, l5, n10, &mut xi);
             fp += xi[0] * xi[0] + xi[1] * xi[1];
         }
+        wave_run(&mut a1, &mut z, run_l5, &mut run, &mut fp);
         fpint[n] = fp0;
         fpint[n - 1] = fpold;
         nrdata[n] = nplus;
@@ -900,6 +971,56 @@ mod tests {
         assert_eq!(bits(&fit.c[1]), bits(&twin.c[1]));
         assert_eq!(fit.fp.to_bits(), twin.fp.to_bits());
         assert_eq!(fit.ier, twin.ier);
+    }
+
+    proptest::proptest! {
+        /// The wavefront rotation of a run of observation rows leaves the triangle rows,
+        /// right-hand sides, rows and residual sum bit for bit as rotating them in one after
+        /// the other does, exact zeros (skipped pivots) included.
+        #[test]
+        fn wave_rotation_matches_sequential(
+            start in proptest::collection::vec(-2.0f64..2.0, 24),
+            obs in proptest::collection::vec(
+                (proptest::collection::vec(-1.0f64..1.0, 4), -5.0f64..5.0, -5.0f64..5.0, 0usize..6),
+                0..12,
+            ),
+        ) {
+            let mut rows = [[0.0; K + 2]; K + 1];
+            let (mut z0, mut z1) = ([0.0; K + 1], [0.0; K + 1]);
+            for r in 0..=K {
+                rows[r][1] = start[r].abs() + 0.1;
+                for c in 2..K + 2 {
+                    rows[r][c] = start[4 + 3 * r + c - 2];
+                }
+                z0[r] = start[16 + r];
+                z1[r] = start[20 + r];
+            }
+            let mut run: Vec<([f64; 7], [f64; 2])> = obs
+                .iter()
+                .map(|(h, x, y, zero)| {
+                    let mut row = [0.0; 7];
+                    row[1..=K + 1].copy_from_slice(h);
+                    if (1..=K + 1).contains(zero) {
+                        row[*zero] = 0.0;
+                    }
+                    (row, [*x, *y])
+                })
+                .collect();
+            let (mut seq_rows, mut seq_z0, mut seq_z1, mut seq_fp) = (rows, z0, z1, 0.25);
+            for (h, xi) in &run {
+                let (mut h, mut xi) = (*h, *xi);
+                rotate_row(&mut seq_rows, &mut seq_z0, &mut seq_z1, &mut h, &mut xi);
+                seq_fp += xi[0] * xi[0] + xi[1] * xi[1];
+            }
+            let mut fp = 0.25;
+            rotate_rows_wave(&mut rows, &mut z0, &mut z1, &mut run, &mut fp);
+            for r in 0..=K {
+                proptest::prop_assert_eq!(bits(&rows[r]), bits(&seq_rows[r]));
+            }
+            proptest::prop_assert_eq!(bits(&z0), bits(&seq_z0));
+            proptest::prop_assert_eq!(bits(&z1), bits(&seq_z1));
+            proptest::prop_assert_eq!(fp.to_bits(), seq_fp.to_bits());
+        }
     }
 
     proptest::proptest! {
