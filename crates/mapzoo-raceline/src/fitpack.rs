@@ -93,23 +93,28 @@ fn knot_interval(t: &[f64], u: f64) -> usize {
 fn fpbspl(t: &[f64], x: f64, l: usize) -> [f64; K + 1] {
     // the knots it reads, t[l − K + 1..=l + K], as one window: slot w holds t[l − K + 1 + w]
     let tw = &t[l + 1 - K..=l + K];
+    let tw = [tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]];
+    // one level at a time in fixed-size arrays (registers, not a copy through memory)
+    let h = bspl_level([1.0, 0.0, 0.0, 0.0], 1, &tw, x);
+    let h = bspl_level(h, 2, &tw, x);
+    bspl_level(h, 3, &tw, x)
+}
+
+/// Level j of [`fpbspl`]'s recurrence: the j + 1 B-splines of degree j from the j of degree
+/// j − 1 (`hh`), FITPACK's operations in its order.
+#[inline(always)]
+fn bspl_level(hh: [f64; K + 1], j: usize, tw: &[f64; 2 * K], x: f64) -> [f64; K + 1] {
     let mut h = [0.0; K + 1];
-    let mut hh = [0.0; K];
-    h[0] = 1.0;
-    for j in 1..=K {
-        hh[..j].copy_from_slice(&h[..j]);
-        h[0] = 0.0;
-        for i in 1..=j {
-            // Fortran: li = l+i, lj = li-j with 1-based l; here l is 0-based
-            let (tli, tlj) = (tw[i + K - 1], tw[i + K - 1 - j]);
-            if tli == tlj {
-                h[i] = 0.0;
-                continue;
-            }
-            let f = hh[i - 1] / (tli - tlj);
-            h[i - 1] += f * (tli - x);
-            h[i] = f * (x - tlj);
+    for i in 1..=j {
+        // Fortran: li = l+i, lj = li-j with 1-based l; here l is 0-based
+        let (tli, tlj) = (tw[i + K - 1], tw[i + K - 1 - j]);
+        if tli == tlj {
+            h[i] = 0.0;
+            continue;
         }
+        let f = hh[i - 1] / (tli - tlj);
+        h[i - 1] += f * (tli - x);
+        h[i] = f * (x - tlj);
     }
     h
 }
