@@ -93,11 +93,18 @@ fn knot_interval(t: &[f64], u: f64) -> usize {
 fn fpbspl(t: &[f64], x: f64, l: usize) -> [f64; K + 1] {
     // the knots it reads, t[l − K + 1..=l + K], as one window: slot w holds t[l − K + 1 + w]
     let tw = &t[l + 1 - K..=l + K];
-    let tw = [tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]];
-    // one level at a time in fixed-size arrays (registers, not a copy through memory)
-    let h = bspl_level([1.0, 0.0, 0.0, 0.0], 1, &tw, x);
-    let h = bspl_level(h, 2, &tw, x);
-    bspl_level(h, 3, &tw, x)
+    bsplines_in_window(&[tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]], x)
+}
+
+/// The k+1 non-zero cubic B-splines at x (0-based) from the six knots around its interval,
+/// `tw` = t[l − 2..=l + 3] for the interval [t[l], t[l+1]): FITPACK's `fpbspl` recurrence,
+/// its operations in its order, one level at a time in fixed-size arrays (registers, not a
+/// copy through memory). `fpclos` evaluates its B-splines with it too.
+#[inline(always)]
+pub(crate) fn bsplines_in_window(tw: &[f64; 2 * K], x: f64) -> [f64; K + 1] {
+    let h = bspl_level([1.0, 0.0, 0.0, 0.0], 1, tw, x);
+    let h = bspl_level(h, 2, tw, x);
+    bspl_level(h, 3, tw, x)
 }
 
 /// Level j of [`fpbspl`]'s recurrence: the j + 1 B-splines of degree j from the j of degree

@@ -106,32 +106,10 @@ fn fprati(p1: &mut f64, f1: &mut f64, p2: f64, f2: f64, p3: &mut f64, f3: &mut f
 /// t[l−2..=l+3], are taken as one window so that the unrolled loops index it directly.
 #[inline]
 fn fpbspl(t: &[f64], x: f64, l: usize) -> [f64; 7] {
-    // window slot w holds t[l − 2 + w]: t[li] = tw[i + 2], t[lj] = tw[i + 2 − j]
+    // window slot w holds t[l − 2 + w]
     let tw = &t[l - 2..l + 4];
-    let tw = [tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]];
-    // one level at a time in fixed-size arrays (registers, not a copy through memory)
-    let h = bspl_level([0.0, 1.0, 0.0, 0.0, 0.0], 1, &tw, x);
-    let h = bspl_level(h, 2, &tw, x);
-    let h = bspl_level(h, 3, &tw, x);
-    [0.0, h[1], h[2], h[3], h[4], 0.0, 0.0]
-}
-
-/// Level j of [`fpbspl`]'s recurrence: the j + 1 B-splines of degree j from the j of degree
-/// j − 1 (`hh`, 1-based), FITPACK's operations in its order.
-#[inline(always)]
-fn bspl_level(hh: [f64; 5], j: usize, tw: &[f64; 6], x: f64) -> [f64; 5] {
-    let mut h = [0.0; 5];
-    for i in 1..=j {
-        let (tli, tlj) = (tw[i + 2], tw[i + 2 - j]);
-        if tli == tlj {
-            h[i + 1] = 0.0;
-            continue;
-        }
-        let f = hh[i] / (tli - tlj);
-        h[i] += f * (tli - x);
-        h[i + 1] = f * (x - tlj);
-    }
-    h
+    let h = crate::fitpack::bsplines_in_window(&[tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]], x);
+    [0.0, h[0], h[1], h[2], h[3], 0.0, 0.0]
 }
 
 /// FITPACK `fpbacp`: solve g·c = z, g = [a | b] upper triangular (a of bandwidth k1, b n×k).
