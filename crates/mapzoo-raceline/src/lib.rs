@@ -31,6 +31,7 @@ mod fpclos;
 mod input;
 mod iqp;
 mod mintime;
+mod par;
 mod params;
 mod prep;
 pub mod progress;

@@ -249,16 +249,20 @@ impl<'a> Problem<'a> {
     }
 
     /// The line through the knots shifted by `alpha`, sampled as [`crate::sample`] does, timed.
+    ///
+    /// The line at the output's step and its lap at the fine step are independent, and run
+    /// side by side where a second core is free ([`crate::par::both`]).
     fn candidate(&self, alpha: Vec<f64>) -> Result<Candidate, OptimizeError> {
         let spline = ClosedSpline::through(&self.points(&alpha), None)?;
-        let (traj, segment, t) = crate::trajectory::sample_spline(&spline, self.step)?;
-        let traj = traj.with_velocity(self.vehicle);
-        // at most a million fine samples (a lap over 20 km is timed more coarsely)
-        let fine = FINE_STEP_M.max(traj.length / 1e6).min(self.step);
-        let lap = crate::trajectory::sample_spline(&spline, fine)?
-            .0
-            .with_velocity(self.vehicle)
-            .lap_time;
+        let (line, lap) = crate::par::both(
+            || {
+                crate::trajectory::sample_spline(&spline, self.step)
+                    .map(|(traj, segment, t)| (traj.with_velocity(self.vehicle), segment, t))
+            },
+            || self.fine_lap(&spline),
+        );
+        let (traj, segment, t) = line?;
+        let lap = lap?;
         Ok(Candidate {
             alpha,
             lap,
@@ -267,6 +271,18 @@ impl<'a> Problem<'a> {
             t,
             sides: Vec::new(),
         })
+    }
+
+    /// The lap of `spline` sampled every [`FINE_STEP_M`], at most a million samples (a lap over
+    /// 20 km is timed more coarsely).
+    fn fine_lap(&self, spline: &ClosedSpline) -> Result<f64, OptimizeError> {
+        // the length of the line sampled at the output's step: the total its sampling sums
+        let length = spline.lengths().iter().fold(0.0, |acc, l| acc + l);
+        let fine = FINE_STEP_M.max(length / 1e6).min(self.step);
+        Ok(crate::trajectory::sample_spline(spline, fine)?
+            .0
+            .with_velocity(self.vehicle)
+            .lap_time)
     }
 
     /// Distances from `p` to the right and to the left: the wall's, or the nearest
@@ -302,8 +318,16 @@ impl<'a> Problem<'a> {
 
     /// The candidate with its samples' distances to either side, and the smallest of them
     /// (its clearance from the walls and obstacles).
+    /// The two halves of the samples are measured side by side where a second core is free.
     fn measured(&self, mut c: Candidate) -> (Candidate, f64) {
-        c.sides = c.traj.xy.iter().map(|&p| self.sides(p)).collect();
+        let xy = &c.traj.xy;
+        let sides = |points: &[[f64; 2]]| -> Vec<(f64, f64)> {
+            points.iter().map(|&p| self.sides(p)).collect()
+        };
+        let (mut first, second) =
+            crate::par::both(|| sides(&xy[..xy.len() / 2]), || sides(&xy[xy.len() / 2..]));
+        first.extend(second);
+        c.sides = first;
         let clearance = c
             .sides
             .iter()
@@ -883,6 +907,32 @@ mod tests {
                 assert!(
                     (chord - gap).abs() < 2e-5,
                     "{n} {every}: gap {chord} vs {gap}"
+                );
+            }
+        }
+    }
+
+    /// The fine lap's step is chosen from the length of the line sampled at the output's step
+    /// (the sum `fine_lap` forms is that sampling's total, bit for bit), so the two samplings
+    /// can run side by side.
+    #[test]
+    fn fine_step_length_is_the_coarse_samplings_total() {
+        for (n, wobble) in [(12, 0.0), (40, 1.5), (333, 0.7)] {
+            let knots: Vec<[f64; 2]> = (0..n)
+                .map(|k| {
+                    let a = std::f64::consts::TAU * k as f64 / n as f64;
+                    let r = 10.0 + wobble * (5.0 * a).sin();
+                    [r * a.cos(), 0.7 * r * a.sin()]
+                })
+                .collect();
+            let spline = ClosedSpline::through(&knots, None).unwrap();
+            let length = spline.lengths().iter().fold(0.0, |acc, l| acc + l);
+            for step in [0.05, 0.1, 0.37] {
+                let (traj, _, _) = crate::trajectory::sample_spline(&spline, step).unwrap();
+                assert_eq!(
+                    traj.length.to_bits(),
+                    length.to_bits(),
+                    "{n} knots, step {step}"
                 );
             }
         }

@@ -20,7 +20,6 @@ use clarabel::solver::{
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -526,9 +525,7 @@ fn speculate(knots: usize) -> bool {
     if let Some(forced) = SPECULATION.with(|s| s.get()) {
         return forced;
     }
-    static CORES: OnceLock<usize> = OnceLock::new();
-    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    knots >= SPECULATE_FROM_KNOTS && cores >= 2 && rayon::current_thread_index().is_none()
+    knots >= SPECULATE_FROM_KNOTS && crate::par::second_core_free()
 }
 
 /// `first()`, or where it fails `later`'s result: `later` runs on a second thread beside
