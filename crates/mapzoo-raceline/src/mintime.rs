@@ -318,6 +318,7 @@ impl<'a> Problem<'a> {
 
     /// The candidate with its samples' distances to either side, and the smallest of them
     /// (its clearance from the walls and obstacles).
+    ///
     /// The two halves of the samples are measured side by side where a second core is free.
     fn measured(&self, mut c: Candidate) -> (Candidate, f64) {
         let xy = &c.traj.xy;

@@ -132,6 +132,40 @@ fn no_smooth_bump_improves_the_solution_much() {
     );
 }
 
+/// The min-time line is the same bit for bit whether its candidates' two samplings and wall
+/// distances run side by side (one track alone: a second core is free, as on CI's two cores)
+/// or one after the other (inside a thread pool, as a batch runs its tracks), and so are its
+/// iteration and kept-step counts.
+#[test]
+fn mintime_is_the_same_alone_and_inside_a_pool() {
+    assert!(
+        std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2,
+        "this check needs a second core"
+    );
+    let params = RacelineParams::mapzoo();
+    for cl in [
+        synthetic_track(8.0, 0.15, 0.05, 1.0, 1.3),
+        synthetic_track(6.5, 0.1, 0.03, 4.0, 1.1),
+    ] {
+        let alone = solve(&cl, None, &params).sol;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let pooled = pool.install(|| solve(&cl, None, &params)).sol;
+        assert_eq!(alone.trajectory, pooled.trajectory);
+        assert_eq!(
+            alone.fine_lap_s.map(f64::to_bits),
+            pooled.fine_lap_s.map(f64::to_bits)
+        );
+        assert_eq!(
+            (alone.iterations, alone.accepted),
+            (pooled.iterations, pooled.accepted)
+        );
+        assert!(alone.iterations > 1, "the iteration ran");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 
