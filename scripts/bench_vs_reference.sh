@@ -40,13 +40,13 @@ runs=${MAPZOO_RUNS:-5}
 times=()
 for i in $(seq "$runs"); do
   a=$(now)
-  "$bin" build "$map" --out "$tmp/ours$i" --json "${extra[@]}" > "$tmp/ours.stdout"
+  "$bin" build "$map" --out "$tmp/ours$i" --json "${extra[@]}" > "$tmp/ours$i.stdout"
   b=$(now)
   times+=("$(awk "BEGIN{print $b - $a}")")
 done
 first=${times[0]}
 median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}')
 printf 'reference (python): %8.3f s   %s\n' "$py" "$(cat "$tmp/ref.stdout")"
-printf 'mapzoo build:       %8.3f s   %s\n' "$first" "$(cat "$tmp/ours.stdout")"
+printf 'mapzoo build:       %8.3f s   %s\n' "$first" "$(cat "$tmp/ours1.stdout")"
 printf 'mapzoo build, %d runs: %s s (median %.3f s)\n' "$runs" "$(printf '%.3f ' "${times[@]}")" "$median"
 printf 'ratio: %.1fx (first run), %.1fx (median)\n' "$(awk "BEGIN{print $py / $first}")" "$(awk "BEGIN{print $py / $median}")"
